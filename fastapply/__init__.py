@@ -1,0 +1,50 @@
+"""fastapply: merge AI-written code edits into files, fast and safely.
+
+The public API is re-exported here. Heavy parts (the model runtime, the service) are imported only
+when first used, so `import fastapply` stays light and never imports torch.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import ApplyError, ErrorCode, FastApplyError
+from .result import ApplyResult, ApplyStats
+from .text import Limits
+
+__version__ = "0.1.0"
+
+# name -> module that defines it, imported on first access.
+_LAZY = {
+    "apply": ".api",
+}
+
+if TYPE_CHECKING:
+    from .api import apply
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'fastapply' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])
+
+
+__all__ = [
+    "ApplyError",
+    "ApplyResult",
+    "ApplyStats",
+    "ErrorCode",
+    "FastApplyError",
+    "Limits",
+    "__version__",
+    *_LAZY,
+]

@@ -1,0 +1,62 @@
+"""`fastapply apply FILE --update SNIPPET`: merge a lazy snippet into one file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..errors import ErrorCode, InputError
+from ..text import ensure_text
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "apply",
+        help="merge a lazy edit snippet into a file",
+        description="Merge an edit snippet, in which unchanged code is elided with markers such as "
+        "'// ... existing code ...', into FILE. Prints the merged file (or a diff) to stdout; with "
+        "--in-place rewrites FILE atomically. Exit 1 with the error code on stderr when the edit "
+        "cannot be placed safely; the file is then left untouched.",
+    )
+    p.add_argument("file", metavar="FILE", help="the original file")
+    p.add_argument("--update", "-u", required=True, metavar="SNIPPET",
+                   help="file holding the edit snippet, or - to read it from stdin")
+    p.add_argument("--diff", action="store_true", help="print a unified diff instead of the merged file")
+    p.add_argument("--in-place", "-i", action="store_true", help="write the merged file back to FILE")
+    p.add_argument("--language", "-l", help="language name (default: from the file name or content)")
+    p.add_argument("--instruction", help="what the edit is meant to do (used by the model engine)")
+    p.set_defaults(handler=run)
+
+
+def read_text(path: str, what: str) -> str:
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{what} {path!r} does not exist", code=ErrorCode.FILE_NOT_FOUND) from None
+    except IsADirectoryError:
+        raise InputError(f"{what} {path!r} is a folder, not a file", code=ErrorCode.INVALID_ARGUMENT) from None
+    except PermissionError:
+        raise InputError(f"cannot read {what} {path!r}: permission denied",
+                         code=ErrorCode.INVALID_ARGUMENT) from None
+    return ensure_text(data, what)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..api import apply
+    from ..fsutil import atomic_write
+
+    original = read_text(args.file, "file")
+    update = read_text(args.update, "update snippet")
+    result = apply(original, update, filename=args.file, language=args.language,
+                   instruction=args.instruction)
+    if args.in_place:
+        if result.merged_code != original:
+            atomic_write(args.file, result.merged_code)
+        if args.diff:
+            sys.stdout.write(result.diff)
+    else:
+        sys.stdout.write(result.diff if args.diff else result.merged_code)
+    for warning in result.warnings:
+        print(f"fastapply: warning: {warning}", file=sys.stderr)
+    return 0

@@ -1,0 +1,109 @@
+"""Text hygiene shared by every engine: decoding, size limits, line endings, BOM, diffs.
+
+Engines work on '\\n'-only text without a BOM; `Document` remembers what the file had so the merged
+text goes back out in the file's own conventions.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+import msgspec
+
+from .errors import ErrorCode, InputError
+
+BOM = "\ufeff"
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+
+
+class Limits(msgspec.Struct, frozen=True, kw_only=True):
+    max_file_bytes: int = 2_000_000
+    max_update_bytes: int = 1_000_000
+
+
+DEFAULT_LIMITS = Limits()
+
+
+def ensure_text(data: str | bytes, what: str) -> str:
+    """Decode bytes as UTF-8 and refuse binary content (NUL or many control characters)."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"the {what} is not UTF-8 text (byte {exc.start}); send text files only",
+                             code=ErrorCode.NOT_TEXT) from None
+    if not isinstance(data, str):
+        raise InputError(f"the {what} must be a string, got {type(data).__name__}",
+                         code=ErrorCode.INVALID_ARGUMENT)
+    if "\x00" in data:
+        raise InputError(f"the {what} contains NUL bytes: it looks binary; send text files only",
+                         code=ErrorCode.NOT_TEXT)
+    sample = data[:8192]
+    if sample and len(_CONTROL.findall(sample)) > max(8, len(sample) // 100):
+        raise InputError(f"the {what} is mostly control characters: it looks binary",
+                         code=ErrorCode.NOT_TEXT)
+    return data
+
+
+def check_size(text: str, limit: int, what: str) -> None:
+    # len(str) <= bytes <= 4*len(str): skip the encode unless the cheap bound is inconclusive.
+    if len(text) <= limit // 4:
+        return
+    size = len(text.encode("utf-8"))
+    if size > limit:
+        raise InputError(f"the {what} is {size} bytes, over the limit of {limit} bytes; "
+                         "split the edit or raise the limit",
+                         code=ErrorCode.INPUT_TOO_LARGE, details={"size": size, "limit": limit})
+
+
+class Document(msgspec.Struct, kw_only=True):
+    """Text normalised to '\\n' line endings, plus what is needed to restore the original form."""
+
+    text: str
+    newline: str = "\n"
+    bom: bool = False
+
+    @classmethod
+    def parse(cls, raw: str) -> Document:
+        bom = raw.startswith(BOM)
+        if bom:
+            raw = raw[1:]
+        crlf = raw.count("\r\n")
+        newline = "\r\n" if crlf and crlf >= raw.count("\n") - crlf else "\n"
+        text = raw.replace("\r\n", "\n") if crlf else raw
+        return cls(text=text, newline=newline, bom=bom)
+
+    def restore(self, text: str) -> str:
+        if self.newline != "\n":
+            text = text.replace("\n", self.newline)
+        return BOM + text if self.bom else text
+
+
+def normalize_newlines(text: str) -> str:
+    text = text[1:] if text.startswith(BOM) else text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def unified_diff(original: str, merged: str, filename: str | None = None) -> str:
+    if original == merged:
+        return ""
+    name = filename or "file"
+    lines = difflib.unified_diff(original.splitlines(keepends=True), merged.splitlines(keepends=True),
+                                 fromfile=f"a/{name}", tofile=f"b/{name}")
+    out = []
+    for line in lines:
+        if not line.endswith("\n"):
+            line += "\n\\ No newline at end of file\n"
+        out.append(line)
+    return "".join(out)
+
+
+def diff_counts(diff: str) -> tuple[int, int]:
+    added = removed = 0
+    for line in diff.splitlines():
+        if line.startswith("+") and not line.startswith("+++"):
+            added += 1
+        elif line.startswith("-") and not line.startswith("---"):
+            removed += 1
+    return added, removed

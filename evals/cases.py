@@ -1,0 +1,130 @@
+"""Loading eval cases. Every harness in evals/ reads the same interchange format.
+
+Sources accepted by `load_cases(path)`:
+- a JSONL file: one case a line with `original`, `update`, `expected` and optional `id`, `filename`,
+  `language`, `instruction`, `tags`;
+- a corpus folder (evals/data): one sub-folder a case holding `original.EXT`, `update.EXT`,
+  `expected.EXT` and an optional `case.json` ({"instruction", "language", "tags"});
+- a fixture folder in the format of ../shared/data/continue-lazy: `NAME.EXT.diff` files with the
+  original, the snippet and the expected result as a +/- diff, separated by lines holding only `---`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+
+from fastapply.languages import detect_language
+
+DATA_DIR = Path(__file__).parent / "data"
+
+
+class Case(msgspec.Struct, kw_only=True):
+    id: str
+    original: str
+    update: str
+    expected: str
+    filename: str | None = None
+    language: str | None = None
+    instruction: str | None = None
+    tags: list[str] = msgspec.field(default_factory=list)
+
+    def lang(self) -> str:
+        return self.language or detect_language(self.filename, self.original) or "unknown"
+
+
+def load_cases(path: str | Path = DATA_DIR) -> list[Case]:
+    path = Path(path)
+    if path.is_file():
+        return list(_load_jsonl(path))
+    if not path.is_dir():
+        raise FileNotFoundError(f"no eval data at {path}")
+    if any(path.glob("*.diff")):
+        return [_load_fixture(p) for p in sorted(path.glob("*.diff"))]
+    return [_load_case_dir(p) for p in sorted(path.rglob("original.*")) if p.is_file()]
+
+
+def write_jsonl(cases: list[Case], path: str | Path) -> None:
+    with open(path, "wb") as handle:
+        for case in cases:
+            handle.write(msgspec.json.encode(case) + b"\n")
+
+
+def _load_jsonl(path: Path) -> Iterator[Case]:
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            row.setdefault("id", f"{path.stem}:{number}")
+            yield msgspec.convert(row, Case)
+
+
+def _load_case_dir(original: Path) -> Case:
+    folder = original.parent
+    ext = original.suffix
+    meta = {}
+    if (folder / "case.json").exists():
+        meta = json.loads((folder / "case.json").read_text(encoding="utf-8"))
+    return Case(
+        id=str(folder.relative_to(folder.parent.parent)) if folder.parent != DATA_DIR else folder.name,
+        original=_read(original),
+        update=_read(folder / f"update{ext}"),
+        expected=_read(folder / f"expected{ext}"),
+        filename=meta.get("filename", f"{folder.name}{ext}"),
+        language=meta.get("language"),
+        instruction=meta.get("instruction"),
+        tags=list(meta.get("tags", [])),
+    )
+
+
+def _read(path: Path) -> str:
+    # newline="" keeps CRLF files as they are on disk.
+    with open(path, encoding="utf-8", newline="") as handle:
+        return handle.read()
+
+
+def _load_fixture(path: Path) -> Case:
+    sections = _split_sections(_read(path))
+    if len(sections) != 3:
+        raise ValueError(f"{path}: expected 3 sections separated by '---', found {len(sections)}")
+    original, update, expected_diff = (_strip_section(s) for s in sections)
+    expected = []
+    for line in expected_diff.split("\n"):
+        if line.startswith("- ") or line == "-":
+            continue
+        if line.startswith("+ ") or line == "+":
+            line = line[2:]
+        expected.append(line)
+    return Case(id=path.stem, original=original, update=update, expected="\n".join(expected),
+                filename=path.name[: -len(".diff")])
+
+
+def _split_sections(text: str) -> list[str]:
+    sections, current = [], []
+    for line in text.split("\n"):
+        if line.rstrip() == "---":
+            sections.append("\n".join(current))
+            current = []
+        else:
+            current.append(line)
+    sections.append("\n".join(current))
+    return sections
+
+
+def _strip_section(text: str) -> str:
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+def same_code(a: str, b: str) -> bool:
+    """Equality after stripping trailing whitespace per line and at the end (the harness's 'correct')."""
+    norm = lambda s: "\n".join(line.rstrip() for line in s.replace("\r\n", "\n").split("\n")).strip("\n")  # noqa: E731
+    return norm(a) == norm(b)

@@ -49,7 +49,7 @@ DATA = ROOT / "data"
 LANGUAGES: dict[str, tuple[str, str, str]] = {
     "java": ("java", "OrderService.java", "java"),
     "c": ("c", "ringbuf.c", "c"),
-    "cpp": ("cpp", "matrix_cache.cpp", "cpp"),
+    "cpp": ("hpp", "lru_cache.hpp", "cpp"),
     "csharp": ("cs", "OrdersController.cs", "csharp"),
     "ruby": ("rb", "subscription.rb", "ruby"),
     "php": ("php", "InvoiceRepository.php", "php"),

@@ -60,7 +60,7 @@ LANGUAGES: dict[str, tuple[str, str, str]] = {
     "css": ("css", "dashboard.css", "css"),
     "bash": ("sh", "deploy.sh", "bash"),
     "yaml": ("yml", "ci.yml", "yaml"),
-    "json": ("json", "tsconfig.json", "json"),
+    "json": ("json", "package.json", "json"),
 }
 
 _MARKER = re.compile(r"^\s*(//|#|--|/\*|\{/\*|<!--|;)\s*(\.\.\.|…)")

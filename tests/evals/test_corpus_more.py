@@ -65,7 +65,11 @@ def test_checks_catch_a_bad_definition(tmp_path):
     spec.pairs = [("this line is not in the base file\n", "x\n")]
     with pytest.raises(authoring_more.AuthoringError, match="matches 0 times"):
         authoring_more.build(spec)
+    spec = authoring_more.all_specs()[0]  # java/add-refund-method
+    spec.pairs = spec.pairs + [("package com.acme.shop.orders;\n", "package com.acme.invented;\n")]
+    with pytest.raises(authoring_more.AuthoringError, match="neither original nor snippet"):
+        authoring_more.build(spec)
     spec = authoring_more.all_specs()[0]
-    spec.pairs = spec.pairs + [(spec.pairs[-1][1].split("\n")[0] + "\n", "invented line;\n")]
-    with pytest.raises(authoring_more.AuthoringError):
+    spec.snippet += "    private void notInExpected() {}\n"
+    with pytest.raises(authoring_more.AuthoringError, match="not in expected"):
         authoring_more.build(spec)

@@ -208,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
         return latency.main(sum((["--data", p] for p in (args.data or [])), []))
 
     console = Console()
+    if not console.is_terminal:  # logs and CI: wide enough for the table
+        console = Console(width=120)
     paths = args.data or [str(DATA_DIR)]
     try:
         cases = load_all(paths)

@@ -16,7 +16,9 @@ is verbatim content of the block opened by the last directive):
     @@@@ tags markers, new-function      the kinds of edit (see evals/data/README.md)
     @@@@ transform crlf                  crlf | tabs | bom | no-eol (several allowed; original and
                                          expected; `tabs` also re-indents the snippet)
-    @@@@ whole-file                      expected is the snippet itself (a whole new file)
+    @@@@ whole-file                      the snippet is the whole new file: with no replacements,
+                                         expected is the snippet; with replacements, the snippet is
+                                         the base with them applied (and no snippet block is given)
     @@@@ unchecked                       skip the snippet-lines-in-expected check (say why in a comment)
     @@@@ snippet                         the lazy snippet follows
     @@@@ old                             text to find in the base (exactly once) follows
@@ -164,22 +166,27 @@ def build(spec: Spec, bases_dir: Path = BASES_DIR) -> Built:
         raise SpecError(f"{spec.id}: base file {spec.base!r} not found in {bases_dir}")
     if not spec.language:
         raise SpecError(f"{spec.id}: no language for extension {spec.ext!r}; add '@@@@ language'")
-    if not spec.snippet.strip():
+    if not spec.snippet.strip() and not (spec.whole_file and spec.replacements):
         raise SpecError(f"{spec.id}: empty snippet")
     if bad := set(spec.transforms) - TRANSFORMS:
         raise SpecError(f"{spec.id}: unknown transform(s) {sorted(bad)}")
     base = (bases_dir / spec.base).read_text(encoding="utf-8")
-    if spec.whole_file:
-        if spec.replacements:
-            raise SpecError(f"{spec.id}: whole-file cases take no replacements")
+    snippet = spec.snippet
+    if spec.whole_file and not spec.replacements:
         expected = spec.snippet
+    elif spec.whole_file:
+        # A rewrite of the whole file: the snippet is the edited file itself, top to bottom.
+        if spec.snippet:
+            raise SpecError(f"{spec.id}: a whole-file case with replacements derives its snippet")
+        expected = apply_replacements(spec.id, base, spec.replacements)
+        snippet = expected
     else:
         if not spec.replacements:
             raise SpecError(f"{spec.id}: no replacements (use '@@@@ whole-file' for a new file)")
         expected = apply_replacements(spec.id, base, spec.replacements)
     if not spec.unchecked:
-        check_snippet_in_expected(spec.id, spec.snippet, expected)
-    update = spec.snippet
+        check_snippet_in_expected(spec.id, snippet, expected)
+    update = snippet
     original = base
     for name in spec.transforms:
         original, expected = _transform(name, original), _transform(name, expected)

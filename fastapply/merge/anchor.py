@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from rapidfuzz.fuzz import ratio
 
@@ -51,6 +51,28 @@ class Aligner:
         while stack:
             stack.extend(self._step(*stack.pop()))
         return self.pairs
+
+    def prune_orphans(self) -> None:
+        """Drop pairs that contradict the nesting: a snippet line inside a block whose opening line is
+        paired must pair inside that block of the original, and a line inside a new definition (an
+        unpaired header) pairs with nothing: `if order is None:` in a new function is new code, not
+        the same line of some other function."""
+        parents = _parents(self.stext, self.snorm, self.markers)
+        ends: dict[int, int] = {}
+        for s in sorted(self.pairs):
+            o = self.pairs[s]
+            anc = parents[s]
+            while anc is not None and anc not in self.pairs and header_key(self.snorm[anc]) is None:
+                anc = parents[anc]
+            if anc is None:
+                continue
+            if anc in self.pairs:
+                a = self.pairs[anc]
+                if a not in ends:
+                    ends[a] = _orig_block_end(self.orig, self.onorm, a)
+                if a < o <= ends[a]:
+                    continue
+            del self.pairs[s]
 
     def extend_fuzzy(self) -> None:
         """Pair changed lines at a segment's edge with the original line they replace.
@@ -160,42 +182,38 @@ class Aligner:
         return True
 
     def _walk_fuzzy(self, s: int, o: int, step: int) -> None:
-        while True:
-            s2 = s + step
-            while 0 <= s2 < len(self.items) and self.items[s2].kind == "blank":
-                s2 += step
-            o2 = o + step
-            while 0 <= o2 < len(self.orig) and not self.onorm[o2]:
-                o2 += step
-            if not (0 <= s2 < len(self.items) and 0 <= o2 < len(self.orig)):
-                return
-            if self.items[s2].kind != "code" or s2 in self.pairs or o2 in self._taken():
-                return
-            if not edited_version(self.snorm[s2], self.onorm[o2]):
-                return
-            inside = 0 <= s < len(self.items) and 0 <= o < len(self.orig)
-            if inside and indent_width(self.stext[s2]) - indent_width(self.stext[s]) != \
-                    indent_width(self.orig[o2]) - indent_width(self.orig[o]):
-                return
-            if not self._monotone(s2, o2):
-                return
-            self.pairs[s2] = o2
-            self.fuzzy.add(s2)
-            self._taken_cache = None
-            s, o = s2, o2
-
-    _taken_cache: set[int] | None = None
-
-    def _taken(self) -> set[int]:
-        if self._taken_cache is None:
-            self._taken_cache = set(self.pairs.values())
-        return self._taken_cache
-
-    def _monotone(self, s: int, o: int) -> bool:
-        for s2, o2 in self.pairs.items():
-            if (s2 < s) != (o2 < o):
-                return False
-        return True
+        """From the anchor (s, o), pair the unpaired snippet lines next to it (up to a marker) with
+        the unpaired original lines next to it that they are edited versions of, in order."""
+        taken = set(self.pairs.values())
+        run: list[int] = []
+        s2 = s + step
+        while 0 <= s2 < len(self.items) and s2 not in self.pairs and not is_gap(self.items[s2]):
+            if self.items[s2].kind == "code":
+                run.append(s2)
+            s2 += step
+        if not run:
+            return
+        olines: list[int] = []
+        o2 = o + step
+        while 0 <= o2 < len(self.orig) and o2 not in taken and len(olines) < len(run) + 2:
+            if self.onorm[o2]:
+                olines.append(o2)
+            o2 += step
+        base_s = indent_width(self.stext[s]) if 0 <= s < len(self.items) else None
+        base_o = indent_width(self.orig[o]) if 0 <= o < len(self.orig) else None
+        cursor = 0
+        for s2 in run:
+            for k in range(cursor, len(olines)):
+                o2 = olines[k]
+                if not edited_version(self.snorm[s2], self.onorm[o2]):
+                    continue
+                if base_s is not None and base_o is not None and \
+                        indent_width(self.stext[s2]) - base_s != indent_width(self.orig[o2]) - base_o:
+                    continue
+                self.pairs[s2] = o2
+                self.fuzzy.add(s2)
+                cursor = k + 1
+                break
 
     # -- definition-name index (built only when a changed header needs it) ---------------------
 
@@ -223,6 +241,41 @@ class Aligner:
         return self._skeys
 
 
+def _parents(texts: list[str], norms: list[str], markers: set[int]) -> list[int | None]:
+    """For each snippet line, the nearest earlier line with less indentation in the same segment."""
+    parents: list[int | None] = [None] * len(texts)
+    stack: list[tuple[int, int]] = []  # (indent, index)
+    for index, norm in enumerate(norms):
+        if index in markers:
+            stack = []
+            continue
+        if not norm:
+            continue
+        width = indent_width(texts[index])
+        while stack and stack[-1][0] >= width:
+            stack.pop()
+        parents[index] = stack[-1][1] if stack else None
+        stack.append((width, index))
+    return parents
+
+
+def _orig_block_end(lines: list[str], norms: list[str], start: int) -> int:
+    """The last original line that belongs to the block opened at `start` (its closer included)."""
+    base = indent_width(lines[start])
+    last = start
+    for index in range(start + 1, len(lines)):
+        if not norms[index]:
+            continue
+        width = indent_width(lines[index])
+        if width > base:
+            last = index
+            continue
+        if width == base and is_closer(norms[index]):
+            last = index
+        break
+    return last
+
+
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
@@ -238,12 +291,14 @@ def edited_version(new: str, old: str) -> bool:
     if a[0] != b[0] or ratio(new, old) < _FUZZY_MIN:
         return False
     small, large = (a, b) if len(a) <= len(b) else (b, a)
-    remaining = list(large)
+    remaining = Counter(large)
+    missing = 0
     for token in small:
-        if token not in remaining:
-            return False
-        remaining.remove(token)
-    return True
+        if remaining[token] > 0:
+            remaining[token] -= 1
+        else:
+            missing += 1
+    return missing == 0 or missing == 1 and ratio(new, old) >= 75
 
 
 def _span(positions: list[int], lo: int, hi: int) -> tuple[int, int]:

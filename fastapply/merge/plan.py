@@ -48,6 +48,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         items = _assume_markers(items)
     aligner = Aligner(items, orig, onorm)
     pairs = aligner.align()
+    aligner.prune_orphans()
     aligner.extend_fuzzy()
     method = grammar_method
     if explicit == 0:
@@ -62,8 +63,11 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
                            "whole_file", 0, 1, spec)
         aligner = Aligner(items, orig, onorm)
         pairs = aligner.align()
+        aligner.prune_orphans()
         aligner.extend_fuzzy()
         method = "node_replace" if method == "segments" else method
+    elif pairs:
+        items, pairs = _open_edges(items, pairs, onorm)
     _check_placeable(items, pairs, aligner)
     drop = _deletions(items, orig, onorm)
     spliced = splice(items, orig, pairs, file_style=detect_style(orig),
@@ -134,6 +138,26 @@ def _settle_edges(items: list[SnippetLine], pairs: dict[int, int],
     if cut_tail:
         items = items[:-1]
     return items, False
+
+
+def _open_edges(items: list[SnippetLine], pairs: dict[int, int],
+                onorm: list[str]) -> tuple[list[SnippetLine], dict[int, int]]:
+    """A snippet with markers that starts (or ends) without one, somewhere in the middle of the
+    file, still means "the code before (after) stays": models often leave out the first marker."""
+    implicit = SnippetLine("", "implicit")
+    first_s, last_s = min(pairs), max(pairs)
+    if not is_gap(items[-1]):
+        after = sum(1 for n in onorm[pairs[last_s] + 1:] if n)
+        trail = sum(1 for i in items[last_s + 1:] if i.kind == "code")
+        if after and not (trail >= 1 and after <= _EDGE_LINES):
+            items = [*items, implicit]
+    if not is_gap(items[0]):
+        before = sum(1 for n in onorm[: pairs[first_s]] if n)
+        lead = sum(1 for i in items[:first_s] if i.kind == "code")
+        if before and not (lead >= 1 and before <= _EDGE_LINES):
+            items = [implicit, *items]
+            pairs = {s + 1: o for s, o in pairs.items()}
+    return items, pairs
 
 
 def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: Aligner) -> None:

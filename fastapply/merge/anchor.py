@@ -74,6 +74,37 @@ class Aligner:
                     continue
             del self.pairs[s]
 
+    def covered(self) -> set[int]:
+        """Original lines that a complete block in the snippet replaces although nothing pairs them.
+
+        When the snippet gives a paired header's whole block (no marker inside it), every line of
+        the original block belongs to that block, also those after the snippet's last paired line
+        (Python has no closing brace to pair): a marker after the block must not keep them."""
+        gone: set[int] = set()
+        for s, o in self.pairs.items():
+            if not opens_block(self.snorm[s]):
+                continue
+            width = indent_width(self.stext[s])
+            body: list[int] = []
+            complete = False
+            for index in range(s + 1, len(self.items)):
+                if index in self.markers:
+                    complete = indent_width(self.stext[index]) <= width
+                    break
+                if not self.snorm[index]:
+                    continue
+                if indent_width(self.stext[index]) <= width:
+                    complete = True
+                    break
+                body.append(index)
+            else:
+                complete = True
+            if complete and body and body[-1] not in self.pairs:
+                # the lines after the block's last paired line are replaced by its unpaired tail
+                start = max((self.pairs[b] for b in body if b in self.pairs), default=o)
+                gone.update(range(start + 1, _orig_block_end(self.orig, self.onorm, o) + 1))
+        return gone
+
     def extend_fuzzy(self) -> None:
         """Pair changed lines at a segment's edge with the original line they replace.
 
@@ -201,9 +232,9 @@ class Aligner:
             o2 += step
         base_s = indent_width(self.stext[s]) if 0 <= s < len(self.items) else None
         base_o = indent_width(self.orig[o]) if 0 <= o < len(self.orig) else None
-        cursor = 0
+        cursor = misses = 0
         for s2 in run:
-            for k in range(cursor, len(olines)):
+            for k in range(cursor, min(cursor + 2, len(olines))):
                 o2 = olines[k]
                 if not edited_version(self.snorm[s2], self.onorm[o2]):
                     continue
@@ -212,8 +243,11 @@ class Aligner:
                     continue
                 self.pairs[s2] = o2
                 self.fuzzy.add(s2)
-                cursor = k + 1
+                cursor, misses = k + 1, -1
                 break
+            misses += 1
+            if misses > 3:
+                return
 
     # -- definition-name index (built only when a changed header needs it) ---------------------
 
@@ -284,9 +318,11 @@ def edited_version(new: str, old: str) -> bool:
     one line's tokens contain the other's (an import that gained a name, an argument appended)."""
     if is_trivial(new) or is_trivial(old):
         return False
-    key = header_key(new)
-    if key is not None and key == header_key(old):
+    key, old_key = header_key(new), header_key(old)
+    if key is not None and key == old_key:
         return True
+    if key is not None and old_key is not None:
+        return False
     a, b = _TOKEN.findall(new), _TOKEN.findall(old)
     if a[0] != b[0] or ratio(new, old) < _FUZZY_MIN:
         return False

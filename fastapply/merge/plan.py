@@ -50,6 +50,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     pairs = aligner.align()
     aligner.prune_orphans()
     aligner.extend_fuzzy()
+    aligner.prune_orphans()
     method = grammar_method
     if explicit == 0:
         if not pairs:
@@ -65,11 +66,12 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         pairs = aligner.align()
         aligner.prune_orphans()
         aligner.extend_fuzzy()
+        aligner.prune_orphans()
         method = "node_replace" if method == "segments" else method
     elif pairs:
         items, pairs = _open_edges(items, pairs, onorm)
     _check_placeable(items, pairs, aligner)
-    drop = _deletions(items, orig, onorm)
+    drop = _deletions(items, orig, onorm) | aligner.covered()
     spliced = splice(items, orig, pairs, file_style=detect_style(orig),
                      snip_style=detect_style([i.text for i in items if i.kind == "code"]), drop=drop)
     check_markers(orig, spliced.lines)

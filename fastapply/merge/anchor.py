@@ -16,6 +16,7 @@ from bisect import bisect_left
 from collections import Counter, defaultdict
 
 from rapidfuzz.fuzz import ratio
+from rapidfuzz.process import extract
 
 from .lines import block_end, header_key, indent_width, is_closer, is_trivial, opens_block
 from .segments import SnippetLine, is_gap
@@ -25,24 +26,28 @@ _FUZZY_MIN = 60.0
 
 class Aligner:
     def __init__(self, items: list[SnippetLine], orig: list[str], onorm: list[str]) -> None:
-        self.items = items
-        self.stext = [item.text for item in items]
-        self.snorm = [item.norm if item.kind == "code" else "" for item in items]
         self.orig = orig
         self.onorm = onorm
-        self.markers = {i for i, item in enumerate(items) if is_gap(item)}
         self.opos: dict[str, list[int]] = defaultdict(list)
         for index, norm in enumerate(onorm):
             if norm:
                 self.opos[norm].append(index)
+        self._okeys: dict[str, list[int]] | None = None
+        self.rebase(items, {})
+        self.fuzzy: set[int] = set()
+
+    def rebase(self, items: list[SnippetLine], pairs: dict[int, int]) -> None:
+        """Use a new snippet line list (with assumed markers added) and its pairs."""
+        self.items = items
+        self.stext = [item.text for item in items]
+        self.snorm = [item.norm if item.kind == "code" else "" for item in items]
+        self.markers = {i for i, item in enumerate(items) if is_gap(item)}
         self.spos: dict[str, list[int]] = defaultdict(list)
         for index, norm in enumerate(self.snorm):
             if norm:
                 self.spos[norm].append(index)
-        self._okeys: dict[str, list[int]] | None = None
         self._skeys: dict[str, list[int]] | None = None
-        self.pairs: dict[int, int] = {}
-        self.fuzzy: set[int] = set()
+        self.pairs = pairs
 
     # -- public -------------------------------------------------------------------------------
 
@@ -104,6 +109,43 @@ class Aligner:
                 start = max((self.pairs[b] for b in body if b in self.pairs), default=o)
                 gone.update(range(start + 1, _orig_block_end(self.orig, self.onorm, o) + 1))
         return gone
+
+    def place_stragglers(self) -> None:
+        """A segment with no paired line at all (one edited line between two markers) is matched
+        to the one original line, between its neighbours' anchors, that it is an edited version of."""
+        segments: list[list[int]] = [[]]
+        for index, item in enumerate(self.items):
+            if is_gap(item):
+                segments.append([])
+            elif item.kind == "code":
+                segments[-1].append(index)
+        ordered = sorted(self.pairs.items())
+        keys = [s for s, _ in ordered]
+        for seg in segments:
+            if not seg or any(s in self.pairs for s in seg):
+                continue
+            at = bisect_left(keys, seg[0])
+            lo = ordered[at - 1][1] + 1 if at > 0 else 0
+            hi = ordered[at][1] if at < len(ordered) else len(self.orig)
+            for s in seg:
+                if is_trivial(self.snorm[s]):
+                    continue
+                found = extract(self.snorm[s], {o: self.onorm[o] for o in range(lo, hi) if self.onorm[o]},
+                                scorer=ratio, score_cutoff=_FUZZY_MIN, limit=3)
+                good = [(score, o) for _, score, o in found if edited_version(self.snorm[s], self.onorm[o])]
+                if len(good) == 1 or len(good) > 1 and good[0][0] - good[1][0] >= 10:
+                    o = good[0][1]
+                    self.pairs[s] = o
+                    self.fuzzy.add(s)
+                    self._pair_closer(s, o, len(self.items), hi)
+                    lo = o + 1
+
+    def _pair_closer(self, s: int, o: int, s_hi: int, o_hi: int) -> None:
+        if opens_block(self.snorm[s]) and opens_block(self.onorm[o]):
+            sc = block_end(self.stext, self.snorm, s, s_hi, self.markers)
+            oc = block_end(self.orig, self.onorm, o, o_hi)
+            if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc] and sc not in self.pairs:
+                self.pairs[sc] = oc
 
     def extend_fuzzy(self) -> None:
         """Pair changed lines at a segment's edge with the original line they replace.

@@ -7,7 +7,7 @@ import msgspec
 from ..errors import ErrorCode, MergeError
 from ..languages import LanguageSpec
 from .anchor import Aligner
-from .indent import detect_style
+from .indent import Style, detect_style
 from .lines import block_extent, header_key, is_trivial
 from .segments import SnippetLine, classify, is_gap, normalize
 from .splice import splice
@@ -70,10 +70,12 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         method = "node_replace" if method == "segments" else method
     elif pairs:
         items, pairs = _open_edges(items, pairs, onorm)
+    aligner.rebase(items, pairs)
+    aligner.place_stragglers()
     _check_placeable(items, pairs, aligner)
     drop = _deletions(items, orig, onorm) | aligner.covered()
     spliced = splice(items, orig, pairs, file_style=detect_style(orig),
-                     snip_style=detect_style([i.text for i in items if i.kind == "code"]), drop=drop)
+                     snip_style=_snippet_style(items, orig), drop=drop)
     check_markers(orig, spliced.lines)
     check_loss(orig, spliced, len(code))
     segments = 1 + sum(1 for item in items if is_gap(item))
@@ -140,6 +142,13 @@ def _settle_edges(items: list[SnippetLine], pairs: dict[int, int],
     if cut_tail:
         items = items[:-1]
     return items, False
+
+
+def _snippet_style(items: list[SnippetLine], orig: list[str]) -> Style:
+    """The snippet's indentation style; the file's unless it clearly uses the other of tabs/spaces."""
+    file_style = detect_style(orig)
+    snip_style = detect_style([i.text for i in items if i.kind == "code"])
+    return snip_style if snip_style.tabs != file_style.tabs else file_style
 
 
 def _open_edges(items: list[SnippetLine], pairs: dict[int, int],

@@ -22,6 +22,10 @@ from .lines import block_end, header_key, indent_width, is_closer, is_trivial, o
 from .segments import SnippetLine, is_gap
 
 _FUZZY_MIN = 60.0
+_DP_LIMIT = 300  # candidates up to which the chain search weighs deletions (quadratic in this)
+_DROP_COST = 0.1
+_DROP_CAP = 6.0
+_WORDS = re.compile(r"\w")
 
 
 class Aligner:
@@ -42,6 +46,7 @@ class Aligner:
         self.stext = [item.text for item in items]
         self.snorm = [item.norm if item.kind == "code" else "" for item in items]
         self.markers = {i for i, item in enumerate(items) if is_gap(item)}
+        self.marker_list = sorted(self.markers)
         self.spos: dict[str, list[int]] = defaultdict(list)
         for index, norm in enumerate(self.snorm):
             if norm:
@@ -177,7 +182,7 @@ class Aligner:
             if where:
                 first, last = _span(where, o_lo, o_hi)
                 if last - first == 1 and _count(self.spos[norm], s_lo, s_hi) == 1:
-                    cands.append((s, where[first], 2.0 + min(len(norm), 60) / 20))
+                    cands.append((s, where[first], 1.0 + min(len(_WORDS.findall(norm)), 40) / 10))
                 if last > first:
                     continue
             key = self._skey(s)
@@ -188,13 +193,13 @@ class Aligner:
                     o = okeys[first]
                     if not self._paired_exactly(o, s_lo, s_hi):
                         cands.append((s, o, 1.0))
-        for s, o, _ in list(cands):
+        for s, o, weight in list(cands):
             if opens_block(self.snorm[s]) and opens_block(self.onorm[o]):
                 sc = block_end(self.stext, self.snorm, s, s_hi, self.markers)
                 oc = block_end(self.orig, self.onorm, o, o_hi)
                 if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc]:
-                    cands.append((sc, oc, 0.6))
-        chain = _heaviest_chain(cands)
+                    cands.append((sc, oc, weight))
+        chain = _heaviest_chain(cands) if len(cands) > _DP_LIMIT else self._best_chain(cands)
         if not chain:
             self._edges(s_lo, s_hi, o_lo, o_hi)
             return []
@@ -206,6 +211,37 @@ class Aligner:
             prev_s, prev_o = s, o
         gaps.append((prev_s + 1, s_hi, prev_o + 1, o_hi))
         return gaps
+
+    def _best_chain(self, cands: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
+        """Heaviest increasing chain where dropping original lines between two links that no marker
+        separates costs a little per line: anchors that would delete a stretch of code the snippet
+        says nothing about must earn it."""
+        cands = sorted(set(cands))
+        best = [0.0] * len(cands)
+        back = [-1] * len(cands)
+        for j, (s2, o2, w2) in enumerate(cands):
+            top, arg = 0.0, -1
+            for i in range(j):
+                s1, o1, _ = cands[i]
+                if s1 >= s2 or o1 >= o2:
+                    continue
+                score = best[i]
+                if not self._marker_between(s1, s2):
+                    score -= min(max(0, (o2 - o1) - (s2 - s1)) * _DROP_COST, _DROP_CAP)
+                if score > top:
+                    top, arg = score, i
+            best[j], back[j] = top + w2, arg
+        if not cands:
+            return []
+        index = max(range(len(cands)), key=best.__getitem__)
+        chain = []
+        while index >= 0:
+            chain.append((cands[index][0], cands[index][1]))
+            index = back[index]
+        return chain[::-1]
+
+    def _marker_between(self, s1: int, s2: int) -> bool:
+        return _count(self.marker_list, s1 + 1, s2) > 0
 
     def _paired_exactly(self, o: int, s_lo: int, s_hi: int) -> bool:
         """True when the original line `o` also occurs verbatim in the snippet range (keep that one)."""
@@ -374,9 +410,11 @@ def edited_version(new: str, old: str) -> bool:
     for token in small:
         if remaining[token] > 0:
             remaining[token] -= 1
+        elif token[0].isalnum() or token[0] == "_":
+            return False  # a word of one line is not in the other: a different line, not an edit
         else:
             missing += 1
-    return missing == 0 or missing == 1 and ratio(new, old) >= 75
+    return missing <= 1
 
 
 def _span(positions: list[int], lo: int, hi: int) -> tuple[int, int]:

@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import extract
 
-from .lines import block_end, header_key, indent_width, is_closer, is_trivial, opens_block
+from .lines import _next_code, block_end, header_key, indent_width, is_closer, is_trivial, opens_block
 from .segments import SnippetLine, is_gap
 
 _FUZZY_MIN = 60.0
@@ -52,7 +52,25 @@ class Aligner:
             if norm:
                 self.spos[norm].append(index)
         self._skeys: dict[str, list[int]] | None = None
+        self._fresh: list[bool] | None = None
         self.pairs = pairs
+
+    def in_new_definition(self, s: int) -> bool:
+        """True for lines inside a definition the original does not have (a new function): they
+        are new code even where their text also occurs elsewhere in the file."""
+        if self._fresh is None:
+            parents = _parents(self.stext, self.snorm, self.markers)
+            fresh = [False] * len(self.items)
+            okeys = self._okey_index()
+            for index, norm in enumerate(self.snorm):
+                parent = parents[index]
+                if parent is not None and fresh[parent]:
+                    fresh[index] = True
+                elif norm and _opens(self.snorm, index):
+                    key = header_key(norm)
+                    fresh[index] = key is not None and key not in okeys and norm not in self.opos
+            self._fresh = fresh
+        return self._fresh[s]
 
     # -- public -------------------------------------------------------------------------------
 
@@ -92,7 +110,7 @@ class Aligner:
         (Python has no closing brace to pair): a marker after the block must not keep them."""
         gone: set[int] = set()
         for s, o in self.pairs.items():
-            if not opens_block(self.snorm[s]):
+            if not _opens(self.snorm, s):
                 continue
             width = indent_width(self.stext[s])
             body: list[int] = []
@@ -146,7 +164,7 @@ class Aligner:
                     lo = o + 1
 
     def _pair_closer(self, s: int, o: int, s_hi: int, o_hi: int) -> None:
-        if opens_block(self.snorm[s]) and opens_block(self.onorm[o]):
+        if _opens(self.snorm, s) and _opens(self.onorm, o):
             sc = block_end(self.stext, self.snorm, s, s_hi, self.markers)
             oc = block_end(self.orig, self.onorm, o, o_hi)
             if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc] and sc not in self.pairs:
@@ -176,7 +194,7 @@ class Aligner:
         cands: list[tuple[int, int, float]] = []
         for s in range(s_lo, s_hi):
             norm = self.snorm[s]
-            if not norm or is_trivial(norm):
+            if not norm or is_trivial(norm) or self.in_new_definition(s):
                 continue
             where = self.opos.get(norm)
             if where:
@@ -194,7 +212,7 @@ class Aligner:
                     if not self._paired_exactly(o, s_lo, s_hi):
                         cands.append((s, o, 1.0))
         for s, o, weight in list(cands):
-            if opens_block(self.snorm[s]) and opens_block(self.onorm[o]):
+            if _opens(self.snorm, s) and _opens(self.onorm, o):
                 sc = block_end(self.stext, self.snorm, s, s_hi, self.markers)
                 oc = block_end(self.orig, self.onorm, o, o_hi)
                 if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc]:
@@ -265,7 +283,8 @@ class Aligner:
         for s in lines:
             while (o - stop) * step < 0 and not self.onorm[o]:
                 o += step
-            if (o - stop) * step >= 0 or self.onorm[o] != self.snorm[s] or not self._closer_ok(s):
+            if (o - stop) * step >= 0 or self.onorm[o] != self.snorm[s] or not self._closer_ok(s) \
+                    or self.in_new_definition(s):
                 break
             run.append((s, o))
             self.pairs[s] = o
@@ -353,21 +372,35 @@ class Aligner:
         return self._skeys
 
 
+def _opens(norms: list[str], index: int) -> bool:
+    """True when the line opens a block, also in Allman style (the brace on the next line)."""
+    if opens_block(norms[index]):
+        return True
+    after = _next_code(norms, index)
+    return after < len(norms) and norms[after] == "{"
+
+
 def _parents(texts: list[str], norms: list[str], markers: set[int]) -> list[int | None]:
     """For each snippet line, the nearest earlier line with less indentation in the same segment."""
     parents: list[int | None] = [None] * len(texts)
     stack: list[tuple[int, int]] = []  # (indent, index)
+    previous: int | None = None
     for index, norm in enumerate(norms):
         if index in markers:
-            stack = []
+            stack, previous = [], None
             continue
         if not norm:
+            continue
+        if norm == "{" and previous is not None:
+            # Allman style: a brace on its own line belongs to the header above it
+            parents[index] = previous
             continue
         width = indent_width(texts[index])
         while stack and stack[-1][0] >= width:
             stack.pop()
         parents[index] = stack[-1][1] if stack else None
         stack.append((width, index))
+        previous = index
     return parents
 
 
@@ -376,7 +409,7 @@ def _orig_block_end(lines: list[str], norms: list[str], start: int) -> int:
     base = indent_width(lines[start])
     last = start
     for index in range(start + 1, len(lines)):
-        if not norms[index]:
+        if not norms[index] or norms[index] == "{" and index == _next_code(norms, start):
             continue
         width = indent_width(lines[index])
         if width > base:

@@ -102,7 +102,7 @@ def block_end(lines: list[str], norms: list[str], start: int, stop: int, skip: s
     """
     base = indent_width(lines[start])
     for index in range(start + 1, stop):
-        if not norms[index] or (skip and index in skip):
+        if not norms[index] or (skip and index in skip) or norms[index] == "{" and index == _next_code(norms, start):
             continue
         width = indent_width(lines[index])
         if width < base:
@@ -123,7 +123,7 @@ def block_extent(lines: list[str], norms: list[str], start: int) -> tuple[int, i
     stop = start + 1
     last = start
     for index in range(start + 1, len(lines)):
-        if not norms[index]:
+        if not norms[index] or norms[index] == "{" and index == _next_code(norms, start):
             continue
         width = indent_width(lines[index])
         if width > base:
@@ -134,3 +134,11 @@ def block_extent(lines: list[str], norms: list[str], start: int) -> tuple[int, i
         break
     stop = last + 1
     return first, stop
+
+
+def _next_code(norms: list[str], start: int) -> int:
+    """Index of the first non-blank line after `start` (an Allman brace's place)."""
+    index = start + 1
+    while index < len(norms) and not norms[index]:
+        index += 1
+    return index

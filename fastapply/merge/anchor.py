@@ -62,13 +62,22 @@ class Aligner:
             parents = _parents(self.stext, self.snorm, self.markers)
             fresh = [False] * len(self.items)
             okeys = self._okey_index()
+            last_at: dict[int, int] = {}  # indentation -> last line with it (a closer's opener)
             for index, norm in enumerate(self.snorm):
+                if index in self.markers:
+                    last_at = {}
+                if not norm:
+                    continue
+                width = indent_width(self.stext[index])
                 parent = parents[index]
                 if parent is not None and fresh[parent]:
                     fresh[index] = True
-                elif norm and _opens(self.snorm, index):
+                elif is_closer(norm) and width in last_at:
+                    fresh[index] = fresh[last_at[width]]
+                elif _opens(self.snorm, index):
                     key = header_key(norm)
                     fresh[index] = key is not None and key not in okeys and norm not in self.opos
+                last_at[width] = index
             self._fresh = fresh
         return self._fresh[s]
 
@@ -281,10 +290,11 @@ class Aligner:
         o = start
         run: list[tuple[int, int]] = []
         for s in lines:
+            if self.in_new_definition(s):
+                continue  # a new definition is inserted here; the code around it goes on matching
             while (o - stop) * step < 0 and not self.onorm[o]:
                 o += step
-            if (o - stop) * step >= 0 or self.onorm[o] != self.snorm[s] or not self._closer_ok(s) \
-                    or self.in_new_definition(s):
+            if (o - stop) * step >= 0 or self.onorm[o] != self.snorm[s] or not self._closer_ok(s):
                 break
             run.append((s, o))
             self.pairs[s] = o

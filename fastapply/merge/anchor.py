@@ -365,7 +365,7 @@ class Aligner:
         if self._okeys is None:
             self._okeys = defaultdict(list)
             for index, norm in enumerate(self.onorm):
-                if norm and (norm.endswith(("{", ":", "(", ",", ")", ">")) or "=>" in norm):
+                if norm and (norm[0].isalpha() or norm[0] in "<.#@_$"):
                     key = header_key(norm)
                     if key is not None:
                         self._okeys[key].append(index)

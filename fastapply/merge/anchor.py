@@ -285,21 +285,43 @@ class Aligner:
         self._greedy(tail[::-1], o_hi - 1, stop - 1, -1)
 
     def _greedy(self, lines: list[int], start: int, stop: int, step: int) -> int:
-        """Match `lines` in order against the original lines from `start` towards `stop`, as long as
-        they agree (blank lines skipped); returns the position after the last match."""
+        """Match `lines` in order against the original lines from `start` towards `stop` while they
+        agree (blank lines skipped). A few new lines may sit in between, and an edited line may
+        replace one or two original lines; an unmatched closing line ends the run. Returns the
+        position after the last match."""
         o = start
-        run: list[tuple[int, int]] = []
+        matched = False
+        inserted = 0
         for s in lines:
             if self.in_new_definition(s):
                 continue  # a new definition is inserted here; the code around it goes on matching
-            while (o - stop) * step < 0 and not self.onorm[o]:
-                o += step
-            if (o - stop) * step >= 0 or self.onorm[o] != self.snorm[s] or not self._closer_ok(s):
+            o = self._skip_blank(o, stop, step)
+            if (o - stop) * step >= 0:
                 break
-            run.append((s, o))
-            self.pairs[s] = o
+            norm = self.snorm[s]
+            target = None
+            if self.onorm[o] == norm:
+                target = o
+            elif not is_trivial(norm) or is_closer(norm):
+                nxt = self._skip_blank(o + step, stop, step)
+                if (nxt - stop) * step < 0 and self.onorm[nxt] == norm:
+                    target = nxt
+            if target is not None and self._closer_ok(s):
+                self.pairs[s] = target
+                o = target + step
+                matched, inserted = True, 0
+                continue
+            if is_closer(norm) or is_trivial(norm):
+                break
+            inserted += 1
+            if inserted > 3:
+                break
+        return o if matched else start
+
+    def _skip_blank(self, o: int, stop: int, step: int) -> int:
+        while (o - stop) * step < 0 and not self.onorm[o]:
             o += step
-        return o if run else start
+        return o
 
     def _closer_ok(self, s: int) -> bool:
         """A closing line (`}`, `end`, `</div>`) may only be matched on its own when the block it

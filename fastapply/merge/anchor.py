@@ -170,7 +170,7 @@ class Aligner:
                     self.pairs[s] = o
                     self.fuzzy.add(s)
                     self._pair_closer(s, o, len(self.items), hi)
-                    lo = o + 1
+                    break  # its neighbours are paired by extend_fuzzy, next to it
 
     def _pair_closer(self, s: int, o: int, s_hi: int, o_hi: int) -> None:
         if _opens(self.snorm, s) and _opens(self.onorm, o):
@@ -363,7 +363,9 @@ class Aligner:
         base_o = indent_width(self.orig[o]) if 0 <= o < len(self.orig) else None
         cursor = misses = 0
         for s2 in run:
-            for k in range(cursor, min(cursor + 2, len(olines))):
+            # an unchanged line must be the very next one; an edited line may replace two
+            reach = 1 if self.snorm[s2] in self.opos else 2
+            for k in range(cursor, min(cursor + reach, len(olines))):
                 o2 = olines[k]
                 if not edited_version(self.snorm[s2], self.onorm[o2]):
                     continue

@@ -55,8 +55,9 @@ def header_key(norm: str) -> str | None:
     match = _CALL_HEADER.match(norm)
     if match and norm.split(" ", 1)[0].split("(", 1)[0] in _NOT_NAMES:
         match = None
-    if match and match.group("name") not in _NOT_NAMES and (norm.endswith(("{", ":", "(", ",")) or "=>" in norm
-                                                           or norm.endswith(")") and "=" not in norm):
+    if match and match.group("name") not in _NOT_NAMES and (
+            norm.endswith(("{", ":", "(", ",")) or "=>" in norm
+            or norm.endswith(")") and "=" not in norm and match.start("name") > 0):
         return match.group("name")
     match = _HTML_HEADER.match(norm)
     if match:

@@ -47,10 +47,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     if explicit == 0:
         items = _assume_markers(items)
     aligner = Aligner(items, orig, onorm)
-    pairs = aligner.align()
-    aligner.prune_orphans()
-    aligner.extend_fuzzy()
-    aligner.prune_orphans()
+    pairs = _pair_up(aligner)
     method = grammar_method
     if explicit == 0:
         if not pairs:
@@ -63,15 +60,11 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
             return _finish(original, [i.text for i in items if not is_gap(i)], trailing_newline,
                            "whole_file", 0, 1, spec)
         aligner = Aligner(items, orig, onorm)
-        pairs = aligner.align()
-        aligner.prune_orphans()
-        aligner.extend_fuzzy()
-        aligner.prune_orphans()
+        pairs = _pair_up(aligner)
         method = "node_replace" if method == "segments" else method
     elif pairs:
         items, pairs = _open_edges(items, pairs, onorm)
     aligner.rebase(items, pairs)
-    aligner.place_stragglers()
     _check_placeable(items, pairs, aligner)
     drop = _deletions(items, orig, onorm) | aligner.covered()
     spliced = splice(items, orig, pairs, file_style=detect_style(orig),
@@ -80,6 +73,15 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     check_loss(orig, spliced, len(code))
     segments = 1 + sum(1 for item in items if is_gap(item))
     return _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments, spec)
+
+
+def _pair_up(aligner: Aligner) -> dict[int, int]:
+    aligner.align()
+    aligner.prune_orphans()
+    aligner.place_stragglers()
+    aligner.extend_fuzzy()
+    aligner.prune_orphans()
+    return aligner.pairs
 
 
 def _finish(original: str, lines: list[str], trailing_newline: bool, method: str, markers: int,

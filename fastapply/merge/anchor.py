@@ -77,6 +77,12 @@ class Aligner:
                 elif _opens(self.snorm, index):
                     key = header_key(norm)
                     fresh[index] = key is not None and key not in okeys and norm not in self.opos
+                    back = index - 1
+                    while fresh[index] and back >= 0 and self.snorm[back] and back not in self.markers \
+                            and indent_width(self.stext[back]) == width \
+                            and self.snorm[back].startswith(("@", "#[", "//", "/*", "*", "#", "--")):
+                        fresh[back] = True  # its decorators and doc comment are new too
+                        back -= 1
                 last_at[width] = index
             self._fresh = fresh
         return self._fresh[s]
@@ -98,6 +104,9 @@ class Aligner:
         ends: dict[int, int] = {}
         for s in sorted(self.pairs):
             o = self.pairs[s]
+            if self._isolated_common(s, o):
+                del self.pairs[s]
+                continue
             anc = parents[s]
             while anc is not None and anc not in self.pairs and header_key(self.snorm[anc]) is None:
                 anc = parents[anc]
@@ -160,7 +169,7 @@ class Aligner:
             lo = ordered[at - 1][1] + 1 if at > 0 else 0
             hi = ordered[at][1] if at < len(ordered) else len(self.orig)
             for s in seg:
-                if is_trivial(self.snorm[s]):
+                if is_trivial(self.snorm[s]) or self.in_new_definition(s):
                     continue
                 found = extract(self.snorm[s], {o: self.onorm[o] for o in range(lo, hi) if self.onorm[o]},
                                 scorer=ratio, score_cutoff=_FUZZY_MIN, limit=3)
@@ -178,6 +187,22 @@ class Aligner:
             oc = block_end(self.orig, self.onorm, o, o_hi)
             if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc] and sc not in self.pairs:
                 self.pairs[sc] = oc
+
+    def _isolated_common(self, s: int, o: int) -> bool:
+        """A line found all over the file (`if err != nil {`) anchors nothing on its own: keep it
+        only when a neighbouring line is paired next to it too, or it closes a paired block."""
+        norm = self.snorm[s]
+        if len(self.opos.get(norm, ())) < 3 or is_closer(norm) and self._closer_ok(s):
+            return False
+        for step in (-1, 1):
+            s2, o2 = s + step, o + step
+            while 0 <= s2 < len(self.items) and self.items[s2].kind == "blank":
+                s2 += step
+            while 0 <= o2 < len(self.orig) and not self.onorm[o2]:
+                o2 += step
+            if self.pairs.get(s2) == o2 and s2 >= 0 and o2 >= 0:
+                return False
+        return True
 
     def extend_fuzzy(self) -> None:
         """Pair changed lines at a segment's edge with the original line they replace.

@@ -190,18 +190,22 @@ class Aligner:
 
     def _isolated_common(self, s: int, o: int) -> bool:
         """A line found all over the file (`if err != nil {`) anchors nothing on its own: keep it
-        only when a neighbouring line is paired next to it too, or it closes a paired block."""
+        only when a distinctive line close to it (same segment) is paired close to it too, or it
+        closes a paired block."""
         norm = self.snorm[s]
         if len(self.opos.get(norm, ())) < 3 or is_closer(norm) and self._closer_ok(s):
             return False
         for step in (-1, 1):
-            s2, o2 = s + step, o + step
-            while 0 <= s2 < len(self.items) and self.items[s2].kind == "blank":
+            s2, seen = s + step, 0
+            while 0 <= s2 < len(self.items) and s2 not in self.markers and seen < 3:
+                other = self.snorm[s2]
+                if other:
+                    seen += 1
+                    o2 = self.pairs.get(s2)
+                    if o2 is not None and not is_trivial(other) and len(self.opos.get(other, ())) < 3 \
+                            and abs((o2 - o) - (s2 - s)) <= 2 and (o2 - o) * step > 0:
+                        return False
                 s2 += step
-            while 0 <= o2 < len(self.orig) and not self.onorm[o2]:
-                o2 += step
-            if self.pairs.get(s2) == o2 and s2 >= 0 and o2 >= 0:
-                return False
         return True
 
     def extend_fuzzy(self) -> None:

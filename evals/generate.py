@@ -309,7 +309,7 @@ def cases_for_file(path: Path, rng: random.Random, count: int) -> list[Case]:
         whole = len(picked) == 1 and picked[0].unit is not None and rng.random() < 0.3 \
             and lines.count(lines[picked[0].unit[0]]) == 1
         snippet, expected = build_snippet(lines, picked, marker, rng, whole)
-        kinds = [e.kind for e in picked] + (["no-markers"] if whole else ["markers"])
+        kinds = [e.kind for e in picked] + (["no_markers"] if whole else ["markers"])
         out.append(Case(id=f"gen:{path.name}:{number}:{'+'.join(e.kind for e in picked)}",
                         original=text, update=snippet, expected=expected, filename=path.name,
                         language=lang, tags=["generated", *kinds]))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import math
 import statistics
 import sys
 import time
@@ -105,7 +106,7 @@ def percentile(values: list[float], pct: float) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(pct / 100 * len(ordered) + 0.5)))
+    rank = max(1, min(len(ordered), math.ceil(pct / 100 * len(ordered))))
     return ordered[rank - 1]
 
 

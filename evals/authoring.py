@@ -240,7 +240,7 @@ def _transform(name: str, text: str) -> str:
     if name == "bom":
         return "\ufeff" + text
     if name == "no-eol":
-        return text.rstrip("\n")
+        return text.removesuffix("\n").removesuffix("\r")
     if name == "tabs":
         out = []
         for line in text.splitlines(keepends=True):

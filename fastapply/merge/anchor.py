@@ -13,36 +13,46 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from rapidfuzz.fuzz import ratio
+from rapidfuzz.process import extract
 
 from .lines import block_end, header_key, indent_width, is_closer, is_trivial, opens_block
 from .segments import SnippetLine, is_gap
 
 _FUZZY_MIN = 60.0
+_DP_LIMIT = 300  # candidates up to which the chain search weighs deletions (quadratic in this)
+_DROP_COST = 0.1
+_DROP_CAP = 6.0
+_WORDS = re.compile(r"\w")
 
 
 class Aligner:
     def __init__(self, items: list[SnippetLine], orig: list[str], onorm: list[str]) -> None:
-        self.items = items
-        self.stext = [item.text for item in items]
-        self.snorm = [item.norm if item.kind == "code" else "" for item in items]
         self.orig = orig
         self.onorm = onorm
-        self.markers = {i for i, item in enumerate(items) if is_gap(item)}
         self.opos: dict[str, list[int]] = defaultdict(list)
         for index, norm in enumerate(onorm):
             if norm:
                 self.opos[norm].append(index)
+        self._okeys: dict[str, list[int]] | None = None
+        self.rebase(items, {})
+        self.fuzzy: set[int] = set()
+
+    def rebase(self, items: list[SnippetLine], pairs: dict[int, int]) -> None:
+        """Use a new snippet line list (with assumed markers added) and its pairs."""
+        self.items = items
+        self.stext = [item.text for item in items]
+        self.snorm = [item.norm if item.kind == "code" else "" for item in items]
+        self.markers = {i for i, item in enumerate(items) if is_gap(item)}
+        self.marker_list = sorted(self.markers)
         self.spos: dict[str, list[int]] = defaultdict(list)
         for index, norm in enumerate(self.snorm):
             if norm:
                 self.spos[norm].append(index)
-        self._okeys: dict[str, list[int]] | None = None
         self._skeys: dict[str, list[int]] | None = None
-        self.pairs: dict[int, int] = {}
-        self.fuzzy: set[int] = set()
+        self.pairs = pairs
 
     # -- public -------------------------------------------------------------------------------
 
@@ -51,6 +61,96 @@ class Aligner:
         while stack:
             stack.extend(self._step(*stack.pop()))
         return self.pairs
+
+    def prune_orphans(self) -> None:
+        """Drop pairs that contradict the nesting: a snippet line inside a block whose opening line is
+        paired must pair inside that block of the original, and a line inside a new definition (an
+        unpaired header) pairs with nothing: `if order is None:` in a new function is new code, not
+        the same line of some other function."""
+        parents = _parents(self.stext, self.snorm, self.markers)
+        ends: dict[int, int] = {}
+        for s in sorted(self.pairs):
+            o = self.pairs[s]
+            anc = parents[s]
+            while anc is not None and anc not in self.pairs and header_key(self.snorm[anc]) is None:
+                anc = parents[anc]
+            if anc is None:
+                continue
+            if anc in self.pairs:
+                a = self.pairs[anc]
+                if a not in ends:
+                    ends[a] = _orig_block_end(self.orig, self.onorm, a)
+                if a < o <= ends[a]:
+                    continue
+            del self.pairs[s]
+
+    def covered(self) -> set[int]:
+        """Original lines that a complete block in the snippet replaces although nothing pairs them.
+
+        When the snippet gives a paired header's whole block (no marker inside it), every line of
+        the original block belongs to that block, also those after the snippet's last paired line
+        (Python has no closing brace to pair): a marker after the block must not keep them."""
+        gone: set[int] = set()
+        for s, o in self.pairs.items():
+            if not opens_block(self.snorm[s]):
+                continue
+            width = indent_width(self.stext[s])
+            body: list[int] = []
+            complete = False
+            for index in range(s + 1, len(self.items)):
+                if index in self.markers:
+                    complete = indent_width(self.stext[index]) <= width
+                    break
+                if not self.snorm[index]:
+                    continue
+                if indent_width(self.stext[index]) <= width:
+                    complete = True
+                    break
+                body.append(index)
+            else:
+                complete = True
+            if complete and body and body[-1] not in self.pairs:
+                # the lines after the block's last paired line are replaced by its unpaired tail
+                start = max((self.pairs[b] for b in body if b in self.pairs), default=o)
+                gone.update(range(start + 1, _orig_block_end(self.orig, self.onorm, o) + 1))
+        return gone
+
+    def place_stragglers(self) -> None:
+        """A segment with no paired line at all (one edited line between two markers) is matched
+        to the one original line, between its neighbours' anchors, that it is an edited version of."""
+        segments: list[list[int]] = [[]]
+        for index, item in enumerate(self.items):
+            if is_gap(item):
+                segments.append([])
+            elif item.kind == "code":
+                segments[-1].append(index)
+        ordered = sorted(self.pairs.items())
+        keys = [s for s, _ in ordered]
+        for seg in segments:
+            if not seg or any(s in self.pairs for s in seg):
+                continue
+            at = bisect_left(keys, seg[0])
+            lo = ordered[at - 1][1] + 1 if at > 0 else 0
+            hi = ordered[at][1] if at < len(ordered) else len(self.orig)
+            for s in seg:
+                if is_trivial(self.snorm[s]):
+                    continue
+                found = extract(self.snorm[s], {o: self.onorm[o] for o in range(lo, hi) if self.onorm[o]},
+                                scorer=ratio, score_cutoff=_FUZZY_MIN, limit=3)
+                good = [(score, o) for _, score, o in found if edited_version(self.snorm[s], self.onorm[o])]
+                if len(good) == 1 or len(good) > 1 and good[0][0] - good[1][0] >= 10:
+                    o = good[0][1]
+                    self.pairs[s] = o
+                    self.fuzzy.add(s)
+                    self._pair_closer(s, o, len(self.items), hi)
+                    lo = o + 1
+
+    def _pair_closer(self, s: int, o: int, s_hi: int, o_hi: int) -> None:
+        if opens_block(self.snorm[s]) and opens_block(self.onorm[o]):
+            sc = block_end(self.stext, self.snorm, s, s_hi, self.markers)
+            oc = block_end(self.orig, self.onorm, o, o_hi)
+            if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc] and sc not in self.pairs:
+                self.pairs[sc] = oc
 
     def extend_fuzzy(self) -> None:
         """Pair changed lines at a segment's edge with the original line they replace.
@@ -82,7 +182,7 @@ class Aligner:
             if where:
                 first, last = _span(where, o_lo, o_hi)
                 if last - first == 1 and _count(self.spos[norm], s_lo, s_hi) == 1:
-                    cands.append((s, where[first], 2.0 + min(len(norm), 60) / 20))
+                    cands.append((s, where[first], 1.0 + min(len(_WORDS.findall(norm)), 40) / 10))
                 if last > first:
                     continue
             key = self._skey(s)
@@ -93,13 +193,13 @@ class Aligner:
                     o = okeys[first]
                     if not self._paired_exactly(o, s_lo, s_hi):
                         cands.append((s, o, 1.0))
-        for s, o, _ in list(cands):
+        for s, o, weight in list(cands):
             if opens_block(self.snorm[s]) and opens_block(self.onorm[o]):
                 sc = block_end(self.stext, self.snorm, s, s_hi, self.markers)
                 oc = block_end(self.orig, self.onorm, o, o_hi)
                 if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc]:
-                    cands.append((sc, oc, 0.6))
-        chain = _heaviest_chain(cands)
+                    cands.append((sc, oc, weight))
+        chain = _heaviest_chain(cands) if len(cands) > _DP_LIMIT else self._best_chain(cands)
         if not chain:
             self._edges(s_lo, s_hi, o_lo, o_hi)
             return []
@@ -111,6 +211,37 @@ class Aligner:
             prev_s, prev_o = s, o
         gaps.append((prev_s + 1, s_hi, prev_o + 1, o_hi))
         return gaps
+
+    def _best_chain(self, cands: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
+        """Heaviest increasing chain where dropping original lines between two links that no marker
+        separates costs a little per line: anchors that would delete a stretch of code the snippet
+        says nothing about must earn it."""
+        cands = sorted(set(cands))
+        best = [0.0] * len(cands)
+        back = [-1] * len(cands)
+        for j, (s2, o2, w2) in enumerate(cands):
+            top, arg = 0.0, -1
+            for i in range(j):
+                s1, o1, _ = cands[i]
+                if s1 >= s2 or o1 >= o2:
+                    continue
+                score = best[i]
+                if not self._marker_between(s1, s2):
+                    score -= min(max(0, (o2 - o1) - (s2 - s1)) * _DROP_COST, _DROP_CAP)
+                if score > top:
+                    top, arg = score, i
+            best[j], back[j] = top + w2, arg
+        if not cands:
+            return []
+        index = max(range(len(cands)), key=best.__getitem__)
+        chain = []
+        while index >= 0:
+            chain.append((cands[index][0], cands[index][1]))
+            index = back[index]
+        return chain[::-1]
+
+    def _marker_between(self, s1: int, s2: int) -> bool:
+        return _count(self.marker_list, s1 + 1, s2) > 0
 
     def _paired_exactly(self, o: int, s_lo: int, s_hi: int) -> bool:
         """True when the original line `o` also occurs verbatim in the snippet range (keep that one)."""
@@ -160,42 +291,41 @@ class Aligner:
         return True
 
     def _walk_fuzzy(self, s: int, o: int, step: int) -> None:
-        while True:
-            s2 = s + step
-            while 0 <= s2 < len(self.items) and self.items[s2].kind == "blank":
-                s2 += step
-            o2 = o + step
-            while 0 <= o2 < len(self.orig) and not self.onorm[o2]:
-                o2 += step
-            if not (0 <= s2 < len(self.items) and 0 <= o2 < len(self.orig)):
+        """From the anchor (s, o), pair the unpaired snippet lines next to it (up to a marker) with
+        the unpaired original lines next to it that they are edited versions of, in order."""
+        taken = set(self.pairs.values())
+        run: list[int] = []
+        s2 = s + step
+        while 0 <= s2 < len(self.items) and s2 not in self.pairs and not is_gap(self.items[s2]):
+            if self.items[s2].kind == "code":
+                run.append(s2)
+            s2 += step
+        if not run:
+            return
+        olines: list[int] = []
+        o2 = o + step
+        while 0 <= o2 < len(self.orig) and o2 not in taken and len(olines) < len(run) + 2:
+            if self.onorm[o2]:
+                olines.append(o2)
+            o2 += step
+        base_s = indent_width(self.stext[s]) if 0 <= s < len(self.items) else None
+        base_o = indent_width(self.orig[o]) if 0 <= o < len(self.orig) else None
+        cursor = misses = 0
+        for s2 in run:
+            for k in range(cursor, min(cursor + 2, len(olines))):
+                o2 = olines[k]
+                if not edited_version(self.snorm[s2], self.onorm[o2]):
+                    continue
+                if base_s is not None and base_o is not None and \
+                        indent_width(self.stext[s2]) - base_s != indent_width(self.orig[o2]) - base_o:
+                    continue
+                self.pairs[s2] = o2
+                self.fuzzy.add(s2)
+                cursor, misses = k + 1, -1
+                break
+            misses += 1
+            if misses > 3:
                 return
-            if self.items[s2].kind != "code" or s2 in self.pairs or o2 in self._taken():
-                return
-            if not edited_version(self.snorm[s2], self.onorm[o2]):
-                return
-            inside = 0 <= s < len(self.items) and 0 <= o < len(self.orig)
-            if inside and indent_width(self.stext[s2]) - indent_width(self.stext[s]) != \
-                    indent_width(self.orig[o2]) - indent_width(self.orig[o]):
-                return
-            if not self._monotone(s2, o2):
-                return
-            self.pairs[s2] = o2
-            self.fuzzy.add(s2)
-            self._taken_cache = None
-            s, o = s2, o2
-
-    _taken_cache: set[int] | None = None
-
-    def _taken(self) -> set[int]:
-        if self._taken_cache is None:
-            self._taken_cache = set(self.pairs.values())
-        return self._taken_cache
-
-    def _monotone(self, s: int, o: int) -> bool:
-        for s2, o2 in self.pairs.items():
-            if (s2 < s) != (o2 < o):
-                return False
-        return True
 
     # -- definition-name index (built only when a changed header needs it) ---------------------
 
@@ -223,6 +353,41 @@ class Aligner:
         return self._skeys
 
 
+def _parents(texts: list[str], norms: list[str], markers: set[int]) -> list[int | None]:
+    """For each snippet line, the nearest earlier line with less indentation in the same segment."""
+    parents: list[int | None] = [None] * len(texts)
+    stack: list[tuple[int, int]] = []  # (indent, index)
+    for index, norm in enumerate(norms):
+        if index in markers:
+            stack = []
+            continue
+        if not norm:
+            continue
+        width = indent_width(texts[index])
+        while stack and stack[-1][0] >= width:
+            stack.pop()
+        parents[index] = stack[-1][1] if stack else None
+        stack.append((width, index))
+    return parents
+
+
+def _orig_block_end(lines: list[str], norms: list[str], start: int) -> int:
+    """The last original line that belongs to the block opened at `start` (its closer included)."""
+    base = indent_width(lines[start])
+    last = start
+    for index in range(start + 1, len(lines)):
+        if not norms[index]:
+            continue
+        width = indent_width(lines[index])
+        if width > base:
+            last = index
+            continue
+        if width == base and is_closer(norms[index]):
+            last = index
+        break
+    return last
+
+
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
@@ -231,19 +396,25 @@ def edited_version(new: str, old: str) -> bool:
     one line's tokens contain the other's (an import that gained a name, an argument appended)."""
     if is_trivial(new) or is_trivial(old):
         return False
-    key = header_key(new)
-    if key is not None and key == header_key(old):
+    key, old_key = header_key(new), header_key(old)
+    if key is not None and key == old_key:
         return True
+    if key is not None and old_key is not None:
+        return False
     a, b = _TOKEN.findall(new), _TOKEN.findall(old)
     if a[0] != b[0] or ratio(new, old) < _FUZZY_MIN:
         return False
     small, large = (a, b) if len(a) <= len(b) else (b, a)
-    remaining = list(large)
+    remaining = Counter(large)
+    missing = 0
     for token in small:
-        if token not in remaining:
-            return False
-        remaining.remove(token)
-    return True
+        if remaining[token] > 0:
+            remaining[token] -= 1
+        elif token[0].isalnum() or token[0] == "_":
+            return False  # a word of one line is not in the other: a different line, not an edit
+        else:
+            missing += 1
+    return missing <= 1
 
 
 def _span(positions: list[int], lo: int, hi: int) -> tuple[int, int]:

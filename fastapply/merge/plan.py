@@ -7,7 +7,7 @@ import msgspec
 from ..errors import ErrorCode, MergeError
 from ..languages import LanguageSpec
 from .anchor import Aligner
-from .indent import detect_style
+from .indent import Style, detect_style
 from .lines import block_extent, header_key, is_trivial
 from .segments import SnippetLine, classify, is_gap, normalize
 from .splice import splice
@@ -48,7 +48,9 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         items = _assume_markers(items)
     aligner = Aligner(items, orig, onorm)
     pairs = aligner.align()
+    aligner.prune_orphans()
     aligner.extend_fuzzy()
+    aligner.prune_orphans()
     method = grammar_method
     if explicit == 0:
         if not pairs:
@@ -62,12 +64,18 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
                            "whole_file", 0, 1, spec)
         aligner = Aligner(items, orig, onorm)
         pairs = aligner.align()
+        aligner.prune_orphans()
         aligner.extend_fuzzy()
+        aligner.prune_orphans()
         method = "node_replace" if method == "segments" else method
+    elif pairs:
+        items, pairs = _open_edges(items, pairs, onorm)
+    aligner.rebase(items, pairs)
+    aligner.place_stragglers()
     _check_placeable(items, pairs, aligner)
-    drop = _deletions(items, orig, onorm)
+    drop = _deletions(items, orig, onorm) | aligner.covered()
     spliced = splice(items, orig, pairs, file_style=detect_style(orig),
-                     snip_style=detect_style([i.text for i in items if i.kind == "code"]), drop=drop)
+                     snip_style=_snippet_style(items, orig), drop=drop)
     check_markers(orig, spliced.lines)
     check_loss(orig, spliced, len(code))
     segments = 1 + sum(1 for item in items if is_gap(item))
@@ -134,6 +142,33 @@ def _settle_edges(items: list[SnippetLine], pairs: dict[int, int],
     if cut_tail:
         items = items[:-1]
     return items, False
+
+
+def _snippet_style(items: list[SnippetLine], orig: list[str]) -> Style:
+    """The snippet's indentation style; the file's unless it clearly uses the other of tabs/spaces."""
+    file_style = detect_style(orig)
+    snip_style = detect_style([i.text for i in items if i.kind == "code"])
+    return snip_style if snip_style.tabs != file_style.tabs else file_style
+
+
+def _open_edges(items: list[SnippetLine], pairs: dict[int, int],
+                onorm: list[str]) -> tuple[list[SnippetLine], dict[int, int]]:
+    """A snippet with markers that starts (or ends) without one, somewhere in the middle of the
+    file, still means "the code before (after) stays": models often leave out the first marker."""
+    implicit = SnippetLine("", "implicit")
+    first_s, last_s = min(pairs), max(pairs)
+    if not is_gap(items[-1]):
+        after = sum(1 for n in onorm[pairs[last_s] + 1:] if n)
+        trail = sum(1 for i in items[last_s + 1:] if i.kind == "code")
+        if after and not (trail >= 1 and after <= _EDGE_LINES):
+            items = [*items, implicit]
+    if not is_gap(items[0]):
+        before = sum(1 for n in onorm[: pairs[first_s]] if n)
+        lead = sum(1 for i in items[:first_s] if i.kind == "code")
+        if before and not (lead >= 1 and before <= _EDGE_LINES):
+            items = [implicit, *items]
+            pairs = {s + 1: o for s, o in pairs.items()}
+    return items, pairs
 
 
 def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: Aligner) -> None:

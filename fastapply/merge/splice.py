@@ -104,14 +104,20 @@ def _segment_shifts(items: list[SnippetLine], orig: list[str], pairs: dict[int, 
         if is_gap(item):
             segment += 1
         segment_of.append(segment)
-    votes: dict[int, Counter[float]] = {}
+    # The outermost paired lines of a segment place it; deeper lines may be re-indented on purpose.
+    votes: dict[int, tuple[float, Counter[float]]] = {}
     everything: Counter[float] = Counter()
     for s, o in pairs.items():
         delta = round(level(orig[o], file_style) - level(items[s].text, snip_style), 2)
-        votes.setdefault(segment_of[s], Counter())[delta] += 1
+        depth = level(items[s].text, snip_style)
+        seg = segment_of[s]
+        if seg not in votes or depth < votes[seg][0]:
+            votes[seg] = (depth, Counter())
+        if depth == votes[seg][0]:
+            votes[seg][1][delta] += 1
         everything[delta] += 1
     default = everything.most_common(1)[0][0] if everything else 0.0
-    chosen = {seg: counter.most_common(1)[0][0] for seg, counter in votes.items()}
+    chosen = {seg: counter.most_common(1)[0][0] for seg, (_, counter) in votes.items()}
     return [chosen.get(segment_of[s], default) for s in range(len(items))]
 
 

@@ -76,3 +76,11 @@ def test_percentile_nearest_rank():
     assert accuracy.percentile(values, 99) == 99.0
     assert accuracy.percentile(values, 50) == 50.0
     assert accuracy.percentile([], 99) == 0.0
+
+
+def test_plot_writes_a_png(tmp_path):
+    results = [accuracy.run_case(c) for c in _cases()]
+    report = accuracy.build_report(results, "structural", ["tiny"])
+    path = tmp_path / "acc.png"
+    accuracy.plot_report(report, path)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -220,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="corpus folder, continue-lazy style fixture folder, or JSONL file "
                              "(repeatable; default: evals/data)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="JSON report path")
-    parser.add_argument("--engine", default="structural", choices=["structural", "model", "auto"])
+    parser.add_argument("--engine", default="structural", choices=["structural", "model", "auto"],
+                        help="merge engine passed to fastapply.apply (default: structural)")
     parser.add_argument("--language", action="append", help="only cases in this language (repeatable)")
     parser.add_argument("--filter", help="only cases whose id contains this text")
     parser.add_argument("--show-failures", action="store_true", help="print a short diff per wrong case")

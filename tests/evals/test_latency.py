@@ -15,7 +15,7 @@ def test_synthetic_cases_are_large_single_edits():
         lines = case.original.count("\n")
         assert 400 <= lines <= 2000, case.id
         assert case.expected.count("\n") == lines + 1  # one added line
-        assert case.update.startswith(("# ...", "// ...")) and case.update.count("...") == 2
+        assert case.update.startswith(("# ...", "// ...")) and case.update.count("... existing code ...") == 2
 
 
 def test_main_reports_median_and_p99(tmp_path):

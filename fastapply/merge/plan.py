@@ -1,0 +1,196 @@
+"""The merge pipeline: classify, assume markers where the snippet has none, align, splice, validate."""
+
+from __future__ import annotations
+
+import msgspec
+
+from ..errors import ErrorCode, MergeError
+from ..languages import LanguageSpec
+from .anchor import Aligner
+from .indent import detect_style
+from .lines import block_extent, header_key, is_trivial
+from .segments import SnippetLine, classify, is_gap, normalize
+from .splice import splice
+from .validate import check_loss, check_markers, check_syntax
+
+# A snippet without markers whose edges are this close to the file's edges replaces them.
+_EDGE_LINES = 3
+# ... and one that matches this share of the file is the whole new file.
+_WHOLE_SHARE = 0.7
+
+
+class Plan(msgspec.Struct):
+    text: str
+    method: str
+    markers_resolved: int
+    segments: int
+    warnings: list[str]
+
+
+def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
+    trailing_newline = original.endswith("\n") or not original
+    orig = original[:-1].split("\n") if original.endswith("\n") else original.split("\n")
+    if orig == [""]:
+        orig = []
+    onorm = [normalize(line) for line in orig]
+    items = classify(update, set(onorm))
+    code = [item for item in items if item.kind == "code"]
+    explicit = sum(1 for item in items if item.kind == "marker")
+    grammar_method = "segments" if spec is not None and spec.grammar else "fallback_lines"
+    if not code:
+        return Plan(original, "unchanged", explicit, 0, ["the snippet holds only markers; nothing changed"])
+    if not any(onorm):
+        if explicit:
+            _fail_unanchored(code[0], "the original file is empty")
+        return _finish(original, [item.text for item in items], trailing_newline, "whole_file", 0, 1, spec)
+
+    if explicit == 0:
+        items = _assume_markers(items)
+    aligner = Aligner(items, orig, onorm)
+    pairs = aligner.align()
+    aligner.extend_fuzzy()
+    method = grammar_method
+    if explicit == 0:
+        if not pairs:
+            if len(code) >= 0.5 * sum(1 for n in onorm if n):
+                return _finish(original, [i.text for i in items if not is_gap(i)], trailing_newline,
+                               "whole_file", 0, 1, spec)
+            _fail_unanchored(code[0], "none of its lines occur in the original")
+        items, whole = _settle_edges(items, pairs, onorm)
+        if whole:
+            return _finish(original, [i.text for i in items if not is_gap(i)], trailing_newline,
+                           "whole_file", 0, 1, spec)
+        aligner = Aligner(items, orig, onorm)
+        pairs = aligner.align()
+        aligner.extend_fuzzy()
+        method = "node_replace" if method == "segments" else method
+    _check_placeable(items, pairs, aligner)
+    drop = _deletions(items, orig, onorm)
+    spliced = splice(items, orig, pairs, file_style=detect_style(orig),
+                     snip_style=detect_style([i.text for i in items if i.kind == "code"]), drop=drop)
+    check_markers(orig, spliced.lines)
+    check_loss(orig, spliced, len(code))
+    segments = 1 + sum(1 for item in items if is_gap(item))
+    return _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments, spec)
+
+
+def _finish(original: str, lines: list[str], trailing_newline: bool, method: str, markers: int,
+            segments: int, spec: LanguageSpec | None) -> Plan:
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    text = "\n".join(lines) + ("\n" if trailing_newline and lines else "")
+    check_syntax(spec, original, text)
+    return Plan(text, method, markers, segments, [])
+
+
+def _assume_markers(items: list[SnippetLine]) -> list[SnippetLine]:
+    """A snippet without markers is one or more definitions: assume markers around and between them."""
+    implicit = SnippetLine("", "implicit")
+    widths = [len(i.text) - len(i.text.lstrip()) for i in items if i.kind == "code"]
+    base = min(widths)
+    starts: set[int] = set()
+    for index, item in enumerate(items):
+        if item.kind == "code" and len(item.text) - len(item.text.lstrip()) == base \
+                and header_key(item.norm) is not None:
+            first = index
+            while first > 0 and items[first - 1].kind == "code" and _is_preamble(items[first - 1], base):
+                first -= 1
+            starts.add(first)
+    first_code = next(i for i, item in enumerate(items) if item.kind == "code")
+    result = [implicit]
+    for index, item in enumerate(items):
+        if index in starts and index > first_code:
+            # the boundary goes before the blank lines that separate the definitions
+            blanks = []
+            while result and result[-1].kind == "blank":
+                blanks.append(result.pop())
+            result.extend([*blanks, implicit])
+        result.append(item)
+    result.append(implicit)
+    return result
+
+
+def _is_preamble(item: SnippetLine, base: int) -> bool:
+    width = len(item.text) - len(item.text.lstrip())
+    return width == base and item.norm.startswith(("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--"))
+
+
+def _settle_edges(items: list[SnippetLine], pairs: dict[int, int],
+                  onorm: list[str]) -> tuple[list[SnippetLine], bool]:
+    """Decide, for a snippet without markers, whether its ends replace the file's ends."""
+    first_s, last_s = min(pairs), max(pairs)
+    first_o, last_o = pairs[first_s], pairs[last_s]
+    before = sum(1 for n in onorm[:first_o] if n)
+    after = sum(1 for n in onorm[last_o + 1:] if n)
+    lead = sum(1 for i in items[:first_s] if i.kind == "code")
+    trail = sum(1 for i in items[last_s + 1:] if i.kind == "code")
+    cut_head = before == 0 or (lead >= 1 and before <= _EDGE_LINES)
+    cut_tail = after == 0 or (trail >= 1 and after <= _EDGE_LINES)
+    total = sum(1 for n in onorm if n)
+    if cut_head and cut_tail and len(pairs) >= _WHOLE_SHARE * total:
+        return items, True
+    if cut_head:
+        items = items[1:]
+    if cut_tail:
+        items = items[:-1]
+    return items, False
+
+
+def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: Aligner) -> None:
+    """Refuse snippets whose segments cannot be placed without guessing."""
+    segments: list[list[int]] = [[]]
+    for index, item in enumerate(items):
+        if is_gap(item):
+            segments.append([])
+        elif item.kind == "code":
+            segments[-1].append(index)
+    anchored = [any(s in pairs for s in seg) for seg in segments]
+    if not any(anchored):
+        movable = [i for i, seg in enumerate(segments) if seg]
+        # A lone block before or after a single marker: new code at the top or the end of the file.
+        if len(segments) == 2 and len(movable) == 1:
+            return
+        first = next(items[s] for seg in segments for s in seg)
+        _fail_unanchored(first, "none of its lines could be matched to the original")
+    for index, seg in enumerate(segments):
+        if not seg or anchored[index]:
+            continue
+        known = [s for s in seg if not is_trivial(items[s].norm) and aligner.opos.get(items[s].norm)]
+        solid = [s for s in seg if not is_trivial(items[s].norm)]
+        if known and len(known) * 2 >= len(solid):
+            line = items[known[0]]
+            count = len(aligner.opos[line.norm])
+            raise MergeError(
+                f"snippet line {line.number} ({line.text.strip()!r}) occurs {count} times in the original "
+                "and nothing around it tells which one is meant. Add one more unchanged line of context "
+                "above it (for example the enclosing function's signature)",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=line.number)
+        between = 0 < index < len(segments) - 1
+        if between and not any(anchored[index + 1:]) and any(anchored[:index]):
+            first = items[seg[0]]
+            raise MergeError(
+                f"snippet line {first.number} ({first.text.strip()!r}) starts new code between two "
+                "markers with no unchanged line after it, so its place is ambiguous. Add the unchanged "
+                "line that follows it in the file",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=first.number)
+
+
+def _fail_unanchored(item: SnippetLine, why: str) -> None:
+    raise MergeError(
+        f"could not place snippet line {item.number} ({item.text.strip()!r}): {why}. Include at least "
+        "one unchanged line from the original around each edited block, or send the whole file",
+        code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
+
+
+def _deletions(items: list[SnippetLine], orig: list[str], onorm: list[str]) -> set[int]:
+    """Original lines that explicit deletion notes ("// remove foo") name."""
+    drop: set[int] = set()
+    for item in items:
+        if item.kind != "delete":
+            continue
+        for name in item.targets:
+            heads = [i for i, n in enumerate(onorm) if n and header_key(n) == name]
+            if len(heads) == 1:
+                drop.update(range(*block_extent(orig, onorm, heads[0])))
+                break
+    return drop

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import math
 import statistics
 import sys
 import time
@@ -105,7 +106,7 @@ def percentile(values: list[float], pct: float) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(pct / 100 * len(ordered) + 0.5)))
+    rank = max(1, min(len(ordered), math.ceil(pct / 100 * len(ordered))))
     return ordered[rank - 1]
 
 
@@ -178,6 +179,33 @@ def print_report(report: Report, console: Console, show_failures: bool = False) 
         console.print(f"refusal codes: {codes}")
 
 
+def plot_report(report: Report, path: Path) -> None:
+    """Stacked bars per language: correct / wrong / refused / crashed, as shares of the cases."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(report.languages) + ["overall"]
+    summaries = list(report.languages.values()) + [report.overall]
+    colors = {"correct": "#2e9d57", "wrong": "#d62f2f", "refused": "#e0a526", "crashed": "#6b2fb3"}
+    fig, ax = plt.subplots(figsize=(8, 0.35 * len(names) + 1.2))
+    left = [0.0] * len(names)
+    for outcome, color in colors.items():
+        shares = [100 * getattr(s, outcome) / s.cases if s.cases else 0 for s in summaries]
+        ax.barh(names, shares, left=left, color=color, label=outcome)
+        left = [a + b for a, b in zip(left, shares)]
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("% of cases")
+    ax.set_title(f"fastapply accuracy ({report.engine} engine, {report.overall.cases} cases)")
+    ax.legend(ncol=4, loc="lower center", bbox_to_anchor=(0.5, 1.04), frameon=False)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def load_all(paths: list[str]) -> list[Case]:
     cases: list[Case] = []
     for path in paths:
@@ -192,13 +220,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="corpus folder, continue-lazy style fixture folder, or JSONL file "
                              "(repeatable; default: evals/data)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="JSON report path")
-    parser.add_argument("--engine", default="structural", choices=["structural", "model", "auto"])
+    parser.add_argument("--engine", default="structural", choices=["structural", "model", "auto"],
+                        help="merge engine passed to fastapply.apply (default: structural)")
     parser.add_argument("--language", action="append", help="only cases in this language (repeatable)")
     parser.add_argument("--filter", help="only cases whose id contains this text")
     parser.add_argument("--show-failures", action="store_true", help="print a short diff per wrong case")
     parser.add_argument("--fail-under", type=float, metavar="PCT",
                         help="exit 1 if overall correct %% is below PCT")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--plot", type=Path, metavar="PNG", help="also draw outcomes per language (matplotlib)")
     parser.add_argument("--latency", action="store_true",
                         help="measure latency instead (same as python -m evals.latency)")
     args = parser.parse_args(argv)
@@ -230,6 +260,9 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(msgspec.json.format(msgspec.json.encode(report)))
     console.print(f"report: {args.out}")
+    if args.plot:
+        plot_report(report, args.plot)
+        console.print(f"plot: {args.plot}")
     if report.overall.crashed:
         console.print(f"[bold red]{report.overall.crashed} case(s) crashed: that is a bug in fastapply")
         return 1

@@ -4,7 +4,8 @@ Why a script: the expected merged file of a case must be trustworthy. Writing th
 invites typos, so each case is defined as a base file, the snippet an agent would send, and a list of
 exact (old -> new) replacements on the base. The script checks that every `old` occurs exactly once,
 applies the replacements to get `expected`, checks that every code line of the snippet appears in
-`expected` in the same order, and writes `original.EXT`, `update.EXT`, `expected.EXT`, `case.json`.
+`expected` in the same order and that `expected` invents no line found in neither the base nor the
+snippet, and writes `original.EXT`, `update.EXT`, `expected.EXT`, `case.json`.
 
 Spec file format (one file per language; lines starting with `@@@@` are directives, every other line
 is verbatim content of the block opened by the last directive):
@@ -186,6 +187,7 @@ def build(spec: Spec, bases_dir: Path = BASES_DIR) -> Built:
         expected = apply_replacements(spec.id, base, spec.replacements)
     if not spec.unchecked:
         check_snippet_in_expected(spec.id, snippet, expected)
+        check_no_invented_lines(spec.id, base, snippet, expected)
     update = snippet
     original = base
     for name in spec.transforms:
@@ -223,13 +225,22 @@ def check_snippet_in_expected(case_id: str, snippet: str, expected: str) -> None
                             f"previous snippet line); fix the replacements") from None
 
 
+def check_no_invented_lines(case_id: str, base: str, snippet: str, expected: str) -> None:
+    """Every line of expected that the base lacks must come from the snippet (stripped comparison)."""
+    known = {line.strip() for line in base.splitlines()} | {line.strip() for line in snippet.splitlines()}
+    for line in expected.splitlines():
+        if line.strip() not in known:
+            raise SpecError(f"{case_id}: expected line {line.strip()!r} is neither in the base nor in "
+                            f"the snippet; fix the replacements")
+
+
 def _transform(name: str, text: str) -> str:
     if name == "crlf":
         return text.replace("\n", "\r\n")
     if name == "bom":
         return "\ufeff" + text
     if name == "no-eol":
-        return text.rstrip("\n")
+        return text.removesuffix("\n").removesuffix("\r")
     if name == "tabs":
         out = []
         for line in text.splitlines(keepends=True):

@@ -44,6 +44,8 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
             _fail_unanchored(code[0], "the original file is empty")
         return _finish(original, [item.text for item in items], trailing_newline, "whole_file", 0, 1, spec)
 
+    drop = _deletions(items, orig, onorm)
+    items = _without_notes(items)
     if explicit == 0:
         items = _assume_markers(items)
     aligner = Aligner(items, orig, onorm)
@@ -66,7 +68,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         items, pairs = _open_edges(items, pairs, onorm)
     aligner.rebase(items, pairs)
     _check_placeable(items, pairs, aligner)
-    drop = _deletions(items, orig, onorm) | aligner.covered()
+    drop |= aligner.covered()
     spliced = splice(items, orig, pairs, file_style=detect_style(orig),
                      snip_style=_snippet_style(items, orig), drop=drop)
     check_markers(orig, spliced.lines)
@@ -219,6 +221,22 @@ def _fail_unanchored(item: SnippetLine, why: str) -> None:
         code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
 
 
+def _without_notes(items: list[SnippetLine]) -> list[SnippetLine]:
+    """Deletion notes do not reach the output, and neither do the extra blank lines around them."""
+    kept: list[SnippetLine] = []
+    skip_blank = False
+    for item in items:
+        if item.kind == "delete":
+            skip_blank = bool(kept) and kept[-1].kind == "blank"
+            continue
+        if skip_blank and item.kind == "blank":
+            skip_blank = False
+            continue
+        skip_blank = False
+        kept.append(item)
+    return kept
+
+
 def _deletions(items: list[SnippetLine], orig: list[str], onorm: list[str]) -> set[int]:
     """Original lines that explicit deletion notes ("// remove foo") name."""
     drop: set[int] = set()
@@ -228,6 +246,9 @@ def _deletions(items: list[SnippetLine], orig: list[str], onorm: list[str]) -> s
         for name in item.targets:
             heads = [i for i, n in enumerate(onorm) if n and header_key(n) == name]
             if len(heads) == 1:
-                drop.update(range(*block_extent(orig, onorm, heads[0])))
+                first, stop = block_extent(orig, onorm, heads[0])
+                if first > 0 and not onorm[first - 1] and stop < len(orig) and not onorm[stop]:
+                    stop += 1  # one of the two blank lines around it goes with it
+                drop.update(range(first, stop))
                 break
     return drop

@@ -37,14 +37,17 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     code = [item for item in items if item.kind == "code"]
     explicit = sum(1 for item in items if item.kind == "marker")
     grammar_method = "segments" if spec is not None and spec.grammar else "fallback_lines"
+    drop = _deletions(items, orig, onorm)
     if not code:
+        if drop:
+            kept = [line for index, line in enumerate(orig) if index not in drop]
+            return _finish(original, kept, trailing_newline, "deletion", explicit, 1, spec)
         return Plan(original, "unchanged", explicit, 0, ["the snippet holds only markers; nothing changed"])
     if not any(onorm):
         if explicit:
             _fail_unanchored(code[0], "the original file is empty")
         return _finish(original, [item.text for item in items], trailing_newline, "whole_file", 0, 1, spec)
 
-    drop = _deletions(items, orig, onorm)
     items = _without_notes(items)
     if explicit == 0:
         items = _assume_markers(items)
@@ -243,6 +246,8 @@ def _deletions(items: list[SnippetLine], orig: list[str], onorm: list[str]) -> s
     for item in items:
         if item.kind != "delete":
             continue
+        if not any(item.targets) and not any(i.kind == "code" for i in items):
+            continue
         for name in item.targets:
             heads = [i for i, n in enumerate(onorm) if n and header_key(n) == name]
             if len(heads) == 1:
@@ -251,4 +256,11 @@ def _deletions(items: list[SnippetLine], orig: list[str], onorm: list[str]) -> s
                     stop += 1  # one of the two blank lines around it goes with it
                 drop.update(range(first, stop))
                 break
+        else:
+            if not any(i.kind == "code" for i in items):
+                raise MergeError(
+                    f"snippet line {item.number} ({item.text.strip()!r}) asks to delete something, but no "
+                    "single definition of that name was found in the original. Show the lines around "
+                    "the code to delete instead (code left out between two shown lines is deleted)",
+                    code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
     return drop

@@ -182,11 +182,26 @@ class Aligner:
                     break  # its neighbours are paired by extend_fuzzy, next to it
 
     def _pair_closer(self, s: int, o: int, s_hi: int, o_hi: int) -> None:
-        if _opens(self.snorm, s) and _opens(self.onorm, o):
-            sc = block_end(self.stext, self.snorm, s, s_hi, self.markers)
-            oc = block_end(self.orig, self.onorm, o, o_hi)
-            if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc] and sc not in self.pairs:
-                self.pairs[sc] = oc
+        ends = self._block_ends(s, o, s_hi, o_hi)
+        if ends is not None and ends[0] not in self.pairs:
+            self.pairs[ends[0]] = ends[1]
+
+    def _block_ends(self, s: int, o: int, s_hi: int, o_hi: int) -> tuple[int, int] | None:
+        """The last lines of the blocks opened at snippet line s and original line o, when they are
+        the same text: the closing `}` or `end`, or in Python the block's last line when the snippet
+        gives the whole block (it ends where the code dedents, or with the snippet)."""
+        if not (_opens(self.snorm, s) and _opens(self.onorm, o)):
+            return None
+        sc = block_end(self.stext, self.snorm, s, s_hi, self.markers)
+        oc = block_end(self.orig, self.onorm, o, o_hi)
+        if sc is None and oc is None:
+            sc = _block_last(self.stext, self.snorm, s, s_hi, self.markers)
+            oc = _orig_block_end(self.orig, self.onorm, o)
+            if oc >= o_hi or oc == o:
+                return None
+        if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc]:
+            return sc, oc
+        return None
 
     def _isolated_common(self, s: int, o: int) -> bool:
         """A line found all over the file (`if err != nil {`) anchors nothing on its own: keep it
@@ -250,11 +265,9 @@ class Aligner:
                     if not self._paired_exactly(o, s_lo, s_hi):
                         cands.append((s, o, 1.0))
         for s, o, weight in list(cands):
-            if _opens(self.snorm, s) and _opens(self.onorm, o):
-                sc = block_end(self.stext, self.snorm, s, s_hi, self.markers)
-                oc = block_end(self.orig, self.onorm, o, o_hi)
-                if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc]:
-                    cands.append((sc, oc, weight))
+            ends = self._block_ends(s, o, s_hi, o_hi)
+            if ends is not None:
+                cands.append((*ends, weight))
         chain = _heaviest_chain(cands) if len(cands) > _DP_LIMIT else self._best_chain(cands)
         if not chain:
             self._edges(s_lo, s_hi, o_lo, o_hi)
@@ -465,6 +478,23 @@ def _parents(texts: list[str], norms: list[str], markers: set[int]) -> list[int 
         stack.append((width, index))
         previous = index
     return parents
+
+
+def _block_last(texts: list[str], norms: list[str], start: int, stop: int, markers: set[int]) -> int | None:
+    """The last line of the snippet block opened at `start`, if the snippet gives all of it."""
+    base = indent_width(texts[start])
+    last = None
+    for index in range(start + 1, stop):
+        if index in markers:
+            if indent_width(texts[index]) <= base:
+                return None
+            continue
+        if not norms[index]:
+            continue
+        if indent_width(texts[index]) <= base:
+            break
+        last = index
+    return last
 
 
 def _orig_block_end(lines: list[str], norms: list[str], start: int) -> int:

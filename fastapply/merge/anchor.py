@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import extract
 
-from .lines import _next_code, block_end, header_key, indent_width, is_closer, is_trivial, opens_block
+from .lines import _next_code, block_end, continues_block, header_key, indent_width, is_closer, is_trivial, opens_block
 from .segments import SnippetLine, is_gap
 
 _FUZZY_MIN = 60.0
@@ -468,8 +468,11 @@ def _parents(texts: list[str], norms: list[str], markers: set[int]) -> list[int 
         if not norm:
             continue
         if norm == "{" and previous is not None:
-            # Allman style: a brace on its own line belongs to the header above it
-            parents[index] = previous
+            # Allman style: a brace on its own line belongs to the header above it (the line with
+            # the brace's indentation, above a long parameter list)
+            width = indent_width(texts[index])
+            header = next((i for w, i in reversed(stack) if w == width), previous)
+            parents[index] = header
             continue
         width = indent_width(texts[index])
         while stack and stack[-1][0] >= width:
@@ -502,10 +505,13 @@ def _orig_block_end(lines: list[str], norms: list[str], start: int) -> int:
     base = indent_width(lines[start])
     last = start
     for index in range(start + 1, len(lines)):
-        if not norms[index] or norms[index] == "{" and index == _next_code(norms, start):
+        if not norms[index] or continues_block(norms[index]):
             continue
         width = indent_width(lines[index])
         if width > base:
+            last = index
+            continue
+        if width == base and continues_block(norms[index]):
             last = index
             continue
         if width == base and is_closer(norms[index]):

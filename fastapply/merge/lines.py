@@ -79,6 +79,12 @@ def opens_block(norm: str) -> bool:
         or bool(re.match(r"^(def|class|module|function|local function)\b", norm))
 
 
+def continues_block(norm: str) -> bool:
+    """A line at a block header's indentation that does not end the block: an Allman `{`, the
+    `) {` after a long parameter list, `} else {`."""
+    return norm == "{" or is_closer(norm) and norm.endswith(("{", ":")) and not norm.startswith("end")
+
+
 def is_closer(norm: str) -> bool:
     return bool(_CLOSER.match(norm))
 
@@ -103,7 +109,7 @@ def block_end(lines: list[str], norms: list[str], start: int, stop: int, skip: s
     """
     base = indent_width(lines[start])
     for index in range(start + 1, stop):
-        if not norms[index] or (skip and index in skip) or norms[index] == "{" and index == _next_code(norms, start):
+        if not norms[index] or (skip and index in skip) or continues_block(norms[index]):
             continue
         width = indent_width(lines[index])
         if width < base:
@@ -124,10 +130,13 @@ def block_extent(lines: list[str], norms: list[str], start: int) -> tuple[int, i
     stop = start + 1
     last = start
     for index in range(start + 1, len(lines)):
-        if not norms[index] or norms[index] == "{" and index == _next_code(norms, start):
+        if not norms[index] or continues_block(norms[index]):
             continue
         width = indent_width(lines[index])
         if width > base:
+            last = index
+            continue
+        if width == base and continues_block(norms[index]):
             last = index
             continue
         if width == base and is_closer(norms[index]):

@@ -137,7 +137,7 @@ class Aligner:
                 if index in self.markers:
                     complete = indent_width(self.stext[index]) <= width
                     break
-                if not self.snorm[index]:
+                if not self.snorm[index] or continues_block(self.snorm[index]):
                     continue
                 if indent_width(self.stext[index]) <= width:
                     complete = True

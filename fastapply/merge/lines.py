@@ -28,11 +28,13 @@ _ASSIGN_HEADER = re.compile(
     r"^(?:(?:export|const|let|var|local|static|public|private|readonly)\s+)*(?P<name>[A-Za-z_$][\w$.:]*)"
     r"\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|\w+\s*=>|lambda\b|"
     r"React\.|styled\.|class\b|\{\s*$|\[\s*$)")
+_KEY_HEADER = re.compile(r"^(?:- )?(?P<name>[A-Za-z_][\w.-]*):$")
 _CSS_HEADER = re.compile(r"^(?P<name>[^{};]+?)\s*\{\s*$")
 _HTML_HEADER = re.compile(r"^<(?P<tag>[a-zA-Z][\w-]*)(?P<attrs>[^>]*?\bid=[\"'](?P<name>[^\"']+)[\"'][^>]*)>")
 _NOT_NAMES = {"if", "for", "while", "switch", "catch", "return", "elif", "with", "foreach", "until", "unless",
               "match", "when", "else", "do", "try", "new", "await", "yield", "sizeof", "typeof", "assert",
               "print", "println", "super", "this", "and", "or", "not", "in", "lock", "using", "fixed"}
+_LABELS = {"try", "finally", "default", "public", "private", "protected", "internal", "else", "then"}
 _OPENERS = ("{", "(", "[", ":", "do", "then", "=>", "->", "=")
 _CLOSER = re.compile(r"^(?:[}\])]+[;,)]*|end\b.*|fi|done|esac|</[\w.-]+>|\)\s*[:{].*|\]\s*[,;]?)$")
 
@@ -59,6 +61,9 @@ def header_key(norm: str) -> str | None:
             norm.endswith(("{", ":", "(", ",")) or "=>" in norm
             or norm.endswith(")") and "=" not in norm and match.start("name") > 0):
         return match.group("name")
+    match = _KEY_HEADER.match(norm)
+    if match and match.group("name") not in _NOT_NAMES and match.group("name") not in _LABELS:
+        return "key:" + match.group("name")
     match = _HTML_HEADER.match(norm)
     if match:
         return f"<{match.group('tag')}#{match.group('name')}"

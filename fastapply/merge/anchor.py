@@ -104,7 +104,7 @@ class Aligner:
         ends: dict[int, int] = {}
         for s in sorted(self.pairs):
             o = self.pairs[s]
-            if self._isolated_common(s, o):
+            if s not in self.fuzzy and self._isolated_common(s, o):
                 del self.pairs[s]
                 continue
             anc = parents[s]
@@ -173,7 +173,8 @@ class Aligner:
                     continue
                 found = extract(self.snorm[s], {o: self.onorm[o] for o in range(lo, hi) if self.onorm[o]},
                                 scorer=ratio, score_cutoff=_FUZZY_MIN, limit=3)
-                good = [(score, o) for _, score, o in found if edited_version(self.snorm[s], self.onorm[o])]
+                good = [(score, o) for _, score, o in found
+                        if edited_version(self.snorm[s], self.onorm[o], assignments=True)]
                 if len(good) == 1 or len(good) > 1 and good[0][0] - good[1][0] >= 10:
                     o = good[0][1]
                     self.pairs[s] = o
@@ -409,13 +410,15 @@ class Aligner:
             reach = 1 if self.snorm[s2] in self.opos else 2
             for k in range(cursor, min(cursor + reach, len(olines))):
                 o2 = olines[k]
-                if not edited_version(self.snorm[s2], self.onorm[o2]):
+                same = self.snorm[s2] == self.onorm[o2] and not is_closer(self.snorm[s2])
+                if not same and not edited_version(self.snorm[s2], self.onorm[o2]):
                     continue
                 if base_s is not None and base_o is not None and \
                         indent_width(self.stext[s2]) - base_s != indent_width(self.orig[o2]) - base_o:
                     continue
                 self.pairs[s2] = o2
                 self.fuzzy.add(s2)
+                self.fuzzy.add(s)
                 cursor, misses = k + 1, -1
                 break
             misses += 1
@@ -520,12 +523,16 @@ def _orig_block_end(lines: list[str], norms: list[str], start: int) -> int:
     return last
 
 
+_ASSIGNED = re.compile(r"^((?:(?:const|let|var|local|val|export|static|final|public|private)\s+)*"
+                       r"[A-Za-z_$][\w$.\[\]'\"]*\s*(?::[^=]*)?)\s*[:=]\s")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
-def edited_version(new: str, old: str) -> bool:
+def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
     """True when `new` reads as an edit of `old`, not a different line: the same definition name, or
     one line's tokens contain the other's (an import that gained a name, an argument appended)."""
+    if new and old and not is_closer(old) and (new.startswith(old + " ") or old.startswith(new + " ")):
+        return True  # words appended: `return` -> `return None`, `pass` -> `pass  # todo`
     if is_trivial(new) or is_trivial(old):
         return False
     key, old_key = header_key(new), header_key(old)
@@ -533,6 +540,9 @@ def edited_version(new: str, old: str) -> bool:
         return True
     if key is not None and old_key is not None:
         return False
+    new_target, old_target = _ASSIGNED.match(new), _ASSIGNED.match(old)
+    if assignments and new_target and old_target and new_target.group(1).strip() == old_target.group(1).strip():
+        return True  # the same name given a new value: `TIMEOUT = 30` -> `TIMEOUT = 60`
     a, b = _TOKEN.findall(new), _TOKEN.findall(old)
     if a[0] != b[0] or ratio(new, old) < _FUZZY_MIN:
         return False

@@ -91,8 +91,6 @@ def _pair_up(aligner: Aligner) -> dict[int, int]:
 
 def _finish(original: str, lines: list[str], trailing_newline: bool, method: str, markers: int,
             segments: int, spec: LanguageSpec | None) -> Plan:
-    while lines and not lines[-1].strip():
-        lines = lines[:-1]
     text = "\n".join(lines) + ("\n" if trailing_newline and lines else "")
     check_syntax(spec, original, text)
     return Plan(text, method, markers, segments, [])

@@ -149,8 +149,9 @@ def _merge_blank_runs(out: list[tuple[str, str, int]], orig: list[str]) -> list[
 
 def _blank_count(run: list[tuple[str, str, int]], before: tuple[str, str, int] | None,
                  after: tuple[str, str, int] | None, orig: list[str]) -> int:
-    if before is None or after is None:
-        return 0
+    if after is None or before is None:
+        # blank lines at the start or end of the file are the original's own, never the snippet's
+        return sum(1 for _, source, _ in run if source == ORIG) if (before or after) else 0
     a, b = before[2], after[2]
     touches_kept = ORIG in (before[1], after[1]) or any(source == ORIG for _, source, _ in run)
     if touches_kept and a >= 0 and b > a and before[1] != EMPTY and after[1] != EMPTY and \

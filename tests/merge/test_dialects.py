@@ -304,3 +304,15 @@ def test_input_too_large() -> None:
     with pytest.raises(ApplyError) as info:
         apply("x = 1\n" * 100, "x = 2\n", filename="m.py", limits=Limits(max_file_bytes=100))
     assert info.value.code == "input_too_large"
+
+
+def test_language_without_grammar_uses_the_line_merge() -> None:
+    original = "SECTION A\n  MOVE 1 TO X\n  DISPLAY X\nSECTION B\n  MOVE 2 TO Y\n  DISPLAY Y\n"
+    update = "// ... existing code ...\nSECTION B\n  MOVE 3 TO Y\n  DISPLAY Y\n"
+    result = apply(original, update, language="cobol")
+    assert result.method == "fallback_lines"
+    assert result.merged_code == "SECTION A\n  MOVE 1 TO X\n  DISPLAY X\nSECTION B\n  MOVE 3 TO Y\n  DISPLAY Y\n"
+    # a marker in a comment syntax the engine does not know is caught, not merged as code
+    with pytest.raises(ApplyError) as info:
+        apply(original, update.replace("//", "*"), language="cobol")
+    assert info.value.code == "marker_left"

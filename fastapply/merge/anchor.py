@@ -36,7 +36,7 @@ class Aligner:
         for index, norm in enumerate(onorm):
             if norm:
                 self.opos[norm].append(index)
-        self._okeys: dict[str, list[int]] | None = None
+        self._okeys: dict[str, list[int]] = {}
         self.rebase(items, {})
         self.fuzzy: set[int] = set()
 
@@ -61,7 +61,6 @@ class Aligner:
         if self._fresh is None:
             parents = _parents(self.stext, self.snorm, self.markers)
             fresh = [False] * len(self.items)
-            okeys = self._okey_index()
             last_at: dict[int, int] = {}  # indentation -> last line with it (a closer's opener)
             for index, norm in enumerate(self.snorm):
                 if index in self.markers:
@@ -76,7 +75,7 @@ class Aligner:
                     fresh[index] = fresh[last_at[width]]
                 elif _opens(self.snorm, index):
                     key = header_key(norm)
-                    fresh[index] = key is not None and key not in okeys and norm not in self.opos
+                    fresh[index] = key is not None and not self._okeys_for(key) and norm not in self.opos
                     back = index - 1
                     while fresh[index] and back >= 0 and self.snorm[back] and back not in self.markers \
                             and indent_width(self.stext[back]) == width \
@@ -259,7 +258,7 @@ class Aligner:
                     continue
             key = self._skey(s)
             if key is not None:
-                okeys = self._okey_index().get(key, [])
+                okeys = self._okeys_for(key)
                 first, last = _span(okeys, o_lo, o_hi)
                 if last - first == 1 and _count(self._skey_index()[key], s_lo, s_hi) == 1:
                     o = okeys[first]
@@ -430,15 +429,15 @@ class Aligner:
     def _skey(self, s: int) -> str | None:
         return header_key(self.snorm[s]) if opens_block(self.snorm[s]) or "(" in self.snorm[s] else None
 
-    def _okey_index(self) -> dict[str, list[int]]:
-        if self._okeys is None:
-            self._okeys = defaultdict(list)
-            for index, norm in enumerate(self.onorm):
-                if norm and (norm[0].isalpha() or norm[0] in "<.#@_$"):
-                    key = header_key(norm)
-                    if key is not None:
-                        self._okeys[key].append(index)
-        return self._okeys
+    def _okeys_for(self, key: str) -> list[int]:
+        """Original lines that define `key` (found by text search first: most keys are rare)."""
+        found = self._okeys.get(key)
+        if found is None:
+            needle = key.split(":", 1)[-1].split("#", 1)[-1]
+            found = [index for index, norm in enumerate(self.onorm)
+                     if needle in norm and header_key(norm) == key]
+            self._okeys[key] = found
+        return found
 
     def _skey_index(self) -> dict[str, list[int]]:
         if self._skeys is None:

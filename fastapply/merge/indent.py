@@ -18,10 +18,14 @@ def detect_style(lines: list[str]) -> Style:
     tabbed = spaced = 0
     steps: Counter[int] = Counter()
     previous = 0
+    seen = 0
     for line in lines:
         stripped = line.lstrip()
         if not stripped:
             continue
+        seen += 1
+        if seen > 600:
+            break  # plenty to tell the style, and files can be long
         if line.startswith("\t"):
             tabbed += 1
         elif line.startswith(" "):

@@ -50,10 +50,14 @@ def is_marker(line: str) -> bool:
     return _BODY.match(body) is not None
 
 
+_LEFTOVER = re.compile(rf"{_ELLIPSIS}\s*(?:existing|rest of|unchanged|remaining)\b", re.IGNORECASE)
+
+
 def marker_text_in(line: str) -> bool:
     """True when a merged line still carries marker text (the validator's check)."""
-    return is_marker(line) or bool(re.search(rf"{_ELLIPSIS}\s*(?:existing|rest of|unchanged|remaining)\b",
-                                             line, re.IGNORECASE))
+    if "..." not in line and "…" not in line and not _HAS_COMMENT.match(line):
+        return False
+    return is_marker(line) or bool(_LEFTOVER.search(line))
 
 
 def delete_target(line: str) -> list[str] | None:

@@ -72,8 +72,9 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     aligner.rebase(items, pairs)
     _check_placeable(items, pairs, aligner)
     drop |= aligner.covered()
-    spliced = splice(items, orig, pairs, file_style=detect_style(orig),
-                     snip_style=_snippet_style(items, orig), drop=drop)
+    file_style = detect_style(orig)
+    spliced = splice(items, orig, pairs, file_style=file_style,
+                     snip_style=_snippet_style(items, file_style), drop=drop)
     check_markers(orig, spliced.lines)
     check_loss(orig, spliced, len(code))
     segments = 1 + sum(1 for item in items if is_gap(item))
@@ -154,9 +155,8 @@ def _settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[st
     return items, False
 
 
-def _snippet_style(items: list[SnippetLine], orig: list[str]) -> Style:
+def _snippet_style(items: list[SnippetLine], file_style: Style) -> Style:
     """The snippet's indentation style; the file's unless it clearly uses the other of tabs/spaces."""
-    file_style = detect_style(orig)
     snip_style = detect_style([i.text for i in items if i.kind == "code"])
     return snip_style if snip_style.tabs != file_style.tabs else file_style
 

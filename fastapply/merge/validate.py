@@ -19,8 +19,10 @@ _LOSS_MIN_LINES = 40
 def check_markers(original: list[str], merged: list[str]) -> None:
     before = Counter(normalize(line) for line in original if marker_text_in(line))
     for number, line in enumerate(merged, 1):
+        if not marker_text_in(line):
+            continue
         norm = normalize(line)
-        if marker_text_in(line) and before[norm] <= 0:
+        if before[norm] <= 0:
             raise ValidationError(
                 f"the merged file would still contain the marker {line.strip()!r} (line {number}); "
                 "it could not be matched to unchanged code. Put the marker on its own line between "

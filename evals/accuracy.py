@@ -66,6 +66,7 @@ class Report(msgspec.Struct, kw_only=True):
     data: list[str]
     overall: Summary
     languages: dict[str, Summary]
+    tags: dict[str, Summary]
     refusal_codes: dict[str, int]
     results: list[CaseResult]
 
@@ -126,11 +127,15 @@ def summarize(results: list[CaseResult]) -> Summary:
 
 def build_report(results: list[CaseResult], engine: str, data: list[str]) -> Report:
     by_language: dict[str, list[CaseResult]] = defaultdict(list)
+    by_tag: dict[str, list[CaseResult]] = defaultdict(list)
     for result in results:
         by_language[result.language].append(result)
+        for tag in result.tags:
+            by_tag[tag].append(result)
     codes = Counter(r.code or "?" for r in results if r.outcome == "refused")
     return Report(engine=engine, data=data, overall=summarize(results),
                   languages={lang: summarize(rs) for lang, rs in sorted(by_language.items())},
+                  tags={tag: summarize(rs) for tag, rs in sorted(by_tag.items())},
                   refusal_codes=dict(codes.most_common()), results=results)
 
 
@@ -158,20 +163,29 @@ def run_all(cases: list[Case], engine: str = "structural", console: Console | No
     return results
 
 
-def print_report(report: Report, console: Console, show_failures: bool = False) -> None:
-    table = Table(title=f"fastapply accuracy ({report.engine} engine)")
-    for name in ("language", "cases", "correct %", "wrong", "refused", "crashed", "median ms", "p99 ms"):
-        table.add_column(name, justify="left" if name == "language" else "right", no_wrap=True)
+def summary_table(title: str, first: str, rows: dict[str, Summary], total: Summary | None) -> Table:
+    table = Table(title=title)
+    for name in (first, "cases", "correct %", "wrong", "refused", "crashed", "median ms", "p99 ms"):
+        table.add_column(name, justify="left" if name == first else "right", no_wrap=True)
 
     def row(name: str, s: Summary, style: str | None = None) -> None:
         table.add_row(name, str(s.cases), f"{s.correct_pct:.1f}", str(s.wrong), str(s.refused),
                       str(s.crashed), f"{s.median_ms:.2f}", f"{s.p99_ms:.2f}", style=style)
 
-    for lang, summary in report.languages.items():
-        row(lang, summary)
-    table.add_section()
-    row("overall", report.overall, style="bold")
-    console.print(table)
+    for name, summary in rows.items():
+        row(name, summary)
+    if total is not None:
+        table.add_section()
+        row("overall", total, style="bold")
+    return table
+
+
+def print_report(report: Report, console: Console, show_failures: bool = False,
+                 by_tag: bool = False) -> None:
+    console.print(summary_table(f"fastapply accuracy ({report.engine} engine)", "language",
+                                report.languages, report.overall))
+    if by_tag and report.tags:
+        console.print(summary_table("by kind of edit (case tags)", "tag", report.tags, None))
     for result in report.results:
         if result.outcome == "wrong":
             console.print(f"[yellow]wrong[/]   {escape(result.id)}")
@@ -235,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--language", action="append", help="only cases in this language (repeatable)")
     parser.add_argument("--filter", help="only cases whose id contains this text")
     parser.add_argument("--show-failures", action="store_true", help="print a short diff per wrong case")
+    parser.add_argument("--by-tag", action="store_true", help="also print a table per case tag")
     parser.add_argument("--fail-under", type=float, metavar="PCT",
                         help="exit 1 if overall correct %% is below PCT")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -266,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     results = run_all(cases, args.engine, console, progress=not args.no_progress)
     report = build_report(results, args.engine, paths)
-    print_report(report, console, show_failures=args.show_failures)
+    print_report(report, console, show_failures=args.show_failures, by_tag=args.by_tag)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(msgspec.json.format(msgspec.json.encode(report)))
     console.print(f"report: {args.out}")

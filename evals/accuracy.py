@@ -16,11 +16,15 @@ from __future__ import annotations
 import argparse
 import difflib
 import math
+import signal
 import statistics
 import sys
+import threading
 import time
 import traceback
 from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import msgspec
@@ -35,6 +39,7 @@ from fastapply.errors import ApplyError
 from .cases import DATA_DIR, Case, load_cases, same_code
 
 DEFAULT_OUT = Path(__file__).parent / "out" / "accuracy.json"
+DEFAULT_TIMEOUT_S = 60.0
 OUTCOMES = ("correct", "wrong", "refused", "crashed")
 
 
@@ -71,13 +76,39 @@ class Report(msgspec.Struct, kw_only=True):
     results: list[CaseResult]
 
 
-def run_case(case: Case, engine: str = "structural") -> CaseResult:
+class CaseTimeout(Exception):
+    """A merge ran past the per-case time limit: a hang is a bug, reported as a crash."""
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Raise CaseTimeout in the block after `seconds` (main thread on Unix only; else no limit)."""
+    usable = seconds > 0 and hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise CaseTimeout(f"no answer within {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def run_case(case: Case, engine: str = "structural", timeout: float = DEFAULT_TIMEOUT_S) -> CaseResult:
     """Merge one case and classify the outcome. Never raises."""
     language = case.lang()
     started = time.perf_counter()
     try:
-        result = fastapply.apply(case.original, case.update, filename=case.filename,
-                                 language=case.language, instruction=case.instruction, engine=engine)
+        with deadline(timeout):
+            result = fastapply.apply(case.original, case.update, filename=case.filename,
+                                     language=case.language, instruction=case.instruction,
+                                     engine=engine)
     except ApplyError as exc:
         ms = (time.perf_counter() - started) * 1000
         return CaseResult(id=case.id, language=language, outcome="refused", ms=ms,
@@ -139,18 +170,18 @@ def build_report(results: list[CaseResult], engine: str, data: list[str]) -> Rep
                   refusal_codes=dict(codes.most_common()), results=results)
 
 
-def warm_up(cases: list[Case], engine: str = "structural") -> None:
+def warm_up(cases: list[Case], engine: str = "structural", timeout: float = DEFAULT_TIMEOUT_S) -> None:
     """One untimed merge per language first, so that loading a grammar does not count as latency."""
     seen: set[str] = set()
     for case in cases:
         if case.lang() not in seen:
             seen.add(case.lang())
-            run_case(case, engine)
+            run_case(case, engine, timeout)
 
 
 def run_all(cases: list[Case], engine: str = "structural", console: Console | None = None,
-            progress: bool = True) -> list[CaseResult]:
-    warm_up(cases, engine)
+            progress: bool = True, timeout: float = DEFAULT_TIMEOUT_S) -> list[CaseResult]:
+    warm_up(cases, engine, timeout)
     results = []
     columns = (TextColumn("[bold]accuracy"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("{task.description}"))
@@ -158,7 +189,7 @@ def run_all(cases: list[Case], engine: str = "structural", console: Console | No
         task = bar.add_task("", total=len(cases))
         for case in cases:
             bar.update(task, description=case.id)
-            results.append(run_case(case, engine))
+            results.append(run_case(case, engine, timeout))
             bar.advance(task)
     return results
 
@@ -252,6 +283,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--by-tag", action="store_true", help="also print a table per case tag")
     parser.add_argument("--fail-under", type=float, metavar="PCT",
                         help="exit 1 if overall correct %% is below PCT")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
+                        help="per-case limit in seconds; a merge past it counts as crashed (0: none)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--plot", type=Path, metavar="PNG", help="also draw outcomes per language (matplotlib)")
     parser.add_argument("--latency", action="store_true",
@@ -279,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     if not cases:
         console.print("[red]no cases selected")
         return 2
-    results = run_all(cases, args.engine, console, progress=not args.no_progress)
+    results = run_all(cases, args.engine, console, progress=not args.no_progress, timeout=args.timeout)
     report = build_report(results, args.engine, paths)
     print_report(report, console, show_failures=args.show_failures, by_tag=args.by_tag)
     args.out.parent.mkdir(parents=True, exist_ok=True)

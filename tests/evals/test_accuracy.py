@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -88,3 +89,13 @@ def test_plot_writes_a_png(tmp_path):
     path = tmp_path / "acc.png"
     accuracy.plot_report(report, path)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_hanging_merge_counts_as_crashed(monkeypatch):
+    def hang(*args, **kwargs):
+        while True:
+            time.sleep(0.01)
+
+    monkeypatch.setattr(fastapply, "apply", hang)
+    result = accuracy.run_case(_cases()[0], timeout=0.2)
+    assert result.outcome == "crashed" and result.code == "CaseTimeout"

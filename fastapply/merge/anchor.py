@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import extract
 
-from .lines import block_end, header_key, indent_width, is_closer, is_trivial, opens_block
+from .lines import _next_code, block_end, continues_block, header_key, indent_width, is_closer, is_trivial, opens_block
 from .segments import SnippetLine, is_gap
 
 _FUZZY_MIN = 60.0
@@ -52,7 +52,40 @@ class Aligner:
             if norm:
                 self.spos[norm].append(index)
         self._skeys: dict[str, list[int]] | None = None
+        self._fresh: list[bool] | None = None
         self.pairs = pairs
+
+    def in_new_definition(self, s: int) -> bool:
+        """True for lines inside a definition the original does not have (a new function): they
+        are new code even where their text also occurs elsewhere in the file."""
+        if self._fresh is None:
+            parents = _parents(self.stext, self.snorm, self.markers)
+            fresh = [False] * len(self.items)
+            okeys = self._okey_index()
+            last_at: dict[int, int] = {}  # indentation -> last line with it (a closer's opener)
+            for index, norm in enumerate(self.snorm):
+                if index in self.markers:
+                    last_at = {}
+                if not norm:
+                    continue
+                width = indent_width(self.stext[index])
+                parent = parents[index]
+                if parent is not None and fresh[parent]:
+                    fresh[index] = True
+                elif is_closer(norm) and width in last_at:
+                    fresh[index] = fresh[last_at[width]]
+                elif _opens(self.snorm, index):
+                    key = header_key(norm)
+                    fresh[index] = key is not None and key not in okeys and norm not in self.opos
+                    back = index - 1
+                    while fresh[index] and back >= 0 and self.snorm[back] and back not in self.markers \
+                            and indent_width(self.stext[back]) == width \
+                            and self.snorm[back].startswith(("@", "#[", "//", "/*", "*", "#", "--")):
+                        fresh[back] = True  # its decorators and doc comment are new too
+                        back -= 1
+                last_at[width] = index
+            self._fresh = fresh
+        return self._fresh[s]
 
     # -- public -------------------------------------------------------------------------------
 
@@ -71,6 +104,9 @@ class Aligner:
         ends: dict[int, int] = {}
         for s in sorted(self.pairs):
             o = self.pairs[s]
+            if self._isolated_common(s, o):
+                del self.pairs[s]
+                continue
             anc = parents[s]
             while anc is not None and anc not in self.pairs and header_key(self.snorm[anc]) is None:
                 anc = parents[anc]
@@ -92,7 +128,7 @@ class Aligner:
         (Python has no closing brace to pair): a marker after the block must not keep them."""
         gone: set[int] = set()
         for s, o in self.pairs.items():
-            if not opens_block(self.snorm[s]):
+            if not _opens(self.snorm, s):
                 continue
             width = indent_width(self.stext[s])
             body: list[int] = []
@@ -101,7 +137,7 @@ class Aligner:
                 if index in self.markers:
                     complete = indent_width(self.stext[index]) <= width
                     break
-                if not self.snorm[index]:
+                if not self.snorm[index] or continues_block(self.snorm[index]):
                     continue
                 if indent_width(self.stext[index]) <= width:
                     complete = True
@@ -133,7 +169,7 @@ class Aligner:
             lo = ordered[at - 1][1] + 1 if at > 0 else 0
             hi = ordered[at][1] if at < len(ordered) else len(self.orig)
             for s in seg:
-                if is_trivial(self.snorm[s]):
+                if is_trivial(self.snorm[s]) or self.in_new_definition(s):
                     continue
                 found = extract(self.snorm[s], {o: self.onorm[o] for o in range(lo, hi) if self.onorm[o]},
                                 scorer=ratio, score_cutoff=_FUZZY_MIN, limit=3)
@@ -143,14 +179,49 @@ class Aligner:
                     self.pairs[s] = o
                     self.fuzzy.add(s)
                     self._pair_closer(s, o, len(self.items), hi)
-                    lo = o + 1
+                    break  # its neighbours are paired by extend_fuzzy, next to it
 
     def _pair_closer(self, s: int, o: int, s_hi: int, o_hi: int) -> None:
-        if opens_block(self.snorm[s]) and opens_block(self.onorm[o]):
-            sc = block_end(self.stext, self.snorm, s, s_hi, self.markers)
-            oc = block_end(self.orig, self.onorm, o, o_hi)
-            if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc] and sc not in self.pairs:
-                self.pairs[sc] = oc
+        ends = self._block_ends(s, o, s_hi, o_hi)
+        if ends is not None and ends[0] not in self.pairs:
+            self.pairs[ends[0]] = ends[1]
+
+    def _block_ends(self, s: int, o: int, s_hi: int, o_hi: int) -> tuple[int, int] | None:
+        """The last lines of the blocks opened at snippet line s and original line o, when they are
+        the same text: the closing `}` or `end`, or in Python the block's last line when the snippet
+        gives the whole block (it ends where the code dedents, or with the snippet)."""
+        if not (_opens(self.snorm, s) and _opens(self.onorm, o)):
+            return None
+        sc = block_end(self.stext, self.snorm, s, s_hi, self.markers)
+        oc = block_end(self.orig, self.onorm, o, o_hi)
+        if sc is None and oc is None:
+            sc = _block_last(self.stext, self.snorm, s, s_hi, self.markers)
+            oc = _orig_block_end(self.orig, self.onorm, o)
+            if oc >= o_hi or oc == o:
+                return None
+        if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc]:
+            return sc, oc
+        return None
+
+    def _isolated_common(self, s: int, o: int) -> bool:
+        """A line found all over the file (`if err != nil {`) anchors nothing on its own: keep it
+        only when a distinctive line close to it (same segment) is paired close to it too, or it
+        closes a paired block."""
+        norm = self.snorm[s]
+        if len(self.opos.get(norm, ())) < 3 or is_closer(norm) and self._closer_ok(s):
+            return False
+        for step in (-1, 1):
+            s2, seen = s + step, 0
+            while 0 <= s2 < len(self.items) and s2 not in self.markers and seen < 3:
+                other = self.snorm[s2]
+                if other:
+                    seen += 1
+                    o2 = self.pairs.get(s2)
+                    if o2 is not None and not is_trivial(other) and len(self.opos.get(other, ())) < 3 \
+                            and abs((o2 - o) - (s2 - s)) <= 2 and (o2 - o) * step > 0:
+                        return False
+                s2 += step
+        return True
 
     def extend_fuzzy(self) -> None:
         """Pair changed lines at a segment's edge with the original line they replace.
@@ -176,7 +247,7 @@ class Aligner:
         cands: list[tuple[int, int, float]] = []
         for s in range(s_lo, s_hi):
             norm = self.snorm[s]
-            if not norm or is_trivial(norm):
+            if not norm or is_trivial(norm) or self.in_new_definition(s):
                 continue
             where = self.opos.get(norm)
             if where:
@@ -194,11 +265,9 @@ class Aligner:
                     if not self._paired_exactly(o, s_lo, s_hi):
                         cands.append((s, o, 1.0))
         for s, o, weight in list(cands):
-            if opens_block(self.snorm[s]) and opens_block(self.onorm[o]):
-                sc = block_end(self.stext, self.snorm, s, s_hi, self.markers)
-                oc = block_end(self.orig, self.onorm, o, o_hi)
-                if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc]:
-                    cands.append((sc, oc, weight))
+            ends = self._block_ends(s, o, s_hi, o_hi)
+            if ends is not None:
+                cands.append((*ends, weight))
         chain = _heaviest_chain(cands) if len(cands) > _DP_LIMIT else self._best_chain(cands)
         if not chain:
             self._edges(s_lo, s_hi, o_lo, o_hi)
@@ -258,19 +327,43 @@ class Aligner:
         self._greedy(tail[::-1], o_hi - 1, stop - 1, -1)
 
     def _greedy(self, lines: list[int], start: int, stop: int, step: int) -> int:
-        """Match `lines` in order against the original lines from `start` towards `stop`, as long as
-        they agree (blank lines skipped); returns the position after the last match."""
+        """Match `lines` in order against the original lines from `start` towards `stop` while they
+        agree (blank lines skipped). A few new lines may sit in between, and an edited line may
+        replace one or two original lines; an unmatched closing line ends the run. Returns the
+        position after the last match."""
         o = start
-        run: list[tuple[int, int]] = []
+        matched = False
+        inserted = 0
         for s in lines:
-            while (o - stop) * step < 0 and not self.onorm[o]:
-                o += step
-            if (o - stop) * step >= 0 or self.onorm[o] != self.snorm[s] or not self._closer_ok(s):
+            if self.in_new_definition(s):
+                continue  # a new definition is inserted here; the code around it goes on matching
+            o = self._skip_blank(o, stop, step)
+            if (o - stop) * step >= 0:
                 break
-            run.append((s, o))
-            self.pairs[s] = o
+            norm = self.snorm[s]
+            target = None
+            if self.onorm[o] == norm:
+                target = o
+            elif not is_trivial(norm) or is_closer(norm):
+                nxt = self._skip_blank(o + step, stop, step)
+                if (nxt - stop) * step < 0 and self.onorm[nxt] == norm:
+                    target = nxt
+            if target is not None and self._closer_ok(s):
+                self.pairs[s] = target
+                o = target + step
+                matched, inserted = True, 0
+                continue
+            if is_closer(norm) or is_trivial(norm):
+                break
+            inserted += 1
+            if inserted > 3:
+                break
+        return o if matched else start
+
+    def _skip_blank(self, o: int, stop: int, step: int) -> int:
+        while (o - stop) * step < 0 and not self.onorm[o]:
             o += step
-        return o if run else start
+        return o
 
     def _closer_ok(self, s: int) -> bool:
         """A closing line (`}`, `end`, `</div>`) may only be matched on its own when the block it
@@ -312,7 +405,9 @@ class Aligner:
         base_o = indent_width(self.orig[o]) if 0 <= o < len(self.orig) else None
         cursor = misses = 0
         for s2 in run:
-            for k in range(cursor, min(cursor + 2, len(olines))):
+            # an unchanged line must be the very next one; an edited line may replace two
+            reach = 1 if self.snorm[s2] in self.opos else 2
+            for k in range(cursor, min(cursor + reach, len(olines))):
                 o2 = olines[k]
                 if not edited_version(self.snorm[s2], self.onorm[o2]):
                     continue
@@ -336,7 +431,7 @@ class Aligner:
         if self._okeys is None:
             self._okeys = defaultdict(list)
             for index, norm in enumerate(self.onorm):
-                if norm and (norm.endswith(("{", ":", "(", ",", ")", ">")) or "=>" in norm):
+                if norm and (norm[0].isalpha() or norm[0] in "<.#@_$"):
                     key = header_key(norm)
                     if key is not None:
                         self._okeys[key].append(index)
@@ -353,22 +448,56 @@ class Aligner:
         return self._skeys
 
 
+def _opens(norms: list[str], index: int) -> bool:
+    """True when the line opens a block, also in Allman style (the brace on the next line)."""
+    if opens_block(norms[index]):
+        return True
+    after = _next_code(norms, index)
+    return after < len(norms) and norms[after] == "{"
+
+
 def _parents(texts: list[str], norms: list[str], markers: set[int]) -> list[int | None]:
     """For each snippet line, the nearest earlier line with less indentation in the same segment."""
     parents: list[int | None] = [None] * len(texts)
     stack: list[tuple[int, int]] = []  # (indent, index)
+    previous: int | None = None
     for index, norm in enumerate(norms):
         if index in markers:
-            stack = []
+            stack, previous = [], None
             continue
         if not norm:
+            continue
+        if norm == "{" and previous is not None:
+            # Allman style: a brace on its own line belongs to the header above it (the line with
+            # the brace's indentation, above a long parameter list)
+            width = indent_width(texts[index])
+            header = next((i for w, i in reversed(stack) if w == width), previous)
+            parents[index] = header
             continue
         width = indent_width(texts[index])
         while stack and stack[-1][0] >= width:
             stack.pop()
         parents[index] = stack[-1][1] if stack else None
         stack.append((width, index))
+        previous = index
     return parents
+
+
+def _block_last(texts: list[str], norms: list[str], start: int, stop: int, markers: set[int]) -> int | None:
+    """The last line of the snippet block opened at `start`, if the snippet gives all of it."""
+    base = indent_width(texts[start])
+    last = None
+    for index in range(start + 1, stop):
+        if index in markers:
+            if indent_width(texts[index]) <= base:
+                return None
+            continue
+        if not norms[index]:
+            continue
+        if indent_width(texts[index]) <= base:
+            break
+        last = index
+    return last
 
 
 def _orig_block_end(lines: list[str], norms: list[str], start: int) -> int:
@@ -376,10 +505,13 @@ def _orig_block_end(lines: list[str], norms: list[str], start: int) -> int:
     base = indent_width(lines[start])
     last = start
     for index in range(start + 1, len(lines)):
-        if not norms[index]:
+        if not norms[index] or continues_block(norms[index]):
             continue
         width = indent_width(lines[index])
         if width > base:
+            last = index
+            continue
+        if width == base and continues_block(norms[index]):
             last = index
             continue
         if width == base and is_closer(norms[index]):

@@ -28,11 +28,13 @@ _ASSIGN_HEADER = re.compile(
     r"^(?:(?:export|const|let|var|local|static|public|private|readonly)\s+)*(?P<name>[A-Za-z_$][\w$.:]*)"
     r"\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|\w+\s*=>|lambda\b|"
     r"React\.|styled\.|class\b|\{\s*$|\[\s*$)")
+_KEY_HEADER = re.compile(r"^(?:- )?(?P<name>[A-Za-z_][\w.-]*):$")
 _CSS_HEADER = re.compile(r"^(?P<name>[^{};]+?)\s*\{\s*$")
 _HTML_HEADER = re.compile(r"^<(?P<tag>[a-zA-Z][\w-]*)(?P<attrs>[^>]*?\bid=[\"'](?P<name>[^\"']+)[\"'][^>]*)>")
 _NOT_NAMES = {"if", "for", "while", "switch", "catch", "return", "elif", "with", "foreach", "until", "unless",
               "match", "when", "else", "do", "try", "new", "await", "yield", "sizeof", "typeof", "assert",
               "print", "println", "super", "this", "and", "or", "not", "in", "lock", "using", "fixed"}
+_LABELS = {"try", "finally", "default", "public", "private", "protected", "internal", "else", "then"}
 _OPENERS = ("{", "(", "[", ":", "do", "then", "=>", "->", "=")
 _CLOSER = re.compile(r"^(?:[}\])]+[;,)]*|end\b.*|fi|done|esac|</[\w.-]+>|\)\s*[:{].*|\]\s*[,;]?)$")
 
@@ -55,9 +57,13 @@ def header_key(norm: str) -> str | None:
     match = _CALL_HEADER.match(norm)
     if match and norm.split(" ", 1)[0].split("(", 1)[0] in _NOT_NAMES:
         match = None
-    if match and match.group("name") not in _NOT_NAMES and (norm.endswith(("{", ":", "(", ",")) or "=>" in norm
-                                                           or norm.endswith(")") and "=" not in norm):
+    if match and match.group("name") not in _NOT_NAMES and (
+            norm.endswith(("{", ":", "(", ",")) or "=>" in norm
+            or norm.endswith(")") and "=" not in norm and match.start("name") > 0):
         return match.group("name")
+    match = _KEY_HEADER.match(norm)
+    if match and match.group("name") not in _NOT_NAMES and match.group("name") not in _LABELS:
+        return "key:" + match.group("name")
     match = _HTML_HEADER.match(norm)
     if match:
         return f"<{match.group('tag')}#{match.group('name')}"
@@ -76,6 +82,12 @@ def opens_block(norm: str) -> bool:
         return bool(_TAG_OPEN.match(norm)) or norm.endswith(_OPENERS)
     return norm.endswith(_OPENERS) or bool(re.search(r"\b(do|then)\s*(\|[^|]*\|)?$", norm)) \
         or bool(re.match(r"^(def|class|module|function|local function)\b", norm))
+
+
+def continues_block(norm: str) -> bool:
+    """A line at a block header's indentation that does not end the block: an Allman `{`, the
+    `) {` after a long parameter list, `} else {`."""
+    return norm == "{" or is_closer(norm) and norm.endswith(("{", ":")) and not norm.startswith("end")
 
 
 def is_closer(norm: str) -> bool:
@@ -102,7 +114,7 @@ def block_end(lines: list[str], norms: list[str], start: int, stop: int, skip: s
     """
     base = indent_width(lines[start])
     for index in range(start + 1, stop):
-        if not norms[index] or (skip and index in skip):
+        if not norms[index] or (skip and index in skip) or continues_block(norms[index]):
             continue
         width = indent_width(lines[index])
         if width < base:
@@ -123,10 +135,13 @@ def block_extent(lines: list[str], norms: list[str], start: int) -> tuple[int, i
     stop = start + 1
     last = start
     for index in range(start + 1, len(lines)):
-        if not norms[index]:
+        if not norms[index] or continues_block(norms[index]):
             continue
         width = indent_width(lines[index])
         if width > base:
+            last = index
+            continue
+        if width == base and continues_block(norms[index]):
             last = index
             continue
         if width == base and is_closer(norms[index]):
@@ -134,3 +149,11 @@ def block_extent(lines: list[str], norms: list[str], start: int) -> tuple[int, i
         break
     stop = last + 1
     return first, stop
+
+
+def _next_code(norms: list[str], start: int) -> int:
+    """Index of the first non-blank line after `start` (an Allman brace's place)."""
+    index = start + 1
+    while index < len(norms) and not norms[index]:
+        index += 1
+    return index

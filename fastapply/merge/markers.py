@@ -57,12 +57,25 @@ def marker_text_in(line: str) -> bool:
 
 
 def delete_target(line: str) -> list[str] | None:
-    """For an explicit deletion comment ("// remove the foo function"), the identifiers it names."""
+    """For an explicit deletion note ("// remove the foo function"), the names it mentions, most
+    specific first: called names (`foo()`, `Note.matches()`) and quoted ones before plain words."""
     match = _DELETE.match(line)
     if match is None:
         return None
-    words = [w for w in _IDENT.findall(match.group("what"))
-             if w.lower() not in {"the", "a", "an", "function", "method", "class", "this", "old", "unused",
-                                  "field", "property", "import", "line", "lines", "block", "here", "and",
-                                  "of", "code", "from", "struct", "def", "fn", "func", "call", "to"}]
-    return words
+    what = re.split(r":\s|\s[-\u2014]+\s|;|,\s", match.group("what"), maxsplit=1)[0]
+    called = [name.rsplit(".", 1)[-1].rsplit("::", 1)[-1]
+              for name in re.findall(r"([A-Za-z_$][\w$.:]*)\s*\(", what)]
+    quoted = re.findall(r"[`'\"]([A-Za-z_$][\w$]*)[`'\"]", what)
+    words = [w for w in _IDENT.findall(what) if w.lower() not in _FILLER]
+    ordered: list[str] = []
+    for name in [*called, *quoted, *words]:
+        if name not in ordered:
+            ordered.append(name)
+    return ordered
+
+
+_FILLER = {"the", "a", "an", "function", "method", "class", "this", "old", "unused", "field", "property",
+           "import", "line", "lines", "block", "here", "and", "of", "code", "from", "struct", "def", "fn",
+           "func", "call", "to", "it", "its", "is", "no", "longer", "needed", "now", "not", "any", "more",
+           "helper", "legacy", "deprecated", "dead", "route", "endpoint", "test", "rule", "style", "section",
+           "element", "variable", "constant", "type", "interface", "enum", "handler", "entire", "whole"}

@@ -37,20 +37,22 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     code = [item for item in items if item.kind == "code"]
     explicit = sum(1 for item in items if item.kind == "marker")
     grammar_method = "segments" if spec is not None and spec.grammar else "fallback_lines"
+    drop = _deletions(items, orig, onorm)
     if not code:
+        if drop:
+            kept = [line for index, line in enumerate(orig) if index not in drop]
+            return _finish(original, kept, trailing_newline, "deletion", explicit, 1, spec)
         return Plan(original, "unchanged", explicit, 0, ["the snippet holds only markers; nothing changed"])
     if not any(onorm):
         if explicit:
             _fail_unanchored(code[0], "the original file is empty")
         return _finish(original, [item.text for item in items], trailing_newline, "whole_file", 0, 1, spec)
 
+    items = _without_notes(items)
     if explicit == 0:
         items = _assume_markers(items)
     aligner = Aligner(items, orig, onorm)
-    pairs = aligner.align()
-    aligner.prune_orphans()
-    aligner.extend_fuzzy()
-    aligner.prune_orphans()
+    pairs = _pair_up(aligner)
     method = grammar_method
     if explicit == 0:
         if not pairs:
@@ -63,23 +65,28 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
             return _finish(original, [i.text for i in items if not is_gap(i)], trailing_newline,
                            "whole_file", 0, 1, spec)
         aligner = Aligner(items, orig, onorm)
-        pairs = aligner.align()
-        aligner.prune_orphans()
-        aligner.extend_fuzzy()
-        aligner.prune_orphans()
+        pairs = _pair_up(aligner)
         method = "node_replace" if method == "segments" else method
     elif pairs:
         items, pairs = _open_edges(items, pairs, onorm)
     aligner.rebase(items, pairs)
-    aligner.place_stragglers()
     _check_placeable(items, pairs, aligner)
-    drop = _deletions(items, orig, onorm) | aligner.covered()
+    drop |= aligner.covered()
     spliced = splice(items, orig, pairs, file_style=detect_style(orig),
                      snip_style=_snippet_style(items, orig), drop=drop)
     check_markers(orig, spliced.lines)
     check_loss(orig, spliced, len(code))
     segments = 1 + sum(1 for item in items if is_gap(item))
     return _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments, spec)
+
+
+def _pair_up(aligner: Aligner) -> dict[int, int]:
+    aligner.align()
+    aligner.prune_orphans()
+    aligner.place_stragglers()
+    aligner.extend_fuzzy()
+    aligner.prune_orphans()
+    return aligner.pairs
 
 
 def _finish(original: str, lines: list[str], trailing_newline: bool, method: str, markers: int,
@@ -217,15 +224,43 @@ def _fail_unanchored(item: SnippetLine, why: str) -> None:
         code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
 
 
+def _without_notes(items: list[SnippetLine]) -> list[SnippetLine]:
+    """Deletion notes do not reach the output, and neither do the extra blank lines around them."""
+    kept: list[SnippetLine] = []
+    skip_blank = False
+    for item in items:
+        if item.kind == "delete":
+            skip_blank = bool(kept) and kept[-1].kind == "blank"
+            continue
+        if skip_blank and item.kind == "blank":
+            skip_blank = False
+            continue
+        skip_blank = False
+        kept.append(item)
+    return kept
+
+
 def _deletions(items: list[SnippetLine], orig: list[str], onorm: list[str]) -> set[int]:
     """Original lines that explicit deletion notes ("// remove foo") name."""
     drop: set[int] = set()
     for item in items:
         if item.kind != "delete":
             continue
+        if not any(item.targets) and not any(i.kind == "code" for i in items):
+            continue
         for name in item.targets:
             heads = [i for i, n in enumerate(onorm) if n and header_key(n) == name]
             if len(heads) == 1:
-                drop.update(range(*block_extent(orig, onorm, heads[0])))
+                first, stop = block_extent(orig, onorm, heads[0])
+                if first > 0 and not onorm[first - 1] and stop < len(orig) and not onorm[stop]:
+                    stop += 1  # one of the two blank lines around it goes with it
+                drop.update(range(first, stop))
                 break
+        else:
+            if not any(i.kind == "code" for i in items):
+                raise MergeError(
+                    f"snippet line {item.number} ({item.text.strip()!r}) asks to delete something, but no "
+                    "single definition of that name was found in the original. Show the lines around "
+                    "the code to delete instead (code left out between two shown lines is deleted)",
+                    code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
     return drop

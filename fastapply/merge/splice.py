@@ -152,7 +152,8 @@ def _blank_count(run: list[tuple[str, str, int]], before: tuple[str, str, int] |
     if before is None or after is None:
         return 0
     a, b = before[2], after[2]
-    if a >= 0 and b > a and before[1] != EMPTY and after[1] != EMPTY and \
+    touches_kept = ORIG in (before[1], after[1]) or any(source == ORIG for _, source, _ in run)
+    if touches_kept and a >= 0 and b > a and before[1] != EMPTY and after[1] != EMPTY and \
             all(not orig[i].strip() for i in range(a + 1, b)):
         return b - a - 1
     empties = [i for i, (_, source, _) in enumerate(run) if source == EMPTY]

@@ -83,7 +83,8 @@ class CaseTimeout(Exception):
 @contextmanager
 def deadline(seconds: float) -> Iterator[None]:
     """Raise CaseTimeout in the block after `seconds` (main thread on Unix only; else no limit)."""
-    usable = seconds > 0 and hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
+    on_main = threading.current_thread() is threading.main_thread()
+    usable = seconds > 0 and hasattr(signal, "SIGALRM") and on_main
     if not usable:
         yield
         return
@@ -286,7 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
                         help="per-case limit in seconds; a merge past it counts as crashed (0: none)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.add_argument("--plot", type=Path, metavar="PNG", help="also draw outcomes per language (matplotlib)")
+    parser.add_argument("--plot", type=Path, metavar="PNG",
+                        help="also draw outcomes per language (matplotlib)")
     parser.add_argument("--latency", action="store_true",
                         help="measure latency instead (same as python -m evals.latency)")
     args = parser.parse_args(argv)

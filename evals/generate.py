@@ -33,12 +33,18 @@ C_MARKERS = ["// ... existing code ...", "// ... rest of the code ...", "// ... 
 NEW_IMPORTS = ["functools", "itertools", "logging", "textwrap", "operator", "contextlib", "shutil"]
 CONTROL = {"if", "for", "while", "switch", "catch", "match", "else", "do", "try", "return", "loop",
            "function", "constructor"}
-_JS = [re.compile(r"^(\s*)(?:export\s+(?:default\s+)?)?(?:async\s+)?function\s*\*?\s*(\w+)\s*\(([^()]*)\)[^{}=]*\{\s*$"),
-       re.compile(r"^(\s+)(?:(?:static|async|public|private|protected|get|set)\s+)*(\w+)\s*\(([^()]*)\)[^{}=;]*\{\s*$")]
+# Definition headers that open a brace block on the same line: (indent, name, parameters).
+_JS = [
+    re.compile(r"^(\s*)(?:export\s+(?:default\s+)?)?(?:async\s+)?function\s*\*?\s*(\w+)\s*"
+               r"\(([^()]*)\)[^{}=]*\{\s*$"),
+    re.compile(r"^(\s+)(?:(?:static|async|public|private|protected|get|set)\s+)*(\w+)\s*"
+               r"\(([^()]*)\)[^{}=;]*\{\s*$"),
+]
 _HEADERS = {
     "javascript": _JS,
     "typescript": _JS,
-    "rust": [re.compile(r"^(\s*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+(\w+)[^(]*\(([^()]*)\)[^{;]*\{\s*$")],
+    "rust": [re.compile(r"^(\s*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+(\w+)"
+                        r"[^(]*\(([^()]*)\)[^{;]*\{\s*$")],
     "go": [re.compile(r"^()func\s+(?:\([^)]*\)\s*)?(\w+)\s*\(([^()]*)\)[^{]*\{\s*$")],
 }
 
@@ -130,8 +136,7 @@ def brace_units(lines: list[str], lang: str) -> list[Unit]:
     return units
 
 
-def _python_edits(unit: Unit, units: list[Unit], lines: list[str], rng: random.Random,
-                  tree: ast.Module) -> list[Edit]:
+def _python_edits(unit: Unit, units: list[Unit], lines: list[str], rng: random.Random) -> list[Edit]:
     """The candidate edits for one Python definition."""
     edits = []
     ind = unit.indent
@@ -292,7 +297,7 @@ def cases_for_file(path: Path, rng: random.Random, count: int,
         except (SyntaxError, ValueError):
             return []
         units = python_units(tree, lines)
-        pool = [e for u in units for e in _python_edits(u, units, lines, rng, tree)]
+        pool = [e for u in units for e in _python_edits(u, units, lines, rng)]
         if (imp := _import_edit(tree, lines, rng)) is not None:
             pool.append(imp)
     else:
@@ -349,7 +354,8 @@ def main(argv: list[str] | None = None) -> int:
     langs: dict[str, int] = {}
     for case in cases:
         langs[case.language or "?"] = langs.get(case.language or "?", 0) + 1
-    print(f"wrote {len(cases)} cases to {args.out} ({', '.join(f'{k}: {v}' for k, v in sorted(langs.items()))})")
+    counts = ", ".join(f"{lang}: {n}" for lang, n in sorted(langs.items()))
+    print(f"wrote {len(cases)} cases to {args.out} ({counts})")
     return 0
 
 

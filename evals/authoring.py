@@ -10,23 +10,23 @@ snippet, and writes `original.EXT`, `update.EXT`, `expected.EXT`, `case.json`.
 Spec file format (one file per language; lines starting with `@@@@` are directives, every other line
 is verbatim content of the block opened by the last directive):
 
-    @@@@ case django-add-view            case id (folder name under evals/data/<language>/)
+    @@@@ case add-price-route            case id (folder name under evals/data/<language>/)
     @@@@ base orders_service.py          base file in evals/specs/bases/ (its extension is the case's)
     @@@@ language python                 folder under evals/data/ (default: from the base's extension)
-    @@@@ instruction Add a view that ... the instruction an agent would send
-    @@@@ tags markers, new-function      the kinds of edit (see evals/data/README.md)
+    @@@@ instruction Add an endpoint ... the instruction an agent would send
+    @@@@ tags markers, new_function      the kinds of edit (see evals/data/README.md)
     @@@@ transform crlf                  crlf | tabs | bom | no-eol (several allowed; original and
                                          expected; `tabs` also re-indents the snippet)
     @@@@ whole-file                      the snippet is the whole new file: with no replacements,
                                          expected is the snippet; with replacements, the snippet is
                                          the base with them applied (and no snippet block is given)
-    @@@@ unchecked                       skip the snippet-lines-in-expected check (say why in a comment)
+    @@@@ unchecked                       skip the two snippet/expected checks (say why in a comment)
     @@@@ snippet                         the lazy snippet follows
     @@@@ old                             text to find in the base (exactly once) follows
     @@@@ new                             its replacement follows (empty block: delete)
 
 Blocks are taken verbatim: every line up to the next directive, each with its newline. Put no spacer
-lines between blocks. Run `python -m evals.authoring` to (re)write evals/data, `--check` to verify
+lines between blocks; outside blocks, lines starting with `%` are comments. Run `python -m evals.authoring` to (re)write evals/data, `--check` to verify
 that evals/data matches the specs without writing.
 """
 

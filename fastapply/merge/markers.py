@@ -28,7 +28,7 @@ _BODY = re.compile(
     re.IGNORECASE,
 )
 _HAS_COMMENT = re.compile(rf"^\s*(?:\{{\s*/\*|<!--|/\*|//|#|--|;|%|\(\*)")
-_DELETE = re.compile(r"^\s*(?://+|#+|--+|/\*+|<!--)\s*\(?\s*(?:remove[ds]?|delete[ds]?|deleting|removing)\b"
+_DELETE = re.compile(r"^\s*(?://+|#+|--+|/\*+|<!--)\s*\(?\s*(?:remove|removed|delete|deleted|drop|dropped)\b"
                      r"(?P<what>.*?)\)?\s*(?:\*/|-->)?\s*$", re.IGNORECASE)
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 
@@ -60,7 +60,7 @@ def delete_target(line: str) -> list[str] | None:
     """For an explicit deletion note ("// remove the foo function"), the names it mentions, most
     specific first: called names (`foo()`, `Note.matches()`) and quoted ones before plain words."""
     match = _DELETE.match(line)
-    if match is None:
+    if match is None or len(match.group("what").split()) > 12:
         return None
     what = re.split(r":\s|\s[-\u2014]+\s|;|,\s", match.group("what"), maxsplit=1)[0]
     called = [name.rsplit(".", 1)[-1].rsplit("::", 1)[-1]

@@ -8,7 +8,7 @@ from ..errors import ErrorCode, MergeError
 from ..languages import LanguageSpec
 from .anchor import Aligner
 from .indent import Style, detect_style
-from .lines import block_extent, header_key, is_trivial
+from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine, classify, is_gap, normalize
 from .splice import splice
 from .validate import check_loss, check_markers, check_syntax
@@ -60,7 +60,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
                 return _finish(original, [i.text for i in items if not is_gap(i)], trailing_newline,
                                "whole_file", 0, 1, spec)
             _fail_unanchored(code[0], "none of its lines occur in the original")
-        items, whole = _settle_edges(items, pairs, onorm)
+        items, whole = _settle_edges(items, pairs, orig, onorm)
         if whole:
             return _finish(original, [i.text for i in items if not is_gap(i)], trailing_newline,
                            "whole_file", 0, 1, spec)
@@ -130,15 +130,20 @@ def _is_preamble(item: SnippetLine, base: int) -> bool:
     return width == base and item.norm.startswith(("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--"))
 
 
-def _settle_edges(items: list[SnippetLine], pairs: dict[int, int],
+def _settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
                   onorm: list[str]) -> tuple[list[SnippetLine], bool]:
     """Decide, for a snippet without markers, whether its ends replace the file's ends."""
     first_s, last_s = min(pairs), max(pairs)
     first_o, last_o = pairs[first_s], pairs[last_s]
+    # a paired header speaks for its whole original block, even where the snippet's lines differ
+    last_o = max([last_o, *(block_extent(orig, onorm, o)[1] - 1 for s, o in pairs.items()
+                            if items[s].kind == "code" and opens_block(items[s].norm))])
     before = sum(1 for n in onorm[:first_o] if n)
     after = sum(1 for n in onorm[last_o + 1:] if n)
+    base = min(indent_width(i.text) for i in items if i.kind == "code")
     lead = sum(1 for i in items[:first_s] if i.kind == "code")
-    trail = sum(1 for i in items[last_s + 1:] if i.kind == "code")
+    # new top-level lines after the last pair (lines inside its block do not reach the file's end)
+    trail = sum(1 for i in items[last_s + 1:] if i.kind == "code" and indent_width(i.text) <= base)
     cut_head = before == 0 or (lead >= 1 and before <= _EDGE_LINES)
     cut_tail = after == 0 or (trail >= 1 and after <= _EDGE_LINES)
     total = sum(1 for n in onorm if n)
@@ -187,6 +192,20 @@ def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: A
         elif item.kind == "code":
             segments[-1].append(index)
     anchored = [any(s in pairs for s in seg) for seg in segments]
+    for index, seg in enumerate(segments):
+        if not seg or anchored[index]:
+            continue
+        known = [s for s in seg if not is_trivial(items[s].norm) and aligner.opos.get(items[s].norm)
+                 and not aligner.in_new_definition(s)]
+        solid = [s for s in seg if not is_trivial(items[s].norm)]
+        if known and len(known) * 2 >= len(solid):
+            line = items[known[0]]
+            count = len(aligner.opos[line.norm])
+            raise MergeError(
+                f"snippet line {line.number} ({line.text.strip()!r}) occurs {count} times in the original "
+                "and nothing around it tells which one is meant. Add one more unchanged line of context "
+                "above it (for example the enclosing function's signature)",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=line.number)
     if not any(anchored):
         movable = [i for i, seg in enumerate(segments) if seg]
         # A lone block before or after a single marker: new code at the top or the end of the file.
@@ -197,16 +216,6 @@ def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: A
     for index, seg in enumerate(segments):
         if not seg or anchored[index]:
             continue
-        known = [s for s in seg if not is_trivial(items[s].norm) and aligner.opos.get(items[s].norm)]
-        solid = [s for s in seg if not is_trivial(items[s].norm)]
-        if known and len(known) * 2 >= len(solid):
-            line = items[known[0]]
-            count = len(aligner.opos[line.norm])
-            raise MergeError(
-                f"snippet line {line.number} ({line.text.strip()!r}) occurs {count} times in the original "
-                "and nothing around it tells which one is meant. Add one more unchanged line of context "
-                "above it (for example the enclosing function's signature)",
-                code=ErrorCode.AMBIGUOUS_ANCHOR, line=line.number)
         between = 0 < index < len(segments) - 1
         if between and not any(anchored[index + 1:]) and any(anchored[:index]):
             first = items[seg[0]]
@@ -241,12 +250,12 @@ def _without_notes(items: list[SnippetLine]) -> list[SnippetLine]:
 
 
 def _deletions(items: list[SnippetLine], orig: list[str], onorm: list[str]) -> set[int]:
-    """Original lines that explicit deletion notes ("// remove foo") name."""
+    """Original lines that explicit deletion notes ("// remove foo") name. A note that names no
+    single definition of the original is an ordinary comment after all (its kind becomes code)."""
     drop: set[int] = set()
+    has_code = any(i.kind == "code" for i in items)
     for item in items:
         if item.kind != "delete":
-            continue
-        if not any(item.targets) and not any(i.kind == "code" for i in items):
             continue
         for name in item.targets:
             heads = [i for i, n in enumerate(onorm) if n and header_key(n) == name]
@@ -257,10 +266,11 @@ def _deletions(items: list[SnippetLine], orig: list[str], onorm: list[str]) -> s
                 drop.update(range(first, stop))
                 break
         else:
-            if not any(i.kind == "code" for i in items):
+            if not has_code:
                 raise MergeError(
                     f"snippet line {item.number} ({item.text.strip()!r}) asks to delete something, but no "
                     "single definition of that name was found in the original. Show the lines around "
                     "the code to delete instead (code left out between two shown lines is deleted)",
                     code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
+            item.kind = "code"
     return drop

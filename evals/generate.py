@@ -274,7 +274,8 @@ def _indented(marker: str, lines: list[str], at: int, rng: random.Random) -> str
     return (line[: len(line) - len(line.lstrip())] if rng.random() < 0.5 else "") + marker
 
 
-def cases_for_file(path: Path, rng: random.Random, count: int) -> list[Case]:
+def cases_for_file(path: Path, rng: random.Random, count: int,
+                   min_lines: int = MIN_LINES, max_lines: int = MAX_LINES) -> list[Case]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
@@ -282,7 +283,7 @@ def cases_for_file(path: Path, rng: random.Random, count: int) -> list[Case]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    if not MIN_LINES <= len(lines) <= MAX_LINES or "\r" in text or "\t" in text:
+    if not min_lines <= len(lines) <= max_lines or "\r" in text or "\t" in text:
         return []
     if path.suffix == ".py":
         lang, markers = "python", PY_MARKERS
@@ -316,7 +317,8 @@ def cases_for_file(path: Path, rng: random.Random, count: int) -> list[Case]:
     return out
 
 
-def generate(n: int = 200, seed: int = 0, per_file: int = 2, sources: list[Path] | None = None) -> list[Case]:
+def generate(n: int = 200, seed: int = 0, per_file: int = 2, sources: list[Path] | None = None,
+             min_lines: int = MIN_LINES, max_lines: int = MAX_LINES) -> list[Case]:
     rng = random.Random(seed)
     files = list(sources if sources is not None else find_sources())
     rng.shuffle(files)
@@ -326,7 +328,7 @@ def generate(n: int = 200, seed: int = 0, per_file: int = 2, sources: list[Path]
     for path in files:
         if len(cases) >= n:
             break
-        cases += cases_for_file(path, rng, min(per_file, n - len(cases)))
+        cases += cases_for_file(path, rng, min(per_file, n - len(cases)), min_lines, max_lines)
     return cases
 
 
@@ -337,8 +339,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=200, help="number of cases")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--per-file", type=int, default=2, help="at most this many cases per file")
+    parser.add_argument("--min-lines", type=int, default=MIN_LINES, help="skip shorter files")
+    parser.add_argument("--max-lines", type=int, default=MAX_LINES,
+                        help="skip longer files (raise it, e.g. to 10000, to stress large files)")
     args = parser.parse_args(argv)
-    cases = generate(args.n, args.seed, args.per_file)
+    cases = generate(args.n, args.seed, args.per_file, min_lines=args.min_lines, max_lines=args.max_lines)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_jsonl(cases, args.out)
     langs: dict[str, int] = {}

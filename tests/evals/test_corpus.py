@@ -66,3 +66,40 @@ def test_transforms_reach_the_files(built):
     assert by_id["order-is-open-bom"].expected.startswith("\ufeff")
     assert not by_id["order-is-open-bom"].expected.endswith("\n")
     assert "\n\t\tlines = [" in by_id["subtotal-tabs"].expected
+
+
+def _grammars() -> dict:
+    import tree_sitter_go
+    import tree_sitter_html
+    import tree_sitter_javascript
+    import tree_sitter_python
+    import tree_sitter_rust
+    import tree_sitter_typescript
+
+    return {"python": tree_sitter_python.language(), "javascript": tree_sitter_javascript.language(),
+            "jsx": tree_sitter_javascript.language(), "rust": tree_sitter_rust.language(),
+            "typescript": tree_sitter_typescript.language_typescript(),
+            "tsx": tree_sitter_typescript.language_tsx(), "go": tree_sitter_go.language(),
+            "html": tree_sitter_html.language()}
+
+
+def _syntax_errors(parser, text: str) -> list[int]:
+    stack, lines = [parser.parse(text.encode("utf-8")).root_node], []
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            lines.append(node.start_point[0] + 1)
+        elif node.has_error:
+            stack.extend(node.children)
+    return lines
+
+
+def test_originals_and_expected_files_parse_cleanly(built):
+    """A typo in a replacement would show up as a syntax error in expected."""
+    import tree_sitter
+
+    grammars = _grammars()
+    for item in built:
+        parser = tree_sitter.Parser(tree_sitter.Language(grammars[item.spec.language]))
+        assert _syntax_errors(parser, item.original) == [], f"{item.spec.id}: original"
+        assert _syntax_errors(parser, item.expected) == [], f"{item.spec.id}: expected"

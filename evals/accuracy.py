@@ -16,11 +16,15 @@ from __future__ import annotations
 import argparse
 import difflib
 import math
+import signal
 import statistics
 import sys
+import threading
 import time
 import traceback
 from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import msgspec
@@ -35,6 +39,7 @@ from fastapply.errors import ApplyError
 from .cases import DATA_DIR, Case, load_cases, same_code
 
 DEFAULT_OUT = Path(__file__).parent / "out" / "accuracy.json"
+DEFAULT_TIMEOUT_S = 60.0
 OUTCOMES = ("correct", "wrong", "refused", "crashed")
 
 
@@ -66,17 +71,45 @@ class Report(msgspec.Struct, kw_only=True):
     data: list[str]
     overall: Summary
     languages: dict[str, Summary]
+    tags: dict[str, Summary]
     refusal_codes: dict[str, int]
     results: list[CaseResult]
 
 
-def run_case(case: Case, engine: str = "structural") -> CaseResult:
+class CaseTimeout(Exception):
+    """A merge ran past the per-case time limit: a hang is a bug, reported as a crash."""
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Raise CaseTimeout in the block after `seconds` (main thread on Unix only; else no limit)."""
+    on_main = threading.current_thread() is threading.main_thread()
+    usable = seconds > 0 and hasattr(signal, "SIGALRM") and on_main
+    if not usable:
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise CaseTimeout(f"no answer within {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def run_case(case: Case, engine: str = "structural", timeout: float = DEFAULT_TIMEOUT_S) -> CaseResult:
     """Merge one case and classify the outcome. Never raises."""
     language = case.lang()
     started = time.perf_counter()
     try:
-        result = fastapply.apply(case.original, case.update, filename=case.filename,
-                                 language=case.language, instruction=case.instruction, engine=engine)
+        with deadline(timeout):
+            result = fastapply.apply(case.original, case.update, filename=case.filename,
+                                     language=case.language, instruction=case.instruction,
+                                     engine=engine)
     except ApplyError as exc:
         ms = (time.perf_counter() - started) * 1000
         return CaseResult(id=case.id, language=language, outcome="refused", ms=ms,
@@ -126,16 +159,30 @@ def summarize(results: list[CaseResult]) -> Summary:
 
 def build_report(results: list[CaseResult], engine: str, data: list[str]) -> Report:
     by_language: dict[str, list[CaseResult]] = defaultdict(list)
+    by_tag: dict[str, list[CaseResult]] = defaultdict(list)
     for result in results:
         by_language[result.language].append(result)
+        for tag in result.tags:
+            by_tag[tag].append(result)
     codes = Counter(r.code or "?" for r in results if r.outcome == "refused")
     return Report(engine=engine, data=data, overall=summarize(results),
                   languages={lang: summarize(rs) for lang, rs in sorted(by_language.items())},
+                  tags={tag: summarize(rs) for tag, rs in sorted(by_tag.items())},
                   refusal_codes=dict(codes.most_common()), results=results)
 
 
+def warm_up(cases: list[Case], engine: str = "structural", timeout: float = DEFAULT_TIMEOUT_S) -> None:
+    """One untimed merge per language first, so that loading a grammar does not count as latency."""
+    seen: set[str] = set()
+    for case in cases:
+        if case.lang() not in seen:
+            seen.add(case.lang())
+            run_case(case, engine, timeout)
+
+
 def run_all(cases: list[Case], engine: str = "structural", console: Console | None = None,
-            progress: bool = True) -> list[CaseResult]:
+            progress: bool = True, timeout: float = DEFAULT_TIMEOUT_S) -> list[CaseResult]:
+    warm_up(cases, engine, timeout)
     results = []
     columns = (TextColumn("[bold]accuracy"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("{task.description}"))
@@ -143,25 +190,34 @@ def run_all(cases: list[Case], engine: str = "structural", console: Console | No
         task = bar.add_task("", total=len(cases))
         for case in cases:
             bar.update(task, description=case.id)
-            results.append(run_case(case, engine))
+            results.append(run_case(case, engine, timeout))
             bar.advance(task)
     return results
 
 
-def print_report(report: Report, console: Console, show_failures: bool = False) -> None:
-    table = Table(title=f"fastapply accuracy ({report.engine} engine)")
-    for name in ("language", "cases", "correct %", "wrong", "refused", "crashed", "median ms", "p99 ms"):
-        table.add_column(name, justify="left" if name == "language" else "right", no_wrap=True)
+def summary_table(title: str, first: str, rows: dict[str, Summary], total: Summary | None) -> Table:
+    table = Table(title=title)
+    for name in (first, "cases", "correct %", "wrong", "refused", "crashed", "median ms", "p99 ms"):
+        table.add_column(name, justify="left" if name == first else "right", no_wrap=True)
 
     def row(name: str, s: Summary, style: str | None = None) -> None:
         table.add_row(name, str(s.cases), f"{s.correct_pct:.1f}", str(s.wrong), str(s.refused),
                       str(s.crashed), f"{s.median_ms:.2f}", f"{s.p99_ms:.2f}", style=style)
 
-    for lang, summary in report.languages.items():
-        row(lang, summary)
-    table.add_section()
-    row("overall", report.overall, style="bold")
-    console.print(table)
+    for name, summary in rows.items():
+        row(name, summary)
+    if total is not None:
+        table.add_section()
+        row("overall", total, style="bold")
+    return table
+
+
+def print_report(report: Report, console: Console, show_failures: bool = False,
+                 by_tag: bool = False) -> None:
+    console.print(summary_table(f"fastapply accuracy ({report.engine} engine)", "language",
+                                report.languages, report.overall))
+    if by_tag and report.tags:
+        console.print(summary_table("by kind of edit (case tags)", "tag", report.tags, None))
     for result in report.results:
         if result.outcome == "wrong":
             console.print(f"[yellow]wrong[/]   {escape(result.id)}")
@@ -225,10 +281,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--language", action="append", help="only cases in this language (repeatable)")
     parser.add_argument("--filter", help="only cases whose id contains this text")
     parser.add_argument("--show-failures", action="store_true", help="print a short diff per wrong case")
+    parser.add_argument("--by-tag", action="store_true", help="also print a table per case tag")
     parser.add_argument("--fail-under", type=float, metavar="PCT",
                         help="exit 1 if overall correct %% is below PCT")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
+                        help="per-case limit in seconds; a merge past it counts as crashed (0: none)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.add_argument("--plot", type=Path, metavar="PNG", help="also draw outcomes per language (matplotlib)")
+    parser.add_argument("--plot", type=Path, metavar="PNG",
+                        help="also draw outcomes per language (matplotlib)")
     parser.add_argument("--latency", action="store_true",
                         help="measure latency instead (same as python -m evals.latency)")
     args = parser.parse_args(argv)
@@ -254,9 +314,9 @@ def main(argv: list[str] | None = None) -> int:
     if not cases:
         console.print("[red]no cases selected")
         return 2
-    results = run_all(cases, args.engine, console, progress=not args.no_progress)
+    results = run_all(cases, args.engine, console, progress=not args.no_progress, timeout=args.timeout)
     report = build_report(results, args.engine, paths)
-    print_report(report, console, show_failures=args.show_failures)
+    print_report(report, console, show_failures=args.show_failures, by_tag=args.by_tag)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(msgspec.json.format(msgspec.json.encode(report)))
     console.print(f"report: {args.out}")

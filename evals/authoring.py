@@ -4,29 +4,29 @@ Why a script: the expected merged file of a case must be trustworthy. Writing th
 invites typos, so each case is defined as a base file, the snippet an agent would send, and a list of
 exact (old -> new) replacements on the base. The script checks that every `old` occurs exactly once,
 applies the replacements to get `expected`, checks that every code line of the snippet appears in
-`expected` in the same order and that `expected` invents no line found in neither the base nor the
-snippet, and writes `original.EXT`, `update.EXT`, `expected.EXT`, `case.json`.
+`expected` in the same order, that `expected` invents no line found in neither the base nor the
+snippet and has no new syntax error (tree-sitter), and writes `original.EXT`, `update.EXT`, `expected.EXT`, `case.json`.
 
 Spec file format (one file per language; lines starting with `@@@@` are directives, every other line
 is verbatim content of the block opened by the last directive):
 
-    @@@@ case django-add-view            case id (folder name under evals/data/<language>/)
+    @@@@ case add-price-route            case id (folder name under evals/data/<language>/)
     @@@@ base orders_service.py          base file in evals/specs/bases/ (its extension is the case's)
     @@@@ language python                 folder under evals/data/ (default: from the base's extension)
-    @@@@ instruction Add a view that ... the instruction an agent would send
-    @@@@ tags markers, new-function      the kinds of edit (see evals/data/README.md)
+    @@@@ instruction Add an endpoint ... the instruction an agent would send
+    @@@@ tags markers, new_function      the kinds of edit (see evals/data/README.md)
     @@@@ transform crlf                  crlf | tabs | bom | no-eol (several allowed; original and
                                          expected; `tabs` also re-indents the snippet)
     @@@@ whole-file                      the snippet is the whole new file: with no replacements,
                                          expected is the snippet; with replacements, the snippet is
                                          the base with them applied (and no snippet block is given)
-    @@@@ unchecked                       skip the snippet-lines-in-expected check (say why in a comment)
+    @@@@ unchecked                       skip the snippet/expected/syntax checks (say why in a comment)
     @@@@ snippet                         the lazy snippet follows
     @@@@ old                             text to find in the base (exactly once) follows
     @@@@ new                             its replacement follows (empty block: delete)
 
 Blocks are taken verbatim: every line up to the next directive, each with its newline. Put no spacer
-lines between blocks. Run `python -m evals.authoring` to (re)write evals/data, `--check` to verify
+lines between blocks; outside blocks, lines starting with `%` are comments. Run `python -m evals.authoring` to (re)write evals/data, `--check` to verify
 that evals/data matches the specs without writing.
 """
 
@@ -38,6 +38,8 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .treesitter import syntax_errors
 
 HERE = Path(__file__).parent
 SPECS_DIR = HERE / "specs"
@@ -188,6 +190,7 @@ def build(spec: Spec, bases_dir: Path = BASES_DIR) -> Built:
     if not spec.unchecked:
         check_snippet_in_expected(spec.id, snippet, expected)
         check_no_invented_lines(spec.id, base, snippet, expected)
+        check_syntax(spec.id, spec.language, base, expected)
     update = snippet
     original = base
     for name in spec.transforms:
@@ -232,6 +235,14 @@ def check_no_invented_lines(case_id: str, base: str, snippet: str, expected: str
         if line.strip() not in known:
             raise SpecError(f"{case_id}: expected line {line.strip()!r} is neither in the base nor in "
                             f"the snippet; fix the replacements")
+
+
+def check_syntax(case_id: str, language: str, base: str, expected: str) -> None:
+    """Expected must not have syntax errors that the base lacks (tree-sitter, where we have a grammar)."""
+    before, after = syntax_errors(base, language), syntax_errors(expected, language)
+    if len(after) > len(before):
+        raise SpecError(f"{case_id}: expected has syntax errors near line(s) {after[:5]} that the base "
+                        f"does not have; fix the replacements")
 
 
 def _transform(name: str, text: str) -> str:

@@ -25,20 +25,30 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .cases import Case, write_jsonl
+from .treesitter import syntax_errors
 
 MIN_LINES, MAX_LINES = 100, 1500
-BRACE_EXTS = {".js": "javascript", ".mjs": "javascript", ".ts": "typescript", ".rs": "rust", ".go": "go"}
+BRACE_EXTS = {".js": "javascript", ".mjs": "javascript", ".jsx": "jsx", ".ts": "typescript",
+              ".tsx": "tsx", ".rs": "rust", ".go": "go"}
 PY_MARKERS = ["# ... existing code ...", "# ... rest of the code ...", "# ... unchanged ...", "# ..."]
 C_MARKERS = ["// ... existing code ...", "// ... rest of the code ...", "// ... unchanged ...", "// ..."]
 NEW_IMPORTS = ["functools", "itertools", "logging", "textwrap", "operator", "contextlib", "shutil"]
 CONTROL = {"if", "for", "while", "switch", "catch", "match", "else", "do", "try", "return", "loop",
            "function", "constructor"}
-_JS = [re.compile(r"^(\s*)(?:export\s+(?:default\s+)?)?(?:async\s+)?function\s*\*?\s*(\w+)\s*\(([^()]*)\)[^{}=]*\{\s*$"),
-       re.compile(r"^(\s+)(?:(?:static|async|public|private|protected|get|set)\s+)*(\w+)\s*\(([^()]*)\)[^{}=;]*\{\s*$")]
+# Definition headers that open a brace block on the same line: (indent, name, parameters).
+_JS = [
+    re.compile(r"^(\s*)(?:export\s+(?:default\s+)?)?(?:async\s+)?function\s*\*?\s*(\w+)\s*"
+               r"\(([^()]*)\)[^{}=]*\{\s*$"),
+    re.compile(r"^(\s+)(?:(?:static|async|public|private|protected|get|set)\s+)*(\w+)\s*"
+               r"\(([^()]*)\)[^{}=;]*\{\s*$"),
+]
 _HEADERS = {
     "javascript": _JS,
+    "jsx": _JS,
     "typescript": _JS,
-    "rust": [re.compile(r"^(\s*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+(\w+)[^(]*\(([^()]*)\)[^{;]*\{\s*$")],
+    "tsx": _JS,
+    "rust": [re.compile(r"^(\s*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+(\w+)"
+                        r"[^(]*\(([^()]*)\)[^{;]*\{\s*$")],
     "go": [re.compile(r"^()func\s+(?:\([^)]*\)\s*)?(\w+)\s*\(([^()]*)\)[^{]*\{\s*$")],
 }
 
@@ -77,6 +87,18 @@ def find_sources(limit_per_kind: int = 400) -> list[Path]:
     for entry in sorted({p for p in sys.path if p.endswith("site-packages")}):
         for ext in BRACE_EXTS:
             found += sorted(Path(entry).glob(f"**/*{ext}"))[:limit_per_kind]
+    return found
+
+
+def collect_sources(paths: list[Path]) -> list[Path]:
+    """Source files named directly or found below the given folders, in a stable order."""
+    exts = {".py", *BRACE_EXTS}
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*") if p.suffix in exts and p.is_file())
+        elif path.suffix in exts:
+            found.append(path)
     return found
 
 
@@ -130,8 +152,7 @@ def brace_units(lines: list[str], lang: str) -> list[Unit]:
     return units
 
 
-def _python_edits(unit: Unit, units: list[Unit], lines: list[str], rng: random.Random,
-                  tree: ast.Module) -> list[Edit]:
+def _python_edits(unit: Unit, units: list[Unit], lines: list[str], rng: random.Random) -> list[Edit]:
     """The candidate edits for one Python definition."""
     edits = []
     ind = unit.indent
@@ -170,8 +191,15 @@ def _python_edits(unit: Unit, units: list[Unit], lines: list[str], rng: random.R
         while end < len(lines) and not lines[end].strip():
             end += 1
         if end < len(lines) and unit.start > 0:
-            edits.append(Edit("delete_function", unit.start, end, []))
+            edits.append(Edit("delete_function", _with_comments(lines, unit.start, ("#",)), end, []))
     return edits
+
+
+def _with_comments(lines: list[str], start: int, prefixes: tuple[str, ...]) -> int:
+    """Move a definition's start up over the comment lines (and attributes) directly above it."""
+    while start > 0 and lines[start - 1].strip().startswith(prefixes):
+        start -= 1
+    return start
 
 
 def _import_edit(tree: ast.Module, lines: list[str], rng: random.Random) -> Edit | None:
@@ -193,7 +221,7 @@ def _brace_edits(unit: Unit, lines: list[str], lang: str) -> list[Edit]:
     ind = unit.indent
     header = lines[unit.start]
     step = ind[len(header) - len(header.lstrip()):] or "  "
-    if lang in ("javascript", "typescript") and unit.params:
+    if lang in ("javascript", "jsx", "typescript", "tsx") and unit.params:
         p = unit.params[0]
         guard = [f"{ind}if ({p} === undefined) {{", f"{ind}{step}throw new TypeError('{p} is required');",
                  f"{ind}}}"]
@@ -203,12 +231,13 @@ def _brace_edits(unit: Unit, lines: list[str], lang: str) -> list[Edit]:
         while end < len(lines) and not lines[end].strip():
             end += 1
         if end < len(lines) and unit.start > 0:
-            edits.append(Edit("delete_function", unit.start, end, []))
+            edits.append(Edit("delete_function", _with_comments(lines, unit.start, ("//", "/*", "*", "#[")), end, []))
+        js = ["", "function clampValue(value, low, high) {",
+              "  return Math.min(Math.max(value, low), high);", "}"]
+        ts = ["", "function clampValue(value: number, low: number, high: number): number {",
+              "  return Math.min(Math.max(value, low), high);", "}"]
         template = {
-            "javascript": ["", "function clampValue(value, low, high) {",
-                           "  return Math.min(Math.max(value, low), high);", "}"],
-            "typescript": ["", "function clampValue(value: number, low: number, high: number): number {",
-                           "  return Math.min(Math.max(value, low), high);", "}"],
+            "javascript": js, "jsx": js, "typescript": ts, "tsx": ts,
             "rust": ["", "fn clamp_value(value: i64, low: i64, high: i64) -> i64 {",
                      "    value.max(low).min(high)", "}"],
             "go": ["", "func clampValue(value, low, high int) int {", "\treturn max(low, min(value, high))",
@@ -274,7 +303,8 @@ def _indented(marker: str, lines: list[str], at: int, rng: random.Random) -> str
     return (line[: len(line) - len(line.lstrip())] if rng.random() < 0.5 else "") + marker
 
 
-def cases_for_file(path: Path, rng: random.Random, count: int) -> list[Case]:
+def cases_for_file(path: Path, rng: random.Random, count: int,
+                   min_lines: int = MIN_LINES, max_lines: int = MAX_LINES) -> list[Case]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
@@ -282,7 +312,9 @@ def cases_for_file(path: Path, rng: random.Random, count: int) -> list[Case]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    if not MIN_LINES <= len(lines) <= MAX_LINES or "\r" in text or "\t" in text:
+    # Python edits indent with spaces; brace-language edits copy the file's own indentation.
+    tabs_unsupported = path.suffix == ".py" and "\t" in text
+    if not min_lines <= len(lines) <= max_lines or "\r" in text or tabs_unsupported:
         return []
     if path.suffix == ".py":
         lang, markers = "python", PY_MARKERS
@@ -291,7 +323,7 @@ def cases_for_file(path: Path, rng: random.Random, count: int) -> list[Case]:
         except (SyntaxError, ValueError):
             return []
         units = python_units(tree, lines)
-        pool = [e for u in units for e in _python_edits(u, units, lines, rng, tree)]
+        pool = [e for u in units for e in _python_edits(u, units, lines, rng)]
         if (imp := _import_edit(tree, lines, rng)) is not None:
             pool.append(imp)
     else:
@@ -309,6 +341,8 @@ def cases_for_file(path: Path, rng: random.Random, count: int) -> list[Case]:
         whole = len(picked) == 1 and picked[0].unit is not None and rng.random() < 0.3 \
             and lines.count(lines[picked[0].unit[0]]) == 1
         snippet, expected = build_snippet(lines, picked, marker, rng, whole)
+        if len(syntax_errors(expected, lang)) > len(syntax_errors(text, lang)):
+            continue  # an edit this generator cannot make cleanly here (a safety net, rarely hit)
         kinds = [e.kind for e in picked] + (["no_markers"] if whole else ["markers"])
         out.append(Case(id=f"gen:{path.name}:{number}:{'+'.join(e.kind for e in picked)}",
                         original=text, update=snippet, expected=expected, filename=path.name,
@@ -316,7 +350,8 @@ def cases_for_file(path: Path, rng: random.Random, count: int) -> list[Case]:
     return out
 
 
-def generate(n: int = 200, seed: int = 0, per_file: int = 2, sources: list[Path] | None = None) -> list[Case]:
+def generate(n: int = 200, seed: int = 0, per_file: int = 2, sources: list[Path] | None = None,
+             min_lines: int = MIN_LINES, max_lines: int = MAX_LINES) -> list[Case]:
     rng = random.Random(seed)
     files = list(sources if sources is not None else find_sources())
     rng.shuffle(files)
@@ -326,7 +361,7 @@ def generate(n: int = 200, seed: int = 0, per_file: int = 2, sources: list[Path]
     for path in files:
         if len(cases) >= n:
             break
-        cases += cases_for_file(path, rng, min(per_file, n - len(cases)))
+        cases += cases_for_file(path, rng, min(per_file, n - len(cases)), min_lines, max_lines)
     return cases
 
 
@@ -337,14 +372,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=200, help="number of cases")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--per-file", type=int, default=2, help="at most this many cases per file")
+    parser.add_argument("--source", action="append", type=Path, metavar="PATH",
+                        help="derive cases from these files or folders instead of the installed "
+                             "sources (repeatable)")
+    parser.add_argument("--min-lines", type=int, default=MIN_LINES, help="skip shorter files")
+    parser.add_argument("--max-lines", type=int, default=MAX_LINES,
+                        help="skip longer files (raise it, e.g. to 10000, to stress large files)")
     args = parser.parse_args(argv)
-    cases = generate(args.n, args.seed, args.per_file)
+    sources = collect_sources(args.source) if args.source else None
+    cases = generate(args.n, args.seed, args.per_file, sources, min_lines=args.min_lines,
+                     max_lines=args.max_lines)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_jsonl(cases, args.out)
     langs: dict[str, int] = {}
     for case in cases:
         langs[case.language or "?"] = langs.get(case.language or "?", 0) + 1
-    print(f"wrote {len(cases)} cases to {args.out} ({', '.join(f'{k}: {v}' for k, v in sorted(langs.items()))})")
+    counts = ", ".join(f"{lang}: {n}" for lang, n in sorted(langs.items()))
+    print(f"wrote {len(cases)} cases to {args.out} ({counts})")
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -17,7 +18,8 @@ WHOLE = "def area(w, h):\n    return abs(w * h)\n\n\ndef perimeter(w, h):\n    r
 
 def _cases() -> list[Case]:
     return [
-        Case(id="ok", original=ORIGINAL, update=WHOLE, expected=WHOLE + "\n\n", filename="geo.py"),
+        Case(id="ok", original=ORIGINAL, update=WHOLE, expected=WHOLE + "\n\n", filename="geo.py",
+             tags=["whole_file"]),
         Case(id="bad", original=ORIGINAL, update=WHOLE, expected=ORIGINAL, filename="geo.py"),
         Case(id="empty", original=ORIGINAL, update="  \n", expected=ORIGINAL, filename="geo.py"),
     ]
@@ -42,9 +44,12 @@ def test_main_writes_report_and_exit_status(tmp_path, capsys):
     assert (overall["cases"], overall["correct"], overall["wrong"], overall["refused"]) == (3, 1, 1, 1)
     assert report["languages"]["python"]["correct_pct"] == pytest.approx(33.33)
     assert report["refusal_codes"] == {"empty_update": 1}
+    assert report["tags"]["whole_file"]["correct"] == 1 and list(report["tags"]) == ["whole_file"]
     printed = capsys.readouterr().out
     assert "overall" in printed and "wrong   bad" in printed and "[empty_update]" in printed
-    assert accuracy.main(["--data", str(data), "--out", str(out), "--no-progress", "--fail-under", "50"]) == 1
+    assert accuracy.main(["--data", str(data), "--out", str(out), "--no-progress", "--fail-under", "50",
+                          "--by-tag"]) == 1
+    assert "by kind of edit" in capsys.readouterr().out
 
 
 def test_a_crash_is_reported_and_fails_the_run(tmp_path, monkeypatch, capsys):
@@ -84,3 +89,13 @@ def test_plot_writes_a_png(tmp_path):
     path = tmp_path / "acc.png"
     accuracy.plot_report(report, path)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_hanging_merge_counts_as_crashed(monkeypatch):
+    def hang(*args, **kwargs):
+        while True:
+            time.sleep(0.01)
+
+    monkeypatch.setattr(fastapply, "apply", hang)
+    result = accuracy.run_case(_cases()[0], timeout=0.2)
+    assert result.outcome == "crashed" and result.code == "CaseTimeout"

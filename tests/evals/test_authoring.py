@@ -72,3 +72,9 @@ def test_directive_errors(tmp_path):
         _spec_file(tmp_path, "@@@@ case c\n@@@@ new\nx\n")
     with pytest.raises(authoring.SpecError, match="text outside a block"):
         _spec_file(tmp_path, "stray\n@@@@ case c\n")
+
+
+def test_expected_must_parse(tmp_path):
+    [spec] = _spec_file(tmp_path, _case("def b():\n    return (3\n", "    return 2\n", "    return (3\n"))
+    with pytest.raises(authoring.SpecError, match="syntax errors"):
+        authoring.build(spec, tmp_path / "bases")

@@ -8,6 +8,7 @@ import pytest
 
 from evals import authoring
 from evals.cases import DATA_DIR, load_cases
+from evals.treesitter import syntax_errors
 
 MINIMUM = {"python": 10, "javascript": 8, "typescript": 6, "jsx": 5, "tsx": 5, "rust": 5, "go": 5,
            "html": 5}
@@ -66,3 +67,11 @@ def test_transforms_reach_the_files(built):
     assert by_id["order-is-open-bom"].expected.startswith("\ufeff")
     assert not by_id["order-is-open-bom"].expected.endswith("\n")
     assert "\n\t\tlines = [" in by_id["subtotal-tabs"].expected
+
+
+
+def test_originals_and_expected_files_parse_cleanly(built):
+    """A typo in a replacement would show up as a syntax error in expected."""
+    for item in built:
+        assert syntax_errors(item.original, item.spec.language) == [], f"{item.spec.id}: original"
+        assert syntax_errors(item.expected, item.spec.language) == [], f"{item.spec.id}: expected"

@@ -11,6 +11,7 @@ import pytest
 from evals import generate
 from evals.authoring import check_snippet_in_expected
 from evals.cases import load_cases, write_jsonl
+from evals.treesitter import syntax_errors
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 PY_SOURCES = [STDLIB / name for name in ("textwrap.py", "shlex.py", "fractions.py", "calendar.py",
@@ -85,3 +86,19 @@ def test_main_writes_jsonl(tmp_path, monkeypatch, sources):
     out = tmp_path / "gen.jsonl"
     assert generate.main(["--out", str(out), "--n", "12", "--seed", "0"]) == 0
     assert len(load_cases(out)) == 12
+
+
+def test_brace_languages_from_named_sources(tmp_path):
+    """The corpus bases hold Go (tabs), Rust, TypeScript, TSX, JSX and JS: edits keep them parseable."""
+    bases = Path(__file__).resolve().parents[2] / "evals" / "specs" / "bases"
+    sources = generate.collect_sources([bases])
+    assert {p.suffix for p in sources} >= {".go", ".rs", ".ts", ".tsx", ".jsx", ".js", ".py"}
+    cases = generate.generate(120, seed=2, sources=sources, per_file=12)
+    languages = {case.language for case in cases}
+    assert {"go", "rust", "typescript", "tsx", "jsx", "javascript"} <= languages
+    for case in cases:
+        check_snippet_in_expected(case.id, case.update, case.expected)
+        assert syntax_errors(case.expected, case.language) == [], case.id
+    out = tmp_path / "own.jsonl"
+    assert generate.main(["--out", str(out), "--n", "5", "--source", str(bases / "bookmarks.go")]) == 0
+    assert {c.language for c in load_cases(out)} == {"go"}

@@ -29,6 +29,7 @@ _ASSIGN_HEADER = re.compile(
     r"\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|\w+\s*=>|lambda\b|"
     r"React\.|styled\.|class\b|\{\s*$|\[\s*$)")
 _KEY_HEADER = re.compile(r"^(?:- )?(?P<name>[A-Za-z_][\w.-]*):$")
+_IMPL_FOR = re.compile(r"^(?:unsafe\s+)?impl(?:<[^>]*>)?\s+([\w:]+)(?:<[^{]*>)?\s+for\s+([\w:]+)")
 _CSS_HEADER = re.compile(r"^(?P<name>[^{};]+?)\s*\{\s*$")
 _HTML_HEADER = re.compile(r"^<(?P<tag>[a-zA-Z][\w-]*)(?P<attrs>[^>]*?\bid=[\"'](?P<name>[^\"']+)[\"'][^>]*)>")
 _NOT_NAMES = {"if", "for", "while", "switch", "catch", "return", "elif", "with", "foreach", "until", "unless",
@@ -48,6 +49,9 @@ def header_key(norm: str) -> str | None:
     """The name a line defines, if it opens a definition (function, method, class, rule, element)."""
     if not norm or norm[0] in "})]#/*-;" and not norm.startswith("#["):
         return None
+    match = _IMPL_FOR.match(norm)
+    if match:  # `impl Display for Money` is about Money, not about Display
+        return f"{match.group(1)} for {match.group(2)}"
     match = _KEYWORD_HEADER.match(norm)
     if match:
         return match.group("name").rsplit(".", 1)[-1].rsplit(":", 1)[-1]

@@ -90,8 +90,10 @@ def opens_block(norm: str) -> bool:
 
 def continues_block(norm: str) -> bool:
     """A line at a block header's indentation that does not end the block: an Allman `{`, the
-    `) {` after a long parameter list, `} else {`."""
-    return norm == "{" or is_closer(norm) and norm.endswith(("{", ":")) and not norm.startswith("end")
+    `) {` after a long parameter list, `} else {`, `public:`."""
+    if norm == "{" or norm in ("public:", "private:", "protected:", "internal:", "signals:", "slots:"):
+        return True  # C++ access labels sit at the class's own indentation
+    return is_closer(norm) and norm.endswith(("{", ":")) and not norm.startswith("end")
 
 
 def is_closer(norm: str) -> bool:

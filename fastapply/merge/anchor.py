@@ -325,6 +325,36 @@ class Aligner:
         tail = [s for s in code if gaps and s > gaps[-1]]
         stop = self._greedy(head, o_lo, o_hi, +1)
         self._greedy(tail[::-1], o_hi - 1, stop - 1, -1)
+        if tail and tail[0] not in self.pairs:
+            self._context_block(tail, stop, o_hi)
+
+    def _context_block(self, tail: list[int], lo: int, hi: int) -> None:
+        """The lines right after a marker are often unchanged context (`store.append(e)`, `}`, `}`)
+        followed by a deletion up to the next anchor. Find where that block of lines occurs,
+        contiguously, closest to the next anchor (the reading that deletes least), and pair it."""
+        block: list[int] = []
+        for s in tail:
+            if s in self.pairs or self.in_new_definition(s) or s in self.markers:
+                break
+            block.append(s)
+        if not block or all(is_trivial(self.snorm[s]) for s in block):
+            return
+        first = next(s for s in block if not is_trivial(self.snorm[s]))
+        offset = block.index(first)
+        for start in reversed(self.opos.get(self.snorm[first], [])):
+            if not lo <= start < hi:
+                continue
+            o, run = start, []
+            for s in block[offset:]:
+                o = self._skip_blank(o, hi, +1)
+                if o >= hi or self.onorm[o] != self.snorm[s]:
+                    break
+                run.append((s, o))
+                o += 1
+            if len(run) == len(block) - offset and len(run) >= 2:
+                self.pairs.update(run)
+                self.fuzzy.update(s for s, _ in run)
+            return
 
     def _greedy(self, lines: list[int], start: int, stop: int, step: int) -> int:
         """Match `lines` in order against the original lines from `start` towards `stop` while they

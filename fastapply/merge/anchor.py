@@ -575,6 +575,8 @@ def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
     a, b = _TOKEN.findall(new), _TOKEN.findall(old)
     if a[0] != b[0] or ratio(new, old) < _FUZZY_MIN:
         return False
+    if opens_block(new) and opens_block(old) and ratio(new, old) >= 85:
+        return True  # a block header with a changed condition: `if x > 1 {` -> `if x > 2 {`
     small, large = (a, b) if len(a) <= len(b) else (b, a)
     remaining = Counter(large)
     missing = 0

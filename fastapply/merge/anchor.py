@@ -37,6 +37,7 @@ class Aligner:
             if norm:
                 self.opos[norm].append(index)
         self._okeys: dict[str, list[int]] = {}
+        self._all_keys: dict[str, list[int]] | None = None
         self.rebase(items, {})
         self.fuzzy: set[int] = set()
 
@@ -231,6 +232,7 @@ class Aligner:
         line just before the segment's first anchor look alike, they are paired (same for the end).
         """
         ordered = sorted(self.pairs.items())
+        self._taken = set(self.pairs.values())
         if self.items and self.items[0].kind == "code":
             self._walk_fuzzy(-1, -1, +1)
         if self.items and self.items[-1].kind == "code":
@@ -416,7 +418,7 @@ class Aligner:
     def _walk_fuzzy(self, s: int, o: int, step: int) -> None:
         """From the anchor (s, o), pair the unpaired snippet lines next to it (up to a marker) with
         the unpaired original lines next to it that they are edited versions of, in order."""
-        taken = set(self.pairs.values())
+        taken = self._taken
         run: list[int] = []
         s2 = s + step
         while 0 <= s2 < len(self.items) and s2 not in self.pairs and not is_gap(self.items[s2]):
@@ -446,6 +448,7 @@ class Aligner:
                         indent_width(self.stext[s2]) - base_s != indent_width(self.orig[o2]) - base_o:
                     continue
                 self.pairs[s2] = o2
+                taken.add(o2)
                 self.fuzzy.add(s2)
                 self.fuzzy.add(s)
                 cursor, misses = k + 1, -1
@@ -463,6 +466,15 @@ class Aligner:
         """Original lines that define `key` (found by text search first: most keys are rare)."""
         found = self._okeys.get(key)
         if found is None:
+            if len(self._okeys) >= 16:  # many lookups (a long snippet): index every header once
+                if self._all_keys is None:
+                    self._all_keys = defaultdict(list)
+                    for index, norm in enumerate(self.onorm):
+                        if norm and (norm[0].isalpha() or norm[0] in "<.#@_$"):
+                            name = header_key(norm)
+                            if name is not None:
+                                self._all_keys[name].append(index)
+                return self._all_keys.get(key, [])
             needle = key.split(":", 1)[-1].split("#", 1)[-1]
             found = [index for index, norm in enumerate(self.onorm)
                      if needle in norm and header_key(norm) == key]

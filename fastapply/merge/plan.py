@@ -75,7 +75,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     file_style = detect_style(orig)
     spliced = splice(items, orig, pairs, file_style=file_style,
                      snip_style=_snippet_style(items, file_style), drop=drop)
-    check_markers(orig, spliced.lines)
+    check_markers(set(onorm), spliced.lines, spliced.snippet_rows)
     check_loss(orig, spliced, len(code))
     segments = 1 + sum(1 for item in items if is_gap(item))
     return _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments, spec)

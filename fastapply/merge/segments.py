@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
 import msgspec
 
 from .markers import delete_target, is_marker
 
-_SPACE = re.compile(r"\s+")
-
-
 def normalize(line: str) -> str:
     """A line's identity for matching: no leading/trailing whitespace, inner runs of spaces collapsed."""
-    return _SPACE.sub(" ", line.strip())
+    return " ".join(line.split())
 
 
 class SnippetLine(msgspec.Struct):

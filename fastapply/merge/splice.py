@@ -19,6 +19,7 @@ class Spliced(msgspec.Struct):
     kept: list[tuple[int, int]]  # original ranges a marker kept, [start, end)
     deleted: list[tuple[int, int]]  # original ranges dropped between anchors
     markers_resolved: int
+    snippet_rows: set[int]  # indices of merged lines that came from the snippet
 
 
 def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, file_style: Style,
@@ -72,7 +73,8 @@ def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, 
         else:
             pending.append(s)
     flush(pending, o_pos, len(orig), None)
-    return Spliced(_merge_blank_runs(out, orig), kept, deleted, resolved)
+    lines, rows = _merge_blank_runs(out, orig)
+    return Spliced(lines, kept, deleted, resolved, rows)
 
 
 def _absorbing_gap(items: list[SnippetLine], pending: list[int], gaps: list[int], after_anchor: bool,
@@ -121,17 +123,20 @@ def _segment_shifts(items: list[SnippetLine], orig: list[str], pairs: dict[int, 
     return [chosen.get(segment_of[s], default) for s in range(len(items))]
 
 
-def _merge_blank_runs(out: list[tuple[str, str, int]], orig: list[str]) -> list[str]:
+def _merge_blank_runs(out: list[tuple[str, str, int]], orig: list[str]) -> tuple[list[str], set[int]]:
     """Blank lines where kept original code meets snippet code. Two lines that were neighbours in
     the original keep the original's spacing; otherwise the blank lines from both sides merge (the
     larger count wins); around a marker that stood for nothing they go when they would sit just
     inside a block's braces."""
     result: list[str] = []
+    rows: set[int] = set()
     last_index = -1  # position in `out` of the last non-blank entry
     index = 0
     while index < len(out):
         text, source, _ = out[index]
         if text.strip():
+            if source == SNIP:
+                rows.add(len(result))
             result.append(text)
             last_index = index
             index += 1
@@ -144,7 +149,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int]], orig: list[str]) -> list[
         after = out[run_end] if run_end < len(out) else None
         result.extend([""] * _blank_count(run, before, after, orig))
         index = run_end
-    return result
+    return result, rows
 
 
 def _blank_count(run: list[tuple[str, str, int]], before: tuple[str, str, int] | None,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from ..errors import ErrorCode, ValidationError
 from ..languages import LanguageSpec
 from .markers import marker_text_in
@@ -16,19 +14,17 @@ _LOSS_SHARE = 0.5
 _LOSS_MIN_LINES = 40
 
 
-def check_markers(original: list[str], merged: list[str]) -> None:
-    before = Counter(normalize(line) for line in original if marker_text_in(line))
-    for number, line in enumerate(merged, 1):
-        if not marker_text_in(line):
-            continue
-        norm = normalize(line)
-        if before[norm] <= 0:
+def check_markers(original_norms: set[str], merged: list[str], from_snippet: set[int]) -> None:
+    """No merged line that came from the snippet may still be a marker (unless the original had it)."""
+    for index in sorted(from_snippet):
+        line = merged[index]
+        if marker_text_in(line) and normalize(line) not in original_norms:
+            number = index + 1
             raise ValidationError(
                 f"the merged file would still contain the marker {line.strip()!r} (line {number}); "
                 "it could not be matched to unchanged code. Put the marker on its own line between "
                 "two unchanged lines, or resend the full code of that block",
                 code=ErrorCode.MARKER_LEFT, line=number)
-        before[norm] -= 1
 
 
 def check_loss(original: list[str], spliced: Spliced, snippet_lines: int) -> None:

@@ -54,6 +54,7 @@ class Aligner:
                 self.spos[norm].append(index)
         self._skeys: dict[str, list[int]] | None = None
         self._fresh: list[bool] | None = None
+        self._blocks: dict[tuple[str, int], int | None] = {}
         self.pairs = pairs
 
     def in_new_definition(self, s: int) -> bool:
@@ -115,7 +116,7 @@ class Aligner:
             if anc in self.pairs:
                 a = self.pairs[anc]
                 if a not in ends:
-                    ends[a] = _orig_block_end(self.orig, self.onorm, a)
+                    ends[a] = self._orig_end(a)
                 if a < o <= ends[a]:
                     continue
             del self.pairs[s]
@@ -148,7 +149,7 @@ class Aligner:
             if complete and body and body[-1] not in self.pairs:
                 # the lines after the block's last paired line are replaced by its unpaired tail
                 start = max((self.pairs[b] for b in body if b in self.pairs), default=o)
-                gone.update(range(start + 1, _orig_block_end(self.orig, self.onorm, o) + 1))
+                gone.update(range(start + 1, self._orig_end(o) + 1))
         return gone
 
     def place_stragglers(self) -> None:
@@ -187,17 +188,27 @@ class Aligner:
         if ends is not None and ends[0] not in self.pairs:
             self.pairs[ends[0]] = ends[1]
 
+    def _memo(self, key: tuple[str, int], compute):  # type: ignore[no-untyped-def]
+        if key not in self._blocks:
+            self._blocks[key] = compute()
+        return self._blocks[key]
+
+    def _orig_end(self, o: int) -> int:
+        return self._memo(("oe", o), lambda: _orig_block_end(self.orig, self.onorm, o))
+
     def _block_ends(self, s: int, o: int, s_hi: int, o_hi: int) -> tuple[int, int] | None:
         """The last lines of the blocks opened at snippet line s and original line o, when they are
         the same text: the closing `}` or `end`, or in Python the block's last line when the snippet
         gives the whole block (it ends where the code dedents, or with the snippet)."""
         if not (_opens(self.snorm, s) and _opens(self.onorm, o)):
             return None
-        sc = block_end(self.stext, self.snorm, s, s_hi, self.markers)
-        oc = block_end(self.orig, self.onorm, o, o_hi)
+        sc = _within(self._memo(("sc", s), lambda: block_end(self.stext, self.snorm, s, len(self.items),
+                                                              self.markers)), s_hi)
+        oc = _within(self._memo(("oc", o), lambda: block_end(self.orig, self.onorm, o, len(self.orig))), o_hi)
         if sc is None and oc is None:
-            sc = _block_last(self.stext, self.snorm, s, s_hi, self.markers)
-            oc = _orig_block_end(self.orig, self.onorm, o)
+            sc = _within(self._memo(("sl", s), lambda: _block_last(self.stext, self.snorm, s, len(self.items),
+                                                                    self.markers)), s_hi)
+            oc = self._orig_end(o)
             if oc >= o_hi or oc == o:
                 return None
         if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc]:
@@ -525,6 +536,10 @@ def _parents(texts: list[str], norms: list[str], markers: set[int]) -> list[int 
         stack.append((width, index))
         previous = index
     return parents
+
+
+def _within(index: int | None, stop: int) -> int | None:
+    return index if index is not None and index < stop else None
 
 
 def _block_last(texts: list[str], norms: list[str], start: int, stop: int, markers: set[int]) -> int | None:

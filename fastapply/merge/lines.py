@@ -101,14 +101,13 @@ def is_closer(norm: str) -> bool:
 
 
 def indent_width(text: str, tab: int = 4) -> int:
+    body = text.lstrip(" \t")
+    prefix_len = len(text) - len(body)
+    if "\t" not in text[:prefix_len]:
+        return prefix_len
     width = 0
-    for char in text:
-        if char == " ":
-            width += 1
-        elif char == "\t":
-            width += tab - width % tab
-        else:
-            break
+    for char in text[:prefix_len]:
+        width = width + tab - width % tab if char == "\t" else width + 1
     return width
 
 

@@ -59,6 +59,15 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
             if len(code) >= 0.5 * sum(1 for n in onorm if n):
                 return _finish(original, [i.text for i in items if not is_gap(i)], trailing_newline,
                                "whole_file", 0, 1, spec)
+            repeated = next((i for i in code if not is_trivial(i.norm) and len(aligner.opos.get(i.norm, ())) > 1),
+                            None)
+            if repeated is not None:
+                raise MergeError(
+                    f"snippet line {repeated.number} ({repeated.text.strip()!r}) occurs "
+                    f"{len(aligner.opos[repeated.norm])} times in the original and nothing in the snippet "
+                    "tells which one is meant. Add the enclosing class or function line, or a "
+                    "'... existing code ...' marker with one unchanged line around the edit",
+                    code=ErrorCode.AMBIGUOUS_ANCHOR, line=repeated.number)
             _fail_unanchored(code[0], "none of its lines occur in the original")
         items, whole = _settle_edges(items, pairs, orig, onorm)
         if whole:

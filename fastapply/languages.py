@@ -35,6 +35,8 @@ class LanguageSpec(msgspec.Struct, kw_only=True, frozen=True):
     block_style: str = "braces"
     definitions: list[str] = []
     content_hints: list[str] = []
+    # element node kind -> language of its raw text (HTML's <script> and <style>)
+    embedded: dict[str, str] = {}
 
     def ts_language(self) -> Any:
         """The tree-sitter Language (cached), or None when the grammar wheel is missing."""

@@ -46,3 +46,25 @@ def error_lines(tree: Any, limit: int = 3) -> list[int]:
             continue
         stack.extend(reversed([child for child in node.children if child.has_error]))
     return found
+
+
+def embedded_error_count(spec: LanguageSpec, tree: Any) -> int:
+    """Errors inside embedded code (JavaScript in <script>, CSS in <style>), parsed with its own grammar."""
+    if not spec.embedded:
+        return 0
+    from ..languages import find_language
+
+    total = 0
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        inner = spec.embedded.get(node.type)
+        if inner is None:
+            stack.extend(node.children)
+            continue
+        inner_spec = find_language(inner)
+        for child in node.children:
+            if child.type == "raw_text" and inner_spec is not None:
+                sub = parse(inner_spec, child.text.decode("utf-8", "replace"))
+                total += error_count(sub) if sub is not None else 0
+    return total

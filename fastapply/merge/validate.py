@@ -42,16 +42,19 @@ def check_loss(original: list[str], spliced: Spliced, snippet_lines: int) -> Non
 def check_syntax(spec: LanguageSpec | None, original: str, merged: str) -> None:
     if spec is None or spec.grammar is None:
         return
-    from .syntax import error_count, error_lines, parse
+    from .syntax import embedded_error_count, error_count, error_lines, parse
 
     tree = parse(spec, merged)
-    if tree is None or not tree.root_node.has_error:
+    if tree is None:
         return
-    after = error_count(tree)
+    inner_after = embedded_error_count(spec, tree)
+    if not tree.root_node.has_error and not inner_after:
+        return
+    after = error_count(tree) + inner_after
     old_tree = parse(spec, original)
-    before = error_count(old_tree) if old_tree is not None else 0
+    before = error_count(old_tree) + embedded_error_count(spec, old_tree) if old_tree is not None else 0
     if after > before:
-        lines = ", ".join(str(n) for n in error_lines(tree))
+        lines = ", ".join(str(n) for n in error_lines(tree)) or "inside an embedded script or style"
         raise ValidationError(
             f"the merged {spec.name} would have syntax errors near line(s) {lines} that the original "
             "does not have, so the snippet was probably placed wrongly. Include one more unchanged line "

@@ -316,3 +316,11 @@ def test_language_without_grammar_uses_the_line_merge() -> None:
     with pytest.raises(ApplyError) as info:
         apply(original, update.replace("//", "*"), language="cobol")
     assert info.value.code == "marker_left"
+
+
+def test_broken_javascript_inside_html_script_is_refused() -> None:
+    original = "<html>\n<body>\n<script>\nfunction a() {\n  return 1;\n}\n</script>\n</body>\n</html>\n"
+    update = "<!-- ... existing code ... -->\nfunction a() {\n  return (1;\n}\n<!-- ... existing code ... -->\n"
+    with pytest.raises(ApplyError) as info:
+        apply(original, update, filename="index.html")
+    assert info.value.code == "syntax_regressed"

@@ -37,7 +37,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     code = [item for item in items if item.kind == "code"]
     explicit = sum(1 for item in items if item.kind == "marker")
     grammar_method = "segments" if spec is not None and spec.grammar else "fallback_lines"
-    drop = _deletions(items, orig, onorm)
+    drop = _deletions(items, orig, onorm, spec, original)
     if not code:
         if drop:
             kept = [line for index, line in enumerate(orig) if index not in drop]
@@ -256,18 +256,41 @@ def _without_notes(items: list[SnippetLine]) -> list[SnippetLine]:
     return kept
 
 
-def _deletions(items: list[SnippetLine], orig: list[str], onorm: list[str]) -> set[int]:
+def _definition_spans(spec: LanguageSpec | None, original: str) -> dict[str, list[tuple[int, int]]]:
+    """Definitions by name from the syntax tree, [first, stop) lines, outermost ones only."""
+    if spec is None or spec.grammar is None:
+        return {}
+    from .syntax import definitions, parse
+
+    tree = parse(spec, original)
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for name, _, first, last in definitions(spec, tree) if tree is not None else []:
+        nested_same = any(first >= a and last < b for a, b in spans.get(name, []))
+        if not nested_same:
+            spans.setdefault(name, []).append((first, last + 1))
+    return spans
+
+
+def _deletions(items: list[SnippetLine], orig: list[str], onorm: list[str],
+               spec: LanguageSpec | None, original: str) -> set[int]:
     """Original lines that explicit deletion notes ("// remove foo") name. A note that names no
     single definition of the original is an ordinary comment after all (its kind becomes code)."""
     drop: set[int] = set()
     has_code = any(i.kind == "code" for i in items)
+    found: dict[str, list[tuple[int, int]]] | None = None
     for item in items:
         if item.kind != "delete":
             continue
+        if found is None:
+            found = _definition_spans(spec, original)
         for name in item.targets:
-            heads = [i for i, n in enumerate(onorm) if n and header_key(n) == name]
-            if len(heads) == 1:
-                first, stop = block_extent(orig, onorm, heads[0])
+            spans = found.get(name, [])
+            heads = [i for i, n in enumerate(onorm) if n and header_key(n) == name] if not spans else []
+            if len(spans) == 1 or len(heads) == 1:
+                first, stop = block_extent(orig, onorm, heads[0]) if heads else spans[0]
+                while first > 0 and (onorm[first - 1].startswith(("//", "# ", "##", "/*", "*", "--", "@", "<!--"))
+                                     or onorm[first - 1] == "#"):
+                    first -= 1  # its doc comment and decorators go with it
                 if first > 0 and not onorm[first - 1] and stop < len(orig) and not onorm[stop]:
                     stop += 1  # one of the two blank lines around it goes with it
                 drop.update(range(first, stop))

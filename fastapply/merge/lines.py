@@ -135,7 +135,7 @@ def block_extent(lines: list[str], norms: list[str], start: int) -> tuple[int, i
     base = indent_width(lines[start])
     first = start
     while first > 0 and norms[first - 1] and indent_width(lines[first - 1]) == base and \
-            norms[first - 1].startswith(("@", "#[", "//", "#", "/*", "*", "--")):
+            norms[first - 1].startswith(("@", "#[", "//", "# ", "/*", "*", "--")):
         first -= 1
     stop = start + 1
     last = start

@@ -8,7 +8,8 @@ followed by sections introduced by lines starting with `@@@`:
     instruction: Add a refund method
     tags: body_marker, multi_segment
     options: crlf, bom, no_final_newline, whole_file   (optional)
-    base: base2.java                                   (optional; default: the only base.* file)
+    base: base2.java                                   (optional; default: base.EXT, else the only base*.*;
+                                                        the case files take the base's extension)
     filename: Other.java                               (optional; default from LANGUAGES)
     drop: // remove legacyTotal                        (optional, repeatable: snippet lines that are
                                                         instructions and must not reach `expected`)
@@ -114,8 +115,14 @@ def parse_spec(path: Path) -> Spec:
                 header[key.strip()] = value.strip()
     if sections and sections[-1][1] and sections[-1][1][-1] == "":
         sections[-1][1].pop()  # the .case file's own final newline
-    bases = sorted(path.parent.glob(f"base*.{ext}"))
-    base = path.parent / header["base"] if "base" in header else (bases[0] if len(bases) == 1 else None)
+    bases = sorted(path.parent.glob("base*.*"))
+    default = path.parent / f"base.{ext}"
+    if "base" in header:
+        base: Path | None = path.parent / header["base"]
+    elif default.is_file():
+        base = default
+    else:
+        base = bases[0] if len(bases) == 1 else None
     if base is None or not base.is_file():
         raise AuthoringError(f"{path}: no unique base file; name one with 'base:'")
     options = {o.strip() for o in header.get("options", "").split(",") if o.strip()}
@@ -192,7 +199,8 @@ def check_consistency(spec: Spec, original: str, expected: str, snippet: str) ->
 
 
 def build(spec: Spec) -> Built:
-    ext, _, language = LANGUAGES[spec.language]
+    _, _, language = LANGUAGES[spec.language]
+    ext = spec.base.suffix[1:]
     base = spec.base.read_text(encoding="utf-8")
     if "\r" in base or base.startswith("\ufeff"):
         raise AuthoringError(f"{spec.base}: write bases with LF and no BOM; use options instead")

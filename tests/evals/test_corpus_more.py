@@ -3,9 +3,11 @@ reproduced byte for byte from its authoring definitions."""
 
 from __future__ import annotations
 
+import importlib
 from collections import Counter
 
 import pytest
+import tree_sitter
 
 from evals import authoring_more
 from evals.cases import DATA_DIR, load_cases
@@ -58,6 +60,30 @@ def test_special_file_shapes_are_present():
     assert any(not c.original.endswith("\n") for c in cases.values())
     assert any("\n\t" in c.original for c in cases.values())
     assert sum("no_markers" in c.tags for c in cases.values()) >= 6
+
+
+# language folder -> (grammar module, function): the official grammar wheels, not the engine's registry,
+# so that this check of the corpus does not depend on the code it measures.
+GRAMMARS = {
+    "java": ("tree_sitter_java", "language"), "c": ("tree_sitter_c", "language"),
+    "cpp": ("tree_sitter_cpp", "language"), "csharp": ("tree_sitter_c_sharp", "language"),
+    "ruby": ("tree_sitter_ruby", "language"), "php": ("tree_sitter_php", "language_php"),
+    "kotlin": ("tree_sitter_kotlin", "language"), "swift": ("tree_sitter_swift", "language"),
+    "scala": ("tree_sitter_scala", "language"), "lua": ("tree_sitter_lua", "language"),
+    "css": ("tree_sitter_css", "language"), "bash": ("tree_sitter_bash", "language"),
+    "yaml": ("tree_sitter_yaml", "language"), "json": ("tree_sitter_json", "language"),
+}
+
+
+def test_originals_and_expected_files_parse_without_errors():
+    assert set(GRAMMARS) == set(LANGUAGES)
+    for lang, (module, function) in GRAMMARS.items():
+        grammar = getattr(importlib.import_module(module), function)()
+        parser = tree_sitter.Parser(tree_sitter.Language(grammar))
+        for case in load_cases(DATA_DIR / lang):
+            for name, text in (("original", case.original), ("expected", case.expected)):
+                tree = parser.parse(text.encode("utf-8"))
+                assert not tree.root_node.has_error, f"{case.id}: {name} has syntax errors"
 
 
 def test_checks_catch_a_bad_definition(tmp_path):

@@ -188,6 +188,12 @@ class Aligner:
         if ends is not None and ends[0] not in self.pairs:
             self.pairs[ends[0]] = ends[1]
 
+    def _monotone(self, s: int, o: int) -> bool:
+        """True when pairing (s, o) keeps the pairs in the same order on both sides."""
+        before = max((p for p in self.pairs if p < s), default=None)
+        after = min((p for p in self.pairs if p > s), default=None)
+        return (before is None or self.pairs[before] < o) and (after is None or self.pairs[after] > o)
+
     def _memo(self, key: tuple[str, int], compute):  # type: ignore[no-untyped-def]
         if key not in self._blocks:
             self._blocks[key] = compute()
@@ -462,6 +468,12 @@ class Aligner:
                 taken.add(o2)
                 self.fuzzy.add(s2)
                 self.fuzzy.add(s)
+                closer = self._block_ends(s2, o2, len(self.items), len(self.orig))
+                if closer is not None and closer[0] not in self.pairs and closer[1] not in taken \
+                        and self._monotone(*closer):
+                    self.pairs[closer[0]] = closer[1]
+                    taken.add(closer[1])
+                    self.fuzzy.add(closer[0])
                 cursor, misses = k + 1, -1
                 break
             misses += 1

@@ -324,3 +324,13 @@ def test_broken_javascript_inside_html_script_is_refused() -> None:
     with pytest.raises(ApplyError) as info:
         apply(original, update, filename="index.html")
     assert info.value.code == "syntax_regressed"
+
+
+def test_dedented_or_tab_indented_snippet_follows_the_files_indentation() -> None:
+    original = ("class R:\n    def __init__(self, w, h):\n        self.w = w\n        self.h = h\n\n"
+                "    def area(self):\n        return self.w * self.h\n\n    def name(self):\n        return 'r'\n")
+    dedented = "# ... existing code ...\ndef area(self):\n    # cached\n    return self.w * self.h\n# ... existing code ...\n"
+    assert "    def area(self):\n        # cached\n        return self.w * self.h\n\n    def name" in \
+        apply(original, dedented, filename="r.py").merged_code
+    tabbed = "# ... existing code ...\n\tdef area(self):\n\t\treturn self.w * self.h * 1\n# ... existing code ...\n"
+    assert "    def area(self):\n        return self.w * self.h * 1\n" in apply(original, tabbed, filename="r.py").merged_code

@@ -5,23 +5,20 @@ whitespace normalisation) are candidate anchors; definition headers whose text c
 name did not (`add(number) {` -> `static add(a, b) {`) are weaker candidates, and so is the closing
 line of a block whose opening line is a candidate. The heaviest increasing chain of candidates is
 kept, and the ranges between chain links are aligned the same way, recursively. Where no unique
-line is left, the lines next to a range's fixed ends are matched greedily within a short window.
-Lookups go through per-text position lists, so nothing is quadratic in the file size.
+line is left, the lines next to a range's fixed ends are matched in order from those ends.
+Lookups go through per-text position lists, so nothing is quadratic in the file size. Later passes
+over the alignment live in refine.py.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
-from collections import Counter, defaultdict
+from collections import defaultdict
 
-from rapidfuzz.fuzz import ratio
-from rapidfuzz.process import extract
-
-from .lines import _next_code, block_end, continues_block, header_key, indent_width, is_closer, is_trivial, opens_block
+from .blocks import block_last, block_stop, enclosing, opens_at, within
+from .chain import count_in, heaviest_chain, span
+from .lines import block_end, header_key, indent_width, is_closer, is_trivial, opens_block
 from .segments import SnippetLine, is_gap
-
-_FUZZY_MIN = 60.0
 _DP_LIMIT = 300  # candidates up to which the chain search weighs deletions (quadratic in this)
 _DROP_COST = 0.1
 _DROP_CAP = 6.0
@@ -61,7 +58,7 @@ class Aligner:
         """True for lines inside a definition the original does not have (a new function): they
         are new code even where their text also occurs elsewhere in the file."""
         if self._fresh is None:
-            parents = _parents(self.stext, self.snorm, self.markers)
+            parent_of = enclosing(self.stext, self.snorm, self.markers)
             fresh = [False] * len(self.items)
             last_at: dict[int, int] = {}  # indentation -> last line with it (a closer's opener)
             for index, norm in enumerate(self.snorm):
@@ -70,12 +67,12 @@ class Aligner:
                 if not norm:
                     continue
                 width = indent_width(self.stext[index])
-                parent = parents[index]
+                parent = parent_of[index]
                 if parent is not None and fresh[parent]:
                     fresh[index] = True
                 elif is_closer(norm) and width in last_at:
                     fresh[index] = fresh[last_at[width]]
-                elif _opens(self.snorm, index):
+                elif opens_at(self.snorm, index):
                     key = header_key(norm)
                     fresh[index] = key is not None and not self._okeys_for(key) and norm not in self.opos
                     back = index - 1
@@ -96,93 +93,6 @@ class Aligner:
             stack.extend(self._step(*stack.pop()))
         return self.pairs
 
-    def prune_orphans(self) -> None:
-        """Drop pairs that contradict the nesting: a snippet line inside a block whose opening line is
-        paired must pair inside that block of the original, and a line inside a new definition (an
-        unpaired header) pairs with nothing: `if order is None:` in a new function is new code, not
-        the same line of some other function."""
-        parents = _parents(self.stext, self.snorm, self.markers)
-        ends: dict[int, int] = {}
-        for s in sorted(self.pairs):
-            o = self.pairs[s]
-            if s not in self.fuzzy and self._isolated_common(s, o):
-                del self.pairs[s]
-                continue
-            anc = parents[s]
-            while anc is not None and anc not in self.pairs and header_key(self.snorm[anc]) is None:
-                anc = parents[anc]
-            if anc is None:
-                continue
-            if anc in self.pairs:
-                a = self.pairs[anc]
-                if a not in ends:
-                    ends[a] = self._orig_end(a)
-                if a < o <= ends[a]:
-                    continue
-            del self.pairs[s]
-
-    def covered(self) -> set[int]:
-        """Original lines that a complete block in the snippet replaces although nothing pairs them.
-
-        When the snippet gives a paired header's whole block (no marker inside it), every line of
-        the original block belongs to that block, also those after the snippet's last paired line
-        (Python has no closing brace to pair): a marker after the block must not keep them."""
-        gone: set[int] = set()
-        for s, o in self.pairs.items():
-            if not _opens(self.snorm, s):
-                continue
-            width = indent_width(self.stext[s])
-            body: list[int] = []
-            complete = False
-            for index in range(s + 1, len(self.items)):
-                if index in self.markers:
-                    complete = indent_width(self.stext[index]) <= width
-                    break
-                if not self.snorm[index] or continues_block(self.snorm[index]):
-                    continue
-                if indent_width(self.stext[index]) <= width:
-                    complete = True
-                    break
-                body.append(index)
-            else:
-                complete = True
-            if complete and body and body[-1] not in self.pairs:
-                # the lines after the block's last paired line are replaced by its unpaired tail
-                start = max((self.pairs[b] for b in body if b in self.pairs), default=o)
-                gone.update(range(start + 1, self._orig_end(o) + 1))
-        return gone
-
-    def place_stragglers(self) -> None:
-        """A segment with no paired line at all (one edited line between two markers) is matched
-        to the one original line, between its neighbours' anchors, that it is an edited version of."""
-        segments: list[list[int]] = [[]]
-        for index, item in enumerate(self.items):
-            if is_gap(item):
-                segments.append([])
-            elif item.kind == "code":
-                segments[-1].append(index)
-        ordered = sorted(self.pairs.items())
-        keys = [s for s, _ in ordered]
-        for seg in segments:
-            if not seg or any(s in self.pairs for s in seg):
-                continue
-            at = bisect_left(keys, seg[0])
-            lo = ordered[at - 1][1] + 1 if at > 0 else 0
-            hi = ordered[at][1] if at < len(ordered) else len(self.orig)
-            for s in seg:
-                if is_trivial(self.snorm[s]) or self.in_new_definition(s):
-                    continue
-                found = extract(self.snorm[s], {o: self.onorm[o] for o in range(lo, hi) if self.onorm[o]},
-                                scorer=ratio, score_cutoff=_FUZZY_MIN, limit=3)
-                good = [(score, o) for _, score, o in found
-                        if edited_version(self.snorm[s], self.onorm[o], assignments=True)]
-                if len(good) == 1 or len(good) > 1 and good[0][0] - good[1][0] >= 10:
-                    o = good[0][1]
-                    self.pairs[s] = o
-                    self.fuzzy.add(s)
-                    self._pair_closer(s, o, len(self.items), hi)
-                    break  # its neighbours are paired by extend_fuzzy, next to it
-
     def _pair_closer(self, s: int, o: int, s_hi: int, o_hi: int) -> None:
         ends = self._block_ends(s, o, s_hi, o_hi)
         if ends is not None and ends[0] not in self.pairs:
@@ -200,19 +110,19 @@ class Aligner:
         return self._blocks[key]
 
     def _orig_end(self, o: int) -> int:
-        return self._memo(("oe", o), lambda: _orig_block_end(self.orig, self.onorm, o))
+        return self._memo(("oe", o), lambda: block_stop(self.orig, self.onorm, o))
 
     def _block_ends(self, s: int, o: int, s_hi: int, o_hi: int) -> tuple[int, int] | None:
         """The last lines of the blocks opened at snippet line s and original line o, when they are
         the same text: the closing `}` or `end`, or in Python the block's last line when the snippet
         gives the whole block (it ends where the code dedents, or with the snippet)."""
-        if not (_opens(self.snorm, s) and _opens(self.onorm, o)):
+        if not (opens_at(self.snorm, s) and opens_at(self.onorm, o)):
             return None
-        sc = _within(self._memo(("sc", s), lambda: block_end(self.stext, self.snorm, s, len(self.items),
+        sc = within(self._memo(("sc", s), lambda: block_end(self.stext, self.snorm, s, len(self.items),
                                                               self.markers)), s_hi)
-        oc = _within(self._memo(("oc", o), lambda: block_end(self.orig, self.onorm, o, len(self.orig))), o_hi)
+        oc = within(self._memo(("oc", o), lambda: block_end(self.orig, self.onorm, o, len(self.orig))), o_hi)
         if sc is None and oc is None:
-            sc = _within(self._memo(("sl", s), lambda: _block_last(self.stext, self.snorm, s, len(self.items),
+            sc = within(self._memo(("sl", s), lambda: block_last(self.stext, self.snorm, s, len(self.items),
                                                                     self.markers)), s_hi)
             oc = self._orig_end(o)
             if oc >= o_hi or oc == o:
@@ -220,43 +130,6 @@ class Aligner:
         if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc]:
             return sc, oc
         return None
-
-    def _isolated_common(self, s: int, o: int) -> bool:
-        """A line found all over the file (`if err != nil {`) anchors nothing on its own: keep it
-        only when a distinctive line close to it (same segment) is paired close to it too, or it
-        closes a paired block."""
-        norm = self.snorm[s]
-        if len(self.opos.get(norm, ())) < 3 or is_closer(norm) and self._closer_ok(s):
-            return False
-        for step in (-1, 1):
-            s2, seen = s + step, 0
-            while 0 <= s2 < len(self.items) and s2 not in self.markers and seen < 3:
-                other = self.snorm[s2]
-                if other:
-                    seen += 1
-                    o2 = self.pairs.get(s2)
-                    if o2 is not None and not is_trivial(other) and len(self.opos.get(other, ())) < 3 \
-                            and abs((o2 - o) - (s2 - s)) <= 2 and (o2 - o) * step > 0:
-                        return False
-                s2 += step
-        return True
-
-    def extend_fuzzy(self) -> None:
-        """Pair changed lines at a segment's edge with the original line they replace.
-
-        A segment whose first line was edited (a new signature) leaves that line unpaired, and the
-        marker before it would keep the old line too. When the unpaired snippet line and the original
-        line just before the segment's first anchor look alike, they are paired (same for the end).
-        """
-        ordered = sorted(self.pairs.items())
-        self._taken = set(self.pairs.values())
-        if self.items and self.items[0].kind == "code":
-            self._walk_fuzzy(-1, -1, +1)
-        if self.items and self.items[-1].kind == "code":
-            self._walk_fuzzy(len(self.items), len(self.orig), -1)
-        for s, o in ordered:
-            self._walk_fuzzy(s, o, -1)
-            self._walk_fuzzy(s, o, +1)
 
     # -- recursion ----------------------------------------------------------------------------
 
@@ -270,16 +143,16 @@ class Aligner:
                 continue
             where = self.opos.get(norm)
             if where:
-                first, last = _span(where, o_lo, o_hi)
-                if last - first == 1 and _count(self.spos[norm], s_lo, s_hi) == 1:
+                first, last = span(where, o_lo, o_hi)
+                if last - first == 1 and count_in(self.spos[norm], s_lo, s_hi) == 1:
                     cands.append((s, where[first], 1.0 + min(len(_WORDS.findall(norm)), 40) / 10))
                 if last > first:
                     continue
             key = self._skey(s)
             if key is not None:
                 okeys = self._okeys_for(key)
-                first, last = _span(okeys, o_lo, o_hi)
-                if last - first == 1 and _count(self._skey_index()[key], s_lo, s_hi) == 1:
+                first, last = span(okeys, o_lo, o_hi)
+                if last - first == 1 and count_in(self._skey_index()[key], s_lo, s_hi) == 1:
                     o = okeys[first]
                     if not self._paired_exactly(o, s_lo, s_hi):
                         cands.append((s, o, 1.0))
@@ -287,7 +160,7 @@ class Aligner:
             ends = self._block_ends(s, o, s_hi, o_hi)
             if ends is not None:
                 cands.append((*ends, weight))
-        chain = _heaviest_chain(cands) if len(cands) > _DP_LIMIT else self._best_chain(cands)
+        chain = heaviest_chain(cands) if len(cands) > _DP_LIMIT else self._best_chain(cands)
         if not chain:
             self._edges(s_lo, s_hi, o_lo, o_hi)
             return []
@@ -329,11 +202,11 @@ class Aligner:
         return chain[::-1]
 
     def _marker_between(self, s1: int, s2: int) -> bool:
-        return _count(self.marker_list, s1 + 1, s2) > 0
+        return count_in(self.marker_list, s1 + 1, s2) > 0
 
     def _paired_exactly(self, o: int, s_lo: int, s_hi: int) -> bool:
         """True when the original line `o` also occurs verbatim in the snippet range (keep that one)."""
-        return _count(self.spos.get(self.onorm[o], []), s_lo, s_hi) > 0
+        return count_in(self.spos.get(self.onorm[o], []), s_lo, s_hi) > 0
 
     def _edges(self, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> None:
         code = [s for s in range(s_lo, s_hi) if self.snorm[s]]
@@ -432,54 +305,6 @@ class Aligner:
                 return index in self.pairs or not opens_block(self.snorm[index])
         return True
 
-    def _walk_fuzzy(self, s: int, o: int, step: int) -> None:
-        """From the anchor (s, o), pair the unpaired snippet lines next to it (up to a marker) with
-        the unpaired original lines next to it that they are edited versions of, in order."""
-        taken = self._taken
-        run: list[int] = []
-        s2 = s + step
-        while 0 <= s2 < len(self.items) and s2 not in self.pairs and not is_gap(self.items[s2]):
-            if self.items[s2].kind == "code":
-                run.append(s2)
-            s2 += step
-        if not run:
-            return
-        olines: list[int] = []
-        o2 = o + step
-        while 0 <= o2 < len(self.orig) and o2 not in taken and len(olines) < len(run) + 2:
-            if self.onorm[o2]:
-                olines.append(o2)
-            o2 += step
-        base_s = indent_width(self.stext[s]) if 0 <= s < len(self.items) else None
-        base_o = indent_width(self.orig[o]) if 0 <= o < len(self.orig) else None
-        cursor = misses = 0
-        for s2 in run:
-            # an unchanged line must be the very next one; an edited line may replace two
-            reach = 1 if self.snorm[s2] in self.opos else 2
-            for k in range(cursor, min(cursor + reach, len(olines))):
-                o2 = olines[k]
-                same = self.snorm[s2] == self.onorm[o2] and not is_closer(self.snorm[s2])
-                if not same and not edited_version(self.snorm[s2], self.onorm[o2]):
-                    continue
-                if base_s is not None and base_o is not None and \
-                        indent_width(self.stext[s2]) - base_s != indent_width(self.orig[o2]) - base_o:
-                    continue
-                self.pairs[s2] = o2
-                taken.add(o2)
-                self.fuzzy.add(s2)
-                self.fuzzy.add(s)
-                closer = self._block_ends(s2, o2, len(self.items), len(self.orig))
-                if closer is not None and closer[0] not in self.pairs and closer[1] not in taken \
-                        and self._monotone(*closer):
-                    self.pairs[closer[0]] = closer[1]
-                    taken.add(closer[1])
-                    self.fuzzy.add(closer[0])
-                cursor, misses = k + 1, -1
-                break
-            misses += 1
-            if misses > 3:
-                return
-
     # -- definition-name index (built only when a changed header needs it) ---------------------
 
     def _skey(self, s: int) -> str | None:
@@ -515,163 +340,3 @@ class Aligner:
         return self._skeys
 
 
-def _opens(norms: list[str], index: int) -> bool:
-    """True when the line opens a block, also in Allman style (the brace on the next line)."""
-    if opens_block(norms[index]):
-        return True
-    after = _next_code(norms, index)
-    return after < len(norms) and norms[after] == "{"
-
-
-def _parents(texts: list[str], norms: list[str], markers: set[int]) -> list[int | None]:
-    """For each snippet line, the nearest earlier line with less indentation in the same segment."""
-    parents: list[int | None] = [None] * len(texts)
-    stack: list[tuple[int, int]] = []  # (indent, index)
-    previous: int | None = None
-    for index, norm in enumerate(norms):
-        if index in markers:
-            stack, previous = [], None
-            continue
-        if not norm:
-            continue
-        if norm == "{" and previous is not None:
-            # Allman style: a brace on its own line belongs to the header above it (the line with
-            # the brace's indentation, above a long parameter list)
-            width = indent_width(texts[index])
-            header = next((i for w, i in reversed(stack) if w == width), previous)
-            parents[index] = header
-            continue
-        width = indent_width(texts[index])
-        while stack and stack[-1][0] >= width:
-            stack.pop()
-        parents[index] = stack[-1][1] if stack else None
-        stack.append((width, index))
-        previous = index
-    return parents
-
-
-def _within(index: int | None, stop: int) -> int | None:
-    return index if index is not None and index < stop else None
-
-
-def _block_last(texts: list[str], norms: list[str], start: int, stop: int, markers: set[int]) -> int | None:
-    """The last line of the snippet block opened at `start`, if the snippet gives all of it."""
-    base = indent_width(texts[start])
-    last = None
-    for index in range(start + 1, stop):
-        if index in markers:
-            if indent_width(texts[index]) <= base:
-                return None
-            continue
-        if not norms[index]:
-            continue
-        if indent_width(texts[index]) <= base:
-            break
-        last = index
-    return last
-
-
-def _orig_block_end(lines: list[str], norms: list[str], start: int) -> int:
-    """The last original line that belongs to the block opened at `start` (its closer included)."""
-    base = indent_width(lines[start])
-    last = start
-    for index in range(start + 1, len(lines)):
-        if not norms[index] or continues_block(norms[index]):
-            continue
-        width = indent_width(lines[index])
-        if width > base:
-            last = index
-            continue
-        if width == base and continues_block(norms[index]):
-            last = index
-            continue
-        if width == base and is_closer(norms[index]):
-            last = index
-        break
-    return last
-
-
-_ASSIGNED = re.compile(r"^((?:(?:const|let|var|local|val|export|static|final|public|private)\s+)*"
-                       r"[A-Za-z_$][\w$.\[\]'\"]*\s*(?::[^=]*)?)\s*[:=]\s")
-_TOKEN = re.compile(r"\w+|[^\w\s]")
-
-
-def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
-    """True when `new` reads as an edit of `old`, not a different line: the same definition name, or
-    one line's tokens contain the other's (an import that gained a name, an argument appended)."""
-    if new and old and not is_closer(old) and (new.startswith(old + " ") or old.startswith(new + " ")):
-        return True  # words appended: `return` -> `return None`, `pass` -> `pass  # todo`
-    if is_trivial(new) or is_trivial(old):
-        return False
-    key, old_key = header_key(new), header_key(old)
-    if key is not None and key == old_key:
-        return True
-    if key is not None and old_key is not None:
-        return False
-    new_target, old_target = _ASSIGNED.match(new), _ASSIGNED.match(old)
-    if assignments and new_target and old_target and new_target.group(1).strip() == old_target.group(1).strip():
-        return True  # the same name given a new value: `TIMEOUT = 30` -> `TIMEOUT = 60`
-    a, b = _TOKEN.findall(new), _TOKEN.findall(old)
-    if a[0] != b[0] or ratio(new, old) < _FUZZY_MIN:
-        return False
-    if opens_block(new) and opens_block(old) and ratio(new, old) >= 85:
-        return True  # a block header with a changed condition: `if x > 1 {` -> `if x > 2 {`
-    small, large = (a, b) if len(a) <= len(b) else (b, a)
-    remaining = Counter(large)
-    missing = 0
-    for token in small:
-        if remaining[token] > 0:
-            remaining[token] -= 1
-        elif token[0].isalnum() or token[0] == "_":
-            return False  # a word of one line is not in the other: a different line, not an edit
-        else:
-            missing += 1
-    return missing <= 1
-
-
-def _span(positions: list[int], lo: int, hi: int) -> tuple[int, int]:
-    return bisect_left(positions, lo), bisect_left(positions, hi)
-
-
-def _count(positions: list[int], lo: int, hi: int) -> int:
-    first, last = _span(positions, lo, hi)
-    return last - first
-
-
-def _heaviest_chain(cands: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
-    """The heaviest chain of candidates strictly increasing in both coordinates (Fenwick tree)."""
-    if not cands:
-        return []
-    cands = sorted(set(cands))
-    ranks = {o: r + 1 for r, o in enumerate(sorted({o for _, o, _ in cands}))}
-    size = len(ranks)
-    tree_best = [0.0] * (size + 1)
-    tree_arg = [-1] * (size + 1)
-    best = [0.0] * len(cands)
-    back = [-1] * len(cands)
-    start = 0
-    while start < len(cands):
-        end = start
-        while end < len(cands) and cands[end][0] == cands[start][0]:
-            end += 1
-        for index in range(start, end):
-            _, o, weight = cands[index]
-            r, top, arg = ranks[o] - 1, 0.0, -1
-            while r > 0:
-                if tree_best[r] > top:
-                    top, arg = tree_best[r], tree_arg[r]
-                r -= r & -r
-            best[index], back[index] = top + weight, arg
-        for index in range(start, end):
-            r = ranks[cands[index][1]]
-            while r <= size:
-                if best[index] > tree_best[r]:
-                    tree_best[r], tree_arg[r] = best[index], index
-                r += r & -r
-        start = end
-    index = max(range(len(cands)), key=best.__getitem__)
-    chain = []
-    while index >= 0:
-        chain.append((cands[index][0], cands[index][1]))
-        index = back[index]
-    return chain[::-1]

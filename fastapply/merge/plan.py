@@ -7,6 +7,7 @@ import msgspec
 from ..errors import ErrorCode, MergeError
 from ..languages import LanguageSpec
 from .anchor import Aligner
+from .refine import covered, extend_fuzzy, place_stragglers, prune_orphans
 from .indent import Style, detect_style
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine, classify, is_gap, normalize
@@ -80,7 +81,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         items, pairs = _open_edges(items, pairs, onorm)
     aligner.rebase(items, pairs)
     _check_placeable(items, pairs, aligner)
-    drop |= aligner.covered()
+    drop |= covered(aligner)
     file_style = detect_style(orig)
     spliced = splice(items, orig, pairs, file_style=file_style,
                      snip_style=_snippet_style(items, file_style), drop=drop)
@@ -92,10 +93,10 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
 
 def _pair_up(aligner: Aligner) -> dict[int, int]:
     aligner.align()
-    aligner.prune_orphans()
-    aligner.place_stragglers()
-    aligner.extend_fuzzy()
-    aligner.prune_orphans()
+    prune_orphans(aligner)
+    place_stragglers(aligner)
+    extend_fuzzy(aligner)
+    prune_orphans(aligner)
     return aligner.pairs
 
 

@@ -88,7 +88,15 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     check_markers(set(onorm), spliced.lines, spliced.snippet_rows)
     check_loss(orig, spliced, len(code))
     segments = 1 + sum(1 for item in items if is_gap(item))
-    return _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments, spec)
+    plan = _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments, spec)
+    edited = sorted(items[s].number for s in aligner.fuzzy if s in pairs and items[s].norm != onorm[pairs[s]])
+    if edited:
+        plan.warnings.append("snippet line(s) " + ", ".join(map(str, edited[:10])) + " replaced original "
+                             "lines they resemble (an edited signature or condition); check the diff")
+    if explicit and any(item.kind == "implicit" for item in items):
+        plan.warnings.append("the snippet does not start or end with a marker; the original code before "
+                             "or after it was kept as if it did")
+    return plan
 
 
 def _pair_up(aligner: Aligner) -> dict[int, int]:

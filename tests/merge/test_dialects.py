@@ -334,3 +334,10 @@ def test_dedented_or_tab_indented_snippet_follows_the_files_indentation() -> Non
         apply(original, dedented, filename="r.py").merged_code
     tabbed = "# ... existing code ...\n\tdef area(self):\n\t\treturn self.w * self.h * 1\n# ... existing code ...\n"
     assert "    def area(self):\n        return self.w * self.h * 1\n" in apply(original, tabbed, filename="r.py").merged_code
+
+
+def test_changed_signature_is_reported_in_warnings() -> None:
+    original = "def f(a):\n    return a\n\n\ndef g():\n    pass\n"
+    result = apply(original, "def f(a, b=1):\n    return a + b\n# ... existing code ...\n", filename="m.py")
+    assert result.merged_code == "def f(a, b=1):\n    return a + b\n\n\ndef g():\n    pass\n"
+    assert any("line(s) 1" in warning for warning in result.warnings)

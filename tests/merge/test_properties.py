@@ -108,3 +108,65 @@ def test_real_files_keep_everything_outside_the_edit(case) -> None:
     assert merged[:start] == lines[:start]
     tail = lines[stop:]
     assert merged[len(merged) - len(tail):] == tail
+
+
+CORPUS = Path(__file__).resolve().parents[2] / "evals" / "data"
+
+
+@cache
+def corpus_files() -> list[Path]:
+    return sorted(p for p in CORPUS.glob("*/*/original.*") if p.suffix != ".py")
+
+
+def _marker_for(path: Path) -> str:
+    from fastapply.languages import detect_language, get_language
+
+    spec = get_language(detect_language(path.name) or "javascript")
+    if spec.line_comments:
+        return f"{spec.line_comments[0]} ... existing code ..."
+    opener, closer = spec.block_comments[0]
+    return f"{opener} ... existing code ... {closer}"
+
+
+@st.composite
+def edited_corpus_file(draw):
+    path = draw(st.sampled_from(corpus_files()))
+    lines = path.read_text(encoding="utf-8").replace("\r\n", "\n").lstrip("\ufeff").split("\n")
+    n = len(lines)
+    start = draw(st.integers(min_value=3, max_value=max(3, n - 8)))
+    stop = draw(st.integers(min_value=start + 1, max_value=min(n - 3, start + 10)))
+    edited = []
+    for index, line in enumerate(lines[start:stop]):
+        action = draw(st.sampled_from(["keep", "keep", "change", "drop"]))
+        if action == "drop" and 0 < index < stop - start - 1:
+            continue
+        edited.append(line)
+        if action == "change" and line.strip() and not path.suffix == ".json":
+            # a new comment line after this one, in the file's comment syntax
+            edited.append(_indent(line) + _marker_for(path).replace("... existing code ...", f"probe {index}"))
+    head = 2
+    while head < 8 and start - head > 0 and not _distinctive(lines[start - head:start]):
+        head += 1
+    tail = 2
+    while tail < 8 and stop + tail < n and not _distinctive(lines[stop:stop + tail]):
+        tail += 1
+    marker = _marker_for(path)
+    before = next((line for line in reversed(lines[: start - head]) if line.strip()), "")
+    after = next((line for line in lines[stop + tail:] if line.strip()), "")
+    snippet = [_indent(before) + marker, *lines[start - head:start], *edited, *lines[stop:stop + tail],
+               _indent(after) + marker]
+    return path, lines, start, stop, edited, "\n".join(snippet)
+
+
+@settings(SETTINGS, max_examples=80)
+@given(case=edited_corpus_file())
+def test_corpus_files_in_every_language_keep_everything_outside_the_edit(case) -> None:
+    path, lines, start, stop, _, snippet = case
+    try:
+        result = apply("\n".join(lines), snippet, filename=path.name)
+    except ApplyError:
+        return
+    merged = result.merged_code.split("\n")
+    assert merged[:start] == lines[:start]
+    tail = lines[stop:]
+    assert merged[len(merged) - len(tail):] == tail

@@ -92,15 +92,26 @@ def _load_fixture(path: Path) -> Case:
     if len(sections) != 3:
         raise ValueError(f"{path}: expected 3 sections separated by '---', found {len(sections)}")
     original, update, expected_diff = (_strip_section(s) for s in sections)
+    # Most fixtures write "+ " before an added line, a few only "+": pick, per file, the reading that
+    # leaves the added lines' indentation on the file's (even) grid.
+    added = [line for line in expected_diff.split("\n")
+             if line.startswith("+") and line[1:].strip() and not line[1:].strip().startswith("*")]
+    wide = sum(_indent(line[2:]) % 2 == 0 for line in added if line.startswith("+ "))
+    narrow = sum(_indent(line[1:]) % 2 == 0 for line in added)
+    cut = 1 if narrow > wide else 2
     expected = []
     for line in expected_diff.split("\n"):
         if line.startswith("- ") or line == "-":
             continue
-        if line.startswith("+ ") or line == "+":
-            line = line[2:]
+        if line.startswith("+"):
+            line = line[cut:] if line.startswith("+ ") else line[1:]
         expected.append(line)
     return Case(id=path.stem, original=original, update=update, expected="\n".join(expected),
                 filename=path.name[: -len(".diff")])
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
 
 
 def _split_sections(text: str) -> list[str]:

@@ -1,10 +1,28 @@
-"""The structural lazy-snippet merge engine."""
+"""The structural lazy-snippet merge engine.
+
+`merge_snippet(original, update, language)` merges an edit snippet, in which unchanged code is
+elided with marker comments (`// ... existing code ...`), into the original file. Steps:
+
+1. classify the snippet's lines (markers.py, segments.py); a snippet without markers gets assumed
+   markers at its ends and between its top-level definitions (plan.py);
+2. align snippet lines with original lines in monotone order (anchor.py, chain.py), then refine
+   the alignment: nesting checks, edited lines next to anchors, lone edited lines (refine.py,
+   similar.py, blocks.py);
+3. splice: snippet lines where the snippet speaks, original lines where a marker stands for them,
+   nothing where the snippet dropped code between two anchors (splice.py);
+4. validate: no marker left, no new syntax errors (tree-sitter, syntax.py), no unexplained loss
+   (validate.py).
+
+Anything ambiguous raises MergeError / ValidationError with a code and a message saying which
+snippet line could not be placed and what the caller can do about it.
+"""
 
 from __future__ import annotations
 
 import msgspec
 
-from ..errors import ErrorCode, MergeError
+from ..languages import find_language
+from .plan import plan_merge
 
 
 class MergeOutcome(msgspec.Struct, kw_only=True):
@@ -17,7 +35,7 @@ class MergeOutcome(msgspec.Struct, kw_only=True):
 
 def merge_snippet(original: str, update: str, language: str | None) -> MergeOutcome:
     """Merge `update` (a lazy snippet) into `original`. Both use '\\n' line endings, no BOM."""
-    # Placeholder until the engine lands: only whole-file replacement is safe without anchoring.
-    if "..." in update:
-        raise MergeError("the structural engine is not built yet", code=ErrorCode.ANCHOR_NOT_FOUND)
-    return MergeOutcome(text=update, method="whole_file", segments=1)
+    spec = find_language(language)
+    plan = plan_merge(original, update, spec)
+    return MergeOutcome(text=plan.text, method=plan.method, markers_resolved=plan.markers_resolved,
+                        segments=plan.segments, warnings=plan.warnings)

@@ -1,0 +1,6 @@
+    // ... existing code ...
+
+    // Remove clear() - unused, and it bypasses the eviction stats
+
+    std::size_t size() const {
+    // ... existing code ...

@@ -1,0 +1,8 @@
+// ... existing code ...
+      </div>
+    </li>
+  );
+}
+
+function Column({ column, tasks, onMove, onDelete }) {
+// ... existing code ...

@@ -1,0 +1,6 @@
+// ... existing code ...
+  return (
+    <div className="invoice-table">
+      <table>
+        <thead>
+// ... existing code ...

@@ -1,0 +1,13 @@
+// ... existing code ...
+export type InvoiceStatus = 'draft' | 'sent' | 'paid' | 'overdue' | 'void';
+// ... existing code ...
+const STATUS_VARIANT: Record<InvoiceStatus, 'secondary' | 'default' | 'success' | 'destructive'> = {
+  draft: 'secondary',
+  sent: 'default',
+  paid: 'success',
+  overdue: 'destructive',
+  void: 'secondary',
+};
+// ... existing code ...
+                {onMarkPaid && invoice.status !== 'paid' && invoice.status !== 'void' && (
+// ... existing code ...

@@ -1,0 +1,342 @@
+"""Aligning snippet lines with original lines, in monotone order.
+
+Patience-style: inside a pair of ranges, lines that occur exactly once on both sides (after
+whitespace normalisation) are candidate anchors; definition headers whose text changed but whose
+name did not (`add(number) {` -> `static add(a, b) {`) are weaker candidates, and so is the closing
+line of a block whose opening line is a candidate. The heaviest increasing chain of candidates is
+kept, and the ranges between chain links are aligned the same way, recursively. Where no unique
+line is left, the lines next to a range's fixed ends are matched in order from those ends.
+Lookups go through per-text position lists, so nothing is quadratic in the file size. Later passes
+over the alignment live in refine.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from .blocks import block_last, block_stop, enclosing, opens_at, within
+from .chain import count_in, heaviest_chain, span
+from .lines import block_end, header_key, indent_width, is_closer, is_trivial, opens_block
+from .segments import SnippetLine, is_gap
+_DP_LIMIT = 300  # candidates up to which the chain search weighs deletions (quadratic in this)
+_DROP_COST = 0.1
+_DROP_CAP = 6.0
+_WORDS = re.compile(r"\w")
+
+
+class Aligner:
+    def __init__(self, items: list[SnippetLine], orig: list[str], onorm: list[str]) -> None:
+        self.orig = orig
+        self.onorm = onorm
+        self.opos: dict[str, list[int]] = defaultdict(list)
+        for index, norm in enumerate(onorm):
+            if norm:
+                self.opos[norm].append(index)
+        self._okeys: dict[str, list[int]] = {}
+        self._all_keys: dict[str, list[int]] | None = None
+        self.rebase(items, {})
+        self.fuzzy: set[int] = set()
+
+    def rebase(self, items: list[SnippetLine], pairs: dict[int, int]) -> None:
+        """Use a new snippet line list (with assumed markers added) and its pairs."""
+        self.items = items
+        self.stext = [item.text for item in items]
+        self.snorm = [item.norm if item.kind == "code" else "" for item in items]
+        self.markers = {i for i, item in enumerate(items) if is_gap(item)}
+        self.marker_list = sorted(self.markers)
+        self.spos: dict[str, list[int]] = defaultdict(list)
+        for index, norm in enumerate(self.snorm):
+            if norm:
+                self.spos[norm].append(index)
+        self._skeys: dict[str, list[int]] | None = None
+        self._fresh: list[bool] | None = None
+        self._blocks: dict[tuple[str, int], int | None] = {}
+        self.pairs = pairs
+
+    def in_new_definition(self, s: int) -> bool:
+        """True for lines inside a definition the original does not have (a new function): they
+        are new code even where their text also occurs elsewhere in the file."""
+        if self._fresh is None:
+            parent_of = enclosing(self.stext, self.snorm, self.markers)
+            fresh = [False] * len(self.items)
+            last_at: dict[int, int] = {}  # indentation -> last line with it (a closer's opener)
+            for index, norm in enumerate(self.snorm):
+                if index in self.markers:
+                    last_at = {}
+                if not norm:
+                    continue
+                width = indent_width(self.stext[index])
+                parent = parent_of[index]
+                if parent is not None and fresh[parent]:
+                    fresh[index] = True
+                elif is_closer(norm) and width in last_at:
+                    fresh[index] = fresh[last_at[width]]
+                elif opens_at(self.snorm, index):
+                    key = header_key(norm)
+                    fresh[index] = key is not None and not self._okeys_for(key) and norm not in self.opos
+                    back = index - 1
+                    while fresh[index] and back >= 0 and self.snorm[back] and back not in self.markers \
+                            and indent_width(self.stext[back]) == width \
+                            and self.snorm[back].startswith(("@", "#[", "//", "/*", "*", "#", "--")):
+                        fresh[back] = True  # its decorators and doc comment are new too
+                        back -= 1
+                last_at[width] = index
+            self._fresh = fresh
+        return self._fresh[s]
+
+    # -- public -------------------------------------------------------------------------------
+
+    def align(self) -> dict[int, int]:
+        stack = [(0, len(self.items), 0, len(self.orig))]
+        while stack:
+            stack.extend(self._step(*stack.pop()))
+        return self.pairs
+
+    def _pair_closer(self, s: int, o: int, s_hi: int, o_hi: int) -> None:
+        ends = self._block_ends(s, o, s_hi, o_hi)
+        if ends is not None and ends[0] not in self.pairs:
+            self.pairs[ends[0]] = ends[1]
+
+    def _monotone(self, s: int, o: int) -> bool:
+        """True when pairing (s, o) keeps the pairs in the same order on both sides."""
+        before = max((p for p in self.pairs if p < s), default=None)
+        after = min((p for p in self.pairs if p > s), default=None)
+        return (before is None or self.pairs[before] < o) and (after is None or self.pairs[after] > o)
+
+    def _memo(self, key: tuple[str, int], compute):  # type: ignore[no-untyped-def]
+        if key not in self._blocks:
+            self._blocks[key] = compute()
+        return self._blocks[key]
+
+    def _orig_end(self, o: int) -> int:
+        return self._memo(("oe", o), lambda: block_stop(self.orig, self.onorm, o))
+
+    def _block_ends(self, s: int, o: int, s_hi: int, o_hi: int) -> tuple[int, int] | None:
+        """The last lines of the blocks opened at snippet line s and original line o, when they are
+        the same text: the closing `}` or `end`, or in Python the block's last line when the snippet
+        gives the whole block (it ends where the code dedents, or with the snippet)."""
+        if not (opens_at(self.snorm, s) and opens_at(self.onorm, o)):
+            return None
+        sc = within(self._memo(("sc", s), lambda: block_end(self.stext, self.snorm, s, len(self.items),
+                                                              self.markers)), s_hi)
+        oc = within(self._memo(("oc", o), lambda: block_end(self.orig, self.onorm, o, len(self.orig))), o_hi)
+        if sc is None and oc is None:
+            sc = within(self._memo(("sl", s), lambda: block_last(self.stext, self.snorm, s, len(self.items),
+                                                                    self.markers)), s_hi)
+            oc = self._orig_end(o)
+            if oc >= o_hi or oc == o:
+                return None
+        if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc]:
+            return sc, oc
+        return None
+
+    # -- recursion ----------------------------------------------------------------------------
+
+    def _step(self, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list[tuple[int, int, int, int]]:
+        if s_lo >= s_hi or o_lo >= o_hi:
+            return []
+        cands: list[tuple[int, int, float]] = []
+        for s in range(s_lo, s_hi):
+            norm = self.snorm[s]
+            if not norm or is_trivial(norm) or self.in_new_definition(s):
+                continue
+            where = self.opos.get(norm)
+            if where:
+                first, last = span(where, o_lo, o_hi)
+                if last - first == 1 and count_in(self.spos[norm], s_lo, s_hi) == 1:
+                    cands.append((s, where[first], 1.0 + min(len(_WORDS.findall(norm)), 40) / 10))
+                if last > first:
+                    continue
+            key = self._skey(s)
+            if key is not None:
+                okeys = self._okeys_for(key)
+                first, last = span(okeys, o_lo, o_hi)
+                if last - first == 1 and count_in(self._skey_index()[key], s_lo, s_hi) == 1:
+                    o = okeys[first]
+                    if not self._paired_exactly(o, s_lo, s_hi):
+                        cands.append((s, o, 1.0))
+        for s, o, weight in list(cands):
+            ends = self._block_ends(s, o, s_hi, o_hi)
+            if ends is not None:
+                cands.append((*ends, weight))
+        chain = heaviest_chain(cands) if len(cands) > _DP_LIMIT else self._best_chain(cands)
+        if not chain:
+            self._edges(s_lo, s_hi, o_lo, o_hi)
+            return []
+        gaps = []
+        prev_s, prev_o = s_lo - 1, o_lo - 1
+        for s, o in chain:
+            self.pairs[s] = o
+            gaps.append((prev_s + 1, s, prev_o + 1, o))
+            prev_s, prev_o = s, o
+        gaps.append((prev_s + 1, s_hi, prev_o + 1, o_hi))
+        return gaps
+
+    def _best_chain(self, cands: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
+        """Heaviest increasing chain where dropping original lines between two links that no marker
+        separates costs a little per line: anchors that would delete a stretch of code the snippet
+        says nothing about must earn it."""
+        cands = sorted(set(cands))
+        best = [0.0] * len(cands)
+        back = [-1] * len(cands)
+        for j, (s2, o2, w2) in enumerate(cands):
+            top, arg = 0.0, -1
+            for i in range(j):
+                s1, o1, _ = cands[i]
+                if s1 >= s2 or o1 >= o2:
+                    continue
+                score = best[i]
+                if not self._marker_between(s1, s2):
+                    score -= min(max(0, (o2 - o1) - (s2 - s1)) * _DROP_COST, _DROP_CAP)
+                if score > top:
+                    top, arg = score, i
+            best[j], back[j] = top + w2, arg
+        if not cands:
+            return []
+        index = max(range(len(cands)), key=best.__getitem__)
+        chain = []
+        while index >= 0:
+            chain.append((cands[index][0], cands[index][1]))
+            index = back[index]
+        return chain[::-1]
+
+    def _marker_between(self, s1: int, s2: int) -> bool:
+        return count_in(self.marker_list, s1 + 1, s2) > 0
+
+    def _paired_exactly(self, o: int, s_lo: int, s_hi: int) -> bool:
+        """True when the original line `o` also occurs verbatim in the snippet range (keep that one)."""
+        return count_in(self.spos.get(self.onorm[o], []), s_lo, s_hi) > 0
+
+    def _edges(self, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> None:
+        code = [s for s in range(s_lo, s_hi) if self.snorm[s]]
+        if not code:
+            return
+        gaps = [s for s in range(s_lo, s_hi) if s in self.markers]
+        head = [s for s in code if not gaps or s < gaps[0]]
+        tail = [s for s in code if gaps and s > gaps[-1]]
+        stop = self._greedy(head, o_lo, o_hi, +1)
+        self._greedy(tail[::-1], o_hi - 1, stop - 1, -1)
+        if tail and tail[0] not in self.pairs:
+            self._context_block(tail, stop, o_hi)
+
+    def _context_block(self, tail: list[int], lo: int, hi: int) -> None:
+        """The lines right after a marker are often unchanged context (`store.append(e)`, `}`, `}`)
+        followed by a deletion up to the next anchor. Find where that block of lines occurs,
+        contiguously, closest to the next anchor (the reading that deletes least), and pair it."""
+        block: list[int] = []
+        for s in tail:
+            if s in self.pairs or self.in_new_definition(s) or s in self.markers:
+                break
+            block.append(s)
+        if not block or all(is_trivial(self.snorm[s]) for s in block):
+            return
+        first = next(s for s in block if not is_trivial(self.snorm[s]))
+        offset = block.index(first)
+        for start in reversed(self.opos.get(self.snorm[first], [])):
+            if not lo <= start < hi:
+                continue
+            o, run = start, []
+            for s in block[offset:]:
+                o = self._skip_blank(o, hi, +1)
+                if o >= hi or self.onorm[o] != self.snorm[s]:
+                    break
+                run.append((s, o))
+                o += 1
+            if len(run) == len(block) - offset and len(run) >= 2:
+                self.pairs.update(run)
+                self.fuzzy.update(s for s, _ in run)
+            return
+
+    def _greedy(self, lines: list[int], start: int, stop: int, step: int) -> int:
+        """Match `lines` in order against the original lines from `start` towards `stop` while they
+        agree (blank lines skipped). A few new lines may sit in between, and an edited line may
+        replace one or two original lines; an unmatched closing line ends the run. Returns the
+        position after the last match."""
+        o = start
+        matched = False
+        inserted = 0
+        for s in lines:
+            if self.in_new_definition(s):
+                continue  # a new definition is inserted here; the code around it goes on matching
+            o = self._skip_blank(o, stop, step)
+            if (o - stop) * step >= 0:
+                break
+            norm = self.snorm[s]
+            target = None
+            if self.onorm[o] == norm:
+                target = o
+            elif not is_trivial(norm) or is_closer(norm):
+                nxt = self._skip_blank(o + step, stop, step)
+                if (nxt - stop) * step < 0 and self.onorm[nxt] == norm:
+                    target = nxt
+            if target is not None and self._closer_ok(s):
+                self.pairs[s] = target
+                o = target + step
+                matched, inserted = True, 0
+                continue
+            if is_closer(norm) or is_trivial(norm):
+                break
+            inserted += 1
+            if inserted > 3:
+                break
+        return o if matched else start
+
+    def _skip_blank(self, o: int, stop: int, step: int) -> int:
+        while (o - stop) * step < 0 and not self.onorm[o]:
+            o += step
+        return o
+
+    def _closer_ok(self, s: int) -> bool:
+        """A closing line (`}`, `end`, `</div>`) may only be matched on its own when the block it
+        closes was opened in an earlier segment or its opening line is matched too."""
+        if not is_closer(self.snorm[s]):
+            return True
+        width = indent_width(self.stext[s])
+        for index in range(s - 1, -1, -1):
+            if index in self.markers:
+                return True
+            if not self.snorm[index]:
+                continue
+            other = indent_width(self.stext[index])
+            if other < width:
+                return True
+            if other == width:
+                return index in self.pairs or not opens_block(self.snorm[index])
+        return True
+
+    # -- definition-name index (built only when a changed header needs it) ---------------------
+
+    def _skey(self, s: int) -> str | None:
+        return header_key(self.snorm[s]) if opens_block(self.snorm[s]) or "(" in self.snorm[s] else None
+
+    def _okeys_for(self, key: str) -> list[int]:
+        """Original lines that define `key` (found by text search first: most keys are rare)."""
+        found = self._okeys.get(key)
+        if found is None:
+            if len(self._okeys) >= 16:  # many lookups (a long snippet): index every header once
+                if self._all_keys is None:
+                    self._all_keys = defaultdict(list)
+                    for index, norm in enumerate(self.onorm):
+                        if norm and (norm[0].isalpha() or norm[0] in "<.#@_$"):
+                            name = header_key(norm)
+                            if name is not None:
+                                self._all_keys[name].append(index)
+                return self._all_keys.get(key, [])
+            needle = key.split(":", 1)[-1].split("#", 1)[-1]
+            found = [index for index, norm in enumerate(self.onorm)
+                     if needle in norm and header_key(norm) == key]
+            self._okeys[key] = found
+        return found
+
+    def _skey_index(self) -> dict[str, list[int]]:
+        if self._skeys is None:
+            self._skeys = defaultdict(list)
+            for index, norm in enumerate(self.snorm):
+                if norm:
+                    key = header_key(norm)
+                    if key is not None:
+                        self._skeys[key].append(index)
+        return self._skeys
+
+

@@ -1,0 +1,81 @@
+"""Block structure by indentation: which line opens a block, where it ends, which line encloses which."""
+
+from __future__ import annotations
+
+from .lines import _next_code, continues_block, indent_width, is_closer, opens_block
+
+
+def opens_at(norms: list[str], index: int) -> bool:
+    """True when the line opens a block, also in Allman style (the brace on the next line)."""
+    if opens_block(norms[index]):
+        return True
+    after = _next_code(norms, index)
+    return after < len(norms) and norms[after] == "{"
+
+
+def enclosing(texts: list[str], norms: list[str], markers: set[int]) -> list[int | None]:
+    """For each snippet line, the nearest earlier line with less indentation in the same segment."""
+    parent: list[int | None] = [None] * len(texts)
+    stack: list[tuple[int, int]] = []  # (indent, index)
+    previous: int | None = None
+    for index, norm in enumerate(norms):
+        if index in markers:
+            stack, previous = [], None
+            continue
+        if not norm:
+            continue
+        if norm == "{" and previous is not None:
+            # Allman style: a brace on its own line belongs to the header above it (the line with
+            # the brace's indentation, above a long parameter list)
+            width = indent_width(texts[index])
+            header = next((i for w, i in reversed(stack) if w == width), previous)
+            parent[index] = header
+            continue
+        width = indent_width(texts[index])
+        while stack and stack[-1][0] >= width:
+            stack.pop()
+        parent[index] = stack[-1][1] if stack else None
+        stack.append((width, index))
+        previous = index
+    return parent
+
+
+def within(index: int | None, stop: int) -> int | None:
+    return index if index is not None and index < stop else None
+
+
+def block_last(texts: list[str], norms: list[str], start: int, stop: int, markers: set[int]) -> int | None:
+    """The last line of the snippet block opened at `start`, if the snippet gives all of it."""
+    base = indent_width(texts[start])
+    last = None
+    for index in range(start + 1, stop):
+        if index in markers:
+            if indent_width(texts[index]) <= base:
+                return None
+            continue
+        if not norms[index]:
+            continue
+        if indent_width(texts[index]) <= base:
+            break
+        last = index
+    return last
+
+
+def block_stop(lines: list[str], norms: list[str], start: int) -> int:
+    """The last original line that belongs to the block opened at `start` (its closer included)."""
+    base = indent_width(lines[start])
+    last = start
+    for index in range(start + 1, len(lines)):
+        if not norms[index] or continues_block(norms[index]):
+            continue
+        width = indent_width(lines[index])
+        if width > base:
+            last = index
+            continue
+        if width == base and continues_block(norms[index]):
+            last = index
+            continue
+        if width == base and is_closer(norms[index]):
+            last = index
+        break
+    return last

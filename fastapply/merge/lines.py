@@ -1,0 +1,165 @@
+"""Line-level facts the aligner uses: triviality, definition headers, block closers, indentation."""
+
+from __future__ import annotations
+
+import re
+
+# Lines too common to anchor anything on their own.
+_TRIVIAL_WORDS = {
+    "end", "else", "else:", "else {", "} else {", "pass", "break", "break;", "continue", "continue;",
+    "return", "return;", "fi", "done", "esac", "then", "do", "default:", "try {", "try:", "finally:",
+    "} finally {", "begin", "return this;", "return null;", "return None", "return nil", "return false;",
+    "return true;", "return False", "return True", "return result;", "return result", "return 0;",
+    "else if", "});", "})", ")}", "end)", "end,", "nil", "null", "None", "self", "this", "super",
+}
+_WORD = re.compile(r"\w")
+
+_KEYWORD_HEADER = re.compile(
+    r"^(?:(?:export|default|pub(?:\([\w:]+\))?|public|private|protected|internal|static|async|abstract|"
+    r"final|sealed|open|override|inline|unsafe|extern|virtual|const|local|data|case|partial|readonly|"
+    r"suspend|operator|infix|tailrec|mutating|fileprivate|lazy|implicit|declare|synchronized|native|"
+    r"@\w+(?:\([^)]*\))?)\s+)*"
+    r"(?:def|class|function\*?|fn|func|fun|struct|enum|interface|trait|object|module|impl(?:<[^>]*>)?|"
+    r"type|record|namespace|protocol|extension|union|macro_rules!|val|var|let|const|init|sub|proc|method)"
+    r"\s+(?:\([^)]*\)\s*)?(?:self\.)?(?P<name>[A-Za-z_$][\w$]*(?:[.:][A-Za-z_$][\w$]*)*[?!=]?)")
+_CALL_HEADER = re.compile(
+    r"^(?:[\w$<>\[\],.*&:@?]+\s+)*?(?:[\w$<>]+::)*(?P<name>[A-Za-z_$~][\w$]*)\s*(?:<[^>]*>)?\s*\([^;]*$")
+_ASSIGN_HEADER = re.compile(
+    r"^(?:(?:export|const|let|var|local|static|public|private|readonly)\s+)*(?P<name>[A-Za-z_$][\w$.:]*)"
+    r"\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|\w+\s*=>|lambda\b|"
+    r"React\.|styled\.|class\b|\{\s*$|\[\s*$)")
+_KEY_HEADER = re.compile(r"^(?:- )?(?P<name>[A-Za-z_][\w.-]*):$")
+_IMPL_FOR = re.compile(r"^(?:unsafe\s+)?impl(?:<[^>]*>)?\s+([\w:]+)(?:<[^{]*>)?\s+for\s+([\w:]+)")
+_CSS_HEADER = re.compile(r"^(?P<name>[^{};]+?)\s*\{\s*$")
+_HTML_HEADER = re.compile(r"^<(?P<tag>[a-zA-Z][\w-]*)(?P<attrs>[^>]*?\bid=[\"'](?P<name>[^\"']+)[\"'][^>]*)>")
+_NOT_NAMES = {"if", "for", "while", "switch", "catch", "return", "elif", "with", "foreach", "until", "unless",
+              "match", "when", "else", "do", "try", "new", "await", "yield", "sizeof", "typeof", "assert",
+              "print", "println", "super", "this", "and", "or", "not", "in", "lock", "using", "fixed", "raise",
+              "throw", "delete", "echo", "puts", "go", "defer", "panic", "emit", "del", "except", "catch"}
+_LABELS = {"try", "finally", "default", "public", "private", "protected", "internal", "else", "then"}
+_OPENERS = ("{", "(", "[", ":", "do", "then", "=>", "->", "=")
+_CLOSER = re.compile(r"^(?:[}\])]+[;,)]*|end\b.*|fi|done|esac|</[\w.-]+>|\)\s*[:{].*|\]\s*[,;]?)$")
+
+
+def is_trivial(norm: str) -> bool:
+    """True for lines like `}` or `return this;` that occur everywhere and identify nothing."""
+    return not norm or norm in _TRIVIAL_WORDS or not _WORD.search(norm) or len(norm) <= 2
+
+
+def header_key(norm: str) -> str | None:
+    """The name a line defines, if it opens a definition (function, method, class, rule, element)."""
+    if not norm or norm[0] in "})]#/*-;" and not norm.startswith("#["):
+        return None
+    match = _IMPL_FOR.match(norm)
+    if match:  # `impl Display for Money` is about Money, not about Display
+        return f"{match.group(1)} for {match.group(2)}"
+    match = _KEYWORD_HEADER.match(norm)
+    if match:
+        return match.group("name").rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+    match = _ASSIGN_HEADER.match(norm)
+    if match:
+        return match.group("name").rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+    match = _CALL_HEADER.match(norm)
+    if match and norm.split(" ", 1)[0].split("(", 1)[0] in _NOT_NAMES:
+        match = None
+    if match and match.group("name") not in _NOT_NAMES and (
+            norm.endswith(("{", ":", "(", ",")) or "=>" in norm
+            or norm.endswith(")") and "=" not in norm and match.start("name") > 0):
+        return match.group("name")
+    match = _KEY_HEADER.match(norm)
+    if match and match.group("name") not in _NOT_NAMES and match.group("name") not in _LABELS:
+        return "key:" + match.group("name")
+    match = _HTML_HEADER.match(norm)
+    if match:
+        return f"<{match.group('tag')}#{match.group('name')}"
+    if norm.endswith("{"):
+        match = _CSS_HEADER.match(norm)
+        if match and "(" not in norm and "=" not in norm:
+            return "css:" + match.group("name").strip()
+    return None
+
+
+_TAG_OPEN = re.compile(r"^<[A-Za-z][\w.:-]*(\s[^<]*)?(?<!/)>$")
+
+
+def opens_block(norm: str) -> bool:
+    if norm.startswith("<"):
+        return bool(_TAG_OPEN.match(norm)) or norm.endswith(_OPENERS)
+    return norm.endswith(_OPENERS) or bool(re.search(r"\b(do|then)\s*(\|[^|]*\|)?$", norm)) \
+        or bool(re.match(r"^(def|class|module|function|local function)\b", norm))
+
+
+def continues_block(norm: str) -> bool:
+    """A line at a block header's indentation that does not end the block: an Allman `{`, the
+    `) {` after a long parameter list, `} else {`, `public:`."""
+    if norm == "{" or norm in ("public:", "private:", "protected:", "internal:", "signals:", "slots:"):
+        return True  # C++ access labels sit at the class's own indentation
+    return is_closer(norm) and norm.endswith(("{", ":")) and not norm.startswith("end")
+
+
+def is_closer(norm: str) -> bool:
+    return bool(_CLOSER.match(norm))
+
+
+def indent_width(text: str, tab: int = 4) -> int:
+    body = text.lstrip(" \t")
+    prefix_len = len(text) - len(body)
+    if "\t" not in text[:prefix_len]:
+        return prefix_len
+    width = 0
+    for char in text[:prefix_len]:
+        width = width + tab - width % tab if char == "\t" else width + 1
+    return width
+
+
+def block_end(lines: list[str], norms: list[str], start: int, stop: int, skip: set[int] | None = None) -> int | None:
+    """The closing line of the block opened at `start` (same indentation, a closer), or None.
+
+    Uses indentation, which every language we see here keeps consistent; `skip` holds line indices
+    (markers) that never end a block.
+    """
+    base = indent_width(lines[start])
+    for index in range(start + 1, stop):
+        if not norms[index] or (skip and index in skip) or continues_block(norms[index]):
+            continue
+        width = indent_width(lines[index])
+        if width < base:
+            return None
+        if width == base:
+            return index if is_closer(norms[index]) else None
+    return None
+
+
+def block_extent(lines: list[str], norms: list[str], start: int) -> tuple[int, int]:
+    """[first, stop) of the definition whose header is at `start`: leading comments and decorators,
+    the header, the body (deeper indentation) and a closing line at the header's indentation."""
+    base = indent_width(lines[start])
+    first = start
+    while first > 0 and norms[first - 1] and indent_width(lines[first - 1]) == base and \
+            norms[first - 1].startswith(("@", "#[", "//", "# ", "/*", "*", "--")):
+        first -= 1
+    stop = start + 1
+    last = start
+    for index in range(start + 1, len(lines)):
+        if not norms[index] or continues_block(norms[index]):
+            continue
+        width = indent_width(lines[index])
+        if width > base:
+            last = index
+            continue
+        if width == base and continues_block(norms[index]):
+            last = index
+            continue
+        if width == base and is_closer(norms[index]):
+            last = index
+        break
+    stop = last + 1
+    return first, stop
+
+
+def _next_code(norms: list[str], start: int) -> int:
+    """Index of the first non-blank line after `start` (an Allman brace's place)."""
+    index = start + 1
+    while index < len(norms) and not norms[index]:
+        index += 1
+    return index

@@ -1,0 +1,315 @@
+"""The merge pipeline: classify, assume markers where the snippet has none, align, splice, validate."""
+
+from __future__ import annotations
+
+import msgspec
+
+from ..errors import ErrorCode, MergeError
+from ..languages import LanguageSpec
+from .anchor import Aligner
+from .refine import covered, extend_fuzzy, place_stragglers, prune_orphans
+from .indent import Style, detect_style
+from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
+from .segments import SnippetLine, classify, is_gap, normalize
+from .splice import splice
+from .validate import check_loss, check_markers, check_syntax
+
+# A snippet without markers whose edges are this close to the file's edges replaces them.
+_EDGE_LINES = 3
+# ... and one that matches this share of the file is the whole new file.
+_WHOLE_SHARE = 0.7
+
+
+class Plan(msgspec.Struct):
+    text: str
+    method: str
+    markers_resolved: int
+    segments: int
+    warnings: list[str]
+
+
+def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
+    trailing_newline = original.endswith("\n") or not original
+    orig = original[:-1].split("\n") if original.endswith("\n") else original.split("\n")
+    if orig == [""]:
+        orig = []
+    onorm = [normalize(line) for line in orig]
+    items = classify(update, set(onorm))
+    code = [item for item in items if item.kind == "code"]
+    explicit = sum(1 for item in items if item.kind == "marker")
+    grammar_method = "segments" if spec is not None and spec.grammar else "fallback_lines"
+    drop = _deletions(items, orig, onorm, spec, original)
+    if not code:
+        if drop:
+            kept = [line for index, line in enumerate(orig) if index not in drop]
+            return _finish(original, kept, trailing_newline, "deletion", explicit, 1, spec)
+        return Plan(original, "unchanged", explicit, 0, ["the snippet holds only markers; nothing changed"])
+    if not any(onorm):
+        if explicit:
+            _fail_unanchored(code[0], "the original file is empty")
+        return _finish(original, [item.text for item in items], trailing_newline, "whole_file", 0, 1, spec)
+
+    items = _without_notes(items)
+    if explicit == 0:
+        items = _assume_markers(items)
+    aligner = Aligner(items, orig, onorm)
+    pairs = _pair_up(aligner)
+    method = grammar_method
+    if explicit == 0:
+        if not pairs:
+            if len(code) >= 0.5 * sum(1 for n in onorm if n):
+                return _finish(original, [i.text for i in items if not is_gap(i)], trailing_newline,
+                               "whole_file", 0, 1, spec)
+            repeated = next((i for i in code if not is_trivial(i.norm) and len(aligner.opos.get(i.norm, ())) > 1),
+                            None)
+            if repeated is not None:
+                raise MergeError(
+                    f"snippet line {repeated.number} ({repeated.text.strip()!r}) occurs "
+                    f"{len(aligner.opos[repeated.norm])} times in the original and nothing in the snippet "
+                    "tells which one is meant. Add the enclosing class or function line, or a "
+                    "'... existing code ...' marker with one unchanged line around the edit",
+                    code=ErrorCode.AMBIGUOUS_ANCHOR, line=repeated.number)
+            _fail_unanchored(code[0], "none of its lines occur in the original")
+        items, whole = _settle_edges(items, pairs, orig, onorm)
+        if whole:
+            return _finish(original, [i.text for i in items if not is_gap(i)], trailing_newline,
+                           "whole_file", 0, 1, spec)
+        aligner = Aligner(items, orig, onorm)
+        pairs = _pair_up(aligner)
+        method = "node_replace" if method == "segments" else method
+    elif pairs:
+        items, pairs = _open_edges(items, pairs, onorm)
+    aligner.rebase(items, pairs)
+    _check_placeable(items, pairs, aligner)
+    drop |= covered(aligner)
+    file_style = detect_style(orig)
+    spliced = splice(items, orig, pairs, file_style=file_style,
+                     snip_style=_snippet_style(items, file_style), drop=drop)
+    check_markers(set(onorm), spliced.lines, spliced.snippet_rows)
+    check_loss(orig, spliced, len(code))
+    segments = 1 + sum(1 for item in items if is_gap(item))
+    plan = _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments, spec)
+    edited = sorted(items[s].number for s in aligner.fuzzy if s in pairs and items[s].norm != onorm[pairs[s]])
+    if edited:
+        plan.warnings.append("snippet line(s) " + ", ".join(map(str, edited[:10])) + " replaced original "
+                             "lines they resemble (an edited signature or condition); check the diff")
+    if explicit and any(item.kind == "implicit" for item in items):
+        plan.warnings.append("the snippet does not start or end with a marker; the original code before "
+                             "or after it was kept as if it did")
+    return plan
+
+
+def _pair_up(aligner: Aligner) -> dict[int, int]:
+    aligner.align()
+    prune_orphans(aligner)
+    place_stragglers(aligner)
+    extend_fuzzy(aligner)
+    prune_orphans(aligner)
+    return aligner.pairs
+
+
+def _finish(original: str, lines: list[str], trailing_newline: bool, method: str, markers: int,
+            segments: int, spec: LanguageSpec | None) -> Plan:
+    text = "\n".join(lines) + ("\n" if trailing_newline and lines else "")
+    check_syntax(spec, original, text)
+    return Plan(text, method, markers, segments, [])
+
+
+def _assume_markers(items: list[SnippetLine]) -> list[SnippetLine]:
+    """A snippet without markers is one or more definitions: assume markers around and between them."""
+    implicit = SnippetLine("", "implicit")
+    widths = [len(i.text) - len(i.text.lstrip()) for i in items if i.kind == "code"]
+    base = min(widths)
+    starts: set[int] = set()
+    for index, item in enumerate(items):
+        if item.kind == "code" and len(item.text) - len(item.text.lstrip()) == base \
+                and header_key(item.norm) is not None:
+            first = index
+            while first > 0 and items[first - 1].kind == "code" and _is_preamble(items[first - 1], base):
+                first -= 1
+            starts.add(first)
+    first_code = next(i for i, item in enumerate(items) if item.kind == "code")
+    result = [implicit]
+    for index, item in enumerate(items):
+        if index in starts and index > first_code:
+            # the boundary goes before the blank lines that separate the definitions
+            blanks = []
+            while result and result[-1].kind == "blank":
+                blanks.append(result.pop())
+            result.extend([*blanks, implicit])
+        result.append(item)
+    result.append(implicit)
+    return result
+
+
+def _is_preamble(item: SnippetLine, base: int) -> bool:
+    width = len(item.text) - len(item.text.lstrip())
+    return width == base and item.norm.startswith(("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--"))
+
+
+def _settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
+                  onorm: list[str]) -> tuple[list[SnippetLine], bool]:
+    """Decide, for a snippet without markers, whether its ends replace the file's ends."""
+    first_s, last_s = min(pairs), max(pairs)
+    first_o, last_o = pairs[first_s], pairs[last_s]
+    # a paired header speaks for its whole original block, even where the snippet's lines differ
+    last_o = max([last_o, *(block_extent(orig, onorm, o)[1] - 1 for s, o in pairs.items()
+                            if items[s].kind == "code" and opens_block(items[s].norm))])
+    before = sum(1 for n in onorm[:first_o] if n)
+    after = sum(1 for n in onorm[last_o + 1:] if n)
+    base = min(indent_width(i.text) for i in items if i.kind == "code")
+    lead = sum(1 for i in items[:first_s] if i.kind == "code")
+    # new top-level lines after the last pair (lines inside its block do not reach the file's end)
+    trail = sum(1 for i in items[last_s + 1:] if i.kind == "code" and indent_width(i.text) <= base)
+    cut_head = before == 0 or (lead >= 1 and before <= _EDGE_LINES)
+    cut_tail = after == 0 or (trail >= 1 and after <= _EDGE_LINES)
+    total = sum(1 for n in onorm if n)
+    if cut_head and cut_tail and len(pairs) >= _WHOLE_SHARE * total:
+        return items, True
+    if cut_head:
+        items = items[1:]
+    if cut_tail:
+        items = items[:-1]
+    return items, False
+
+
+def _snippet_style(items: list[SnippetLine], file_style: Style) -> Style:
+    """The snippet's indentation style; the file's unless it clearly uses the other of tabs/spaces."""
+    snip_style = detect_style([i.text for i in items if i.kind == "code"])
+    return snip_style if snip_style.tabs != file_style.tabs else file_style
+
+
+def _open_edges(items: list[SnippetLine], pairs: dict[int, int],
+                onorm: list[str]) -> tuple[list[SnippetLine], dict[int, int]]:
+    """A snippet with markers that starts (or ends) without one, somewhere in the middle of the
+    file, still means "the code before (after) stays": models often leave out the first marker."""
+    implicit = SnippetLine("", "implicit")
+    first_s, last_s = min(pairs), max(pairs)
+    if not is_gap(items[-1]):
+        after = sum(1 for n in onorm[pairs[last_s] + 1:] if n)
+        trail = sum(1 for i in items[last_s + 1:] if i.kind == "code")
+        if after and not (trail >= 1 and after <= _EDGE_LINES):
+            items = [*items, implicit]
+    if not is_gap(items[0]):
+        before = sum(1 for n in onorm[: pairs[first_s]] if n)
+        lead = sum(1 for i in items[:first_s] if i.kind == "code")
+        if before and not (lead >= 1 and before <= _EDGE_LINES):
+            items = [implicit, *items]
+            pairs = {s + 1: o for s, o in pairs.items()}
+    return items, pairs
+
+
+def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: Aligner) -> None:
+    """Refuse snippets whose segments cannot be placed without guessing."""
+    segments: list[list[int]] = [[]]
+    for index, item in enumerate(items):
+        if is_gap(item):
+            segments.append([])
+        elif item.kind == "code":
+            segments[-1].append(index)
+    anchored = [any(s in pairs for s in seg) for seg in segments]
+    for index, seg in enumerate(segments):
+        if not seg or anchored[index]:
+            continue
+        known = [s for s in seg if not is_trivial(items[s].norm) and aligner.opos.get(items[s].norm)
+                 and not aligner.in_new_definition(s)]
+        solid = [s for s in seg if not is_trivial(items[s].norm)]
+        if known and len(known) * 2 >= len(solid):
+            line = items[known[0]]
+            count = len(aligner.opos[line.norm])
+            raise MergeError(
+                f"snippet line {line.number} ({line.text.strip()!r}) occurs {count} times in the original "
+                "and nothing around it tells which one is meant. Add one more unchanged line of context "
+                "above it (for example the enclosing function's signature)",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=line.number)
+    if not any(anchored):
+        movable = [i for i, seg in enumerate(segments) if seg]
+        # A lone block before or after a single marker: new code at the top or the end of the file.
+        if len(segments) == 2 and len(movable) == 1:
+            return
+        first = next(items[s] for seg in segments for s in seg)
+        _fail_unanchored(first, "none of its lines could be matched to the original")
+    for index, seg in enumerate(segments):
+        if not seg or anchored[index]:
+            continue
+        between = 0 < index < len(segments) - 1
+        if between and not any(anchored[index + 1:]) and any(anchored[:index]):
+            first = items[seg[0]]
+            raise MergeError(
+                f"snippet line {first.number} ({first.text.strip()!r}) starts new code between two "
+                "markers with no unchanged line after it, so its place is ambiguous. Add the unchanged "
+                "line that follows it in the file",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=first.number)
+
+
+def _fail_unanchored(item: SnippetLine, why: str) -> None:
+    raise MergeError(
+        f"could not place snippet line {item.number} ({item.text.strip()!r}): {why}. Include at least "
+        "one unchanged line from the original around each edited block, or send the whole file",
+        code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
+
+
+def _without_notes(items: list[SnippetLine]) -> list[SnippetLine]:
+    """Deletion notes do not reach the output, and neither do the extra blank lines around them."""
+    kept: list[SnippetLine] = []
+    skip_blank = False
+    for item in items:
+        if item.kind == "delete":
+            skip_blank = bool(kept) and kept[-1].kind == "blank"
+            continue
+        if skip_blank and item.kind == "blank":
+            skip_blank = False
+            continue
+        skip_blank = False
+        kept.append(item)
+    return kept
+
+
+def _definition_spans(spec: LanguageSpec | None, original: str) -> dict[str, list[tuple[int, int]]]:
+    """Definitions by name from the syntax tree, [first, stop) lines, outermost ones only."""
+    if spec is None or spec.grammar is None:
+        return {}
+    from .syntax import definitions, parse
+
+    tree = parse(spec, original)
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for name, _, first, last in definitions(spec, tree) if tree is not None else []:
+        nested_same = any(first >= a and last < b for a, b in spans.get(name, []))
+        if not nested_same:
+            spans.setdefault(name, []).append((first, last + 1))
+    return spans
+
+
+def _deletions(items: list[SnippetLine], orig: list[str], onorm: list[str],
+               spec: LanguageSpec | None, original: str) -> set[int]:
+    """Original lines that explicit deletion notes ("// remove foo") name. A note that names no
+    single definition of the original is an ordinary comment after all (its kind becomes code)."""
+    drop: set[int] = set()
+    has_code = any(i.kind == "code" for i in items)
+    found: dict[str, list[tuple[int, int]]] | None = None
+    for item in items:
+        if item.kind != "delete":
+            continue
+        if found is None:
+            found = _definition_spans(spec, original)
+        for name in item.targets:
+            spans = found.get(name, [])
+            heads = [i for i, n in enumerate(onorm) if n and header_key(n) == name] if not spans else []
+            if len(spans) == 1 or len(heads) == 1:
+                first, stop = block_extent(orig, onorm, heads[0]) if heads else spans[0]
+                while first > 0 and (onorm[first - 1].startswith(("//", "# ", "##", "/*", "*", "--", "@", "<!--"))
+                                     or onorm[first - 1] == "#"):
+                    first -= 1  # its doc comment and decorators go with it
+                if first > 0 and not onorm[first - 1] and stop < len(orig) and not onorm[stop]:
+                    stop += 1  # one of the two blank lines around it goes with it
+                drop.update(range(first, stop))
+                break
+        else:
+            if not has_code:
+                raise MergeError(
+                    f"snippet line {item.number} ({item.text.strip()!r}) asks to delete something, but no "
+                    "single definition of that name was found in the original. Show the lines around "
+                    "the code to delete instead (code left out between two shown lines is deleted)",
+                    code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
+            item.kind = "code"
+    return drop

@@ -1,0 +1,196 @@
+"""Passes over a first alignment: drop anchors that contradict the nesting, place lone edited lines,
+pair edited lines next to anchors, and find original lines that complete snippet blocks replace."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import TYPE_CHECKING
+
+from rapidfuzz.fuzz import ratio
+from rapidfuzz.process import extract
+
+from .blocks import enclosing, opens_at
+from .lines import continues_block, header_key, indent_width, is_closer, is_trivial
+from .segments import is_gap
+from .similar import FUZZY_MIN, edited_version
+
+if TYPE_CHECKING:
+    from .anchor import Aligner
+
+
+def prune_orphans(al: Aligner) -> None:
+    """Drop pairs that contradict the nesting: a snippet line inside a block whose opening line is
+    paired must pair inside that block of the original, and a line inside a new definition (an
+    unpaired header) pairs with nothing: `if order is None:` in a new function is new code, not
+    the same line of some other function."""
+    parent_of = enclosing(al.stext, al.snorm, al.markers)
+    ends: dict[int, int] = {}
+    for s in sorted(al.pairs):
+        o = al.pairs[s]
+        if s not in al.fuzzy and isolated_common(al, s, o):
+            del al.pairs[s]
+            continue
+        anc = parent_of[s]
+        while anc is not None and anc not in al.pairs and header_key(al.snorm[anc]) is None:
+            anc = parent_of[anc]
+        if anc is None:
+            continue
+        if anc in al.pairs:
+            a = al.pairs[anc]
+            if a not in ends:
+                ends[a] = al._orig_end(a)
+            if a < o <= ends[a]:
+                continue
+        del al.pairs[s]
+
+
+def covered(al: Aligner) -> set[int]:
+    """Original lines that a complete block in the snippet replaces although nothing pairs them.
+
+    When the snippet gives a paired header's whole block (no marker inside it), every line of
+    the original block belongs to that block, also those after the snippet's last paired line
+    (Python has no closing brace to pair): a marker after the block must not keep them."""
+    gone: set[int] = set()
+    for s, o in al.pairs.items():
+        if not opens_at(al.snorm, s):
+            continue
+        width = indent_width(al.stext[s])
+        body: list[int] = []
+        complete = False
+        for index in range(s + 1, len(al.items)):
+            if index in al.markers:
+                complete = indent_width(al.stext[index]) <= width
+                break
+            if not al.snorm[index] or continues_block(al.snorm[index]):
+                continue
+            if indent_width(al.stext[index]) <= width:
+                complete = True
+                break
+            body.append(index)
+        else:
+            complete = True
+        if complete and body and body[-1] not in al.pairs:
+            # the lines after the block's last paired line are replaced by its unpaired tail
+            start = max((al.pairs[b] for b in body if b in al.pairs), default=o)
+            gone.update(range(start + 1, al._orig_end(o) + 1))
+    return gone
+
+
+def place_stragglers(al: Aligner) -> None:
+    """A segment with no paired line at all (one edited line between two markers) is matched
+    to the one original line, between its neighbours' anchors, that it is an edited version of."""
+    segments: list[list[int]] = [[]]
+    for index, item in enumerate(al.items):
+        if is_gap(item):
+            segments.append([])
+        elif item.kind == "code":
+            segments[-1].append(index)
+    ordered = sorted(al.pairs.items())
+    keys = [s for s, _ in ordered]
+    for seg in segments:
+        if not seg or any(s in al.pairs for s in seg):
+            continue
+        at = bisect_left(keys, seg[0])
+        lo = ordered[at - 1][1] + 1 if at > 0 else 0
+        hi = ordered[at][1] if at < len(ordered) else len(al.orig)
+        for s in seg:
+            if is_trivial(al.snorm[s]) or al.in_new_definition(s):
+                continue
+            found = extract(al.snorm[s], {o: al.onorm[o] for o in range(lo, hi) if al.onorm[o]},
+                            scorer=ratio, score_cutoff=FUZZY_MIN, limit=3)
+            good = [(score, o) for _, score, o in found
+                    if edited_version(al.snorm[s], al.onorm[o], assignments=True)]
+            if len(good) == 1 or len(good) > 1 and good[0][0] - good[1][0] >= 10:
+                o = good[0][1]
+                al.pairs[s] = o
+                al.fuzzy.add(s)
+                al._pair_closer(s, o, len(al.items), hi)
+                break  # its neighbours are paired by extend_fuzzy, next to it
+
+
+def isolated_common(al: Aligner, s: int, o: int) -> bool:
+    """A line found all over the file (`if err != nil {`) anchors nothing on its own: keep it
+    only when a distinctive line close to it (same segment) is paired close to it too, or it
+    closes a paired block."""
+    norm = al.snorm[s]
+    if len(al.opos.get(norm, ())) < 3 or is_closer(norm) and al._closer_ok(s):
+        return False
+    for step in (-1, 1):
+        s2, seen = s + step, 0
+        while 0 <= s2 < len(al.items) and s2 not in al.markers and seen < 3:
+            other = al.snorm[s2]
+            if other:
+                seen += 1
+                o2 = al.pairs.get(s2)
+                if o2 is not None and not is_trivial(other) and len(al.opos.get(other, ())) < 3 \
+                        and abs((o2 - o) - (s2 - s)) <= 2 and (o2 - o) * step > 0:
+                    return False
+            s2 += step
+    return True
+
+
+def extend_fuzzy(al: Aligner) -> None:
+    """Pair changed lines at a segment's edge with the original line they replace.
+
+    A segment whose first line was edited (a new signature) leaves that line unpaired, and the
+    marker before it would keep the old line too. When the unpaired snippet line and the original
+    line just before the segment's first anchor look alike, they are paired (same for the end).
+    """
+    ordered = sorted(al.pairs.items())
+    al._taken = set(al.pairs.values())
+    if al.items and al.items[0].kind == "code":
+        walk_fuzzy(al, -1, -1, +1)
+    if al.items and al.items[-1].kind == "code":
+        walk_fuzzy(al, len(al.items), len(al.orig), -1)
+    for s, o in ordered:
+        walk_fuzzy(al, s, o, -1)
+        walk_fuzzy(al, s, o, +1)
+
+
+def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
+    """From the anchor (s, o), pair the unpaired snippet lines next to it (up to a marker) with
+    the unpaired original lines next to it that they are edited versions of, in order."""
+    taken = al._taken
+    run: list[int] = []
+    s2 = s + step
+    while 0 <= s2 < len(al.items) and s2 not in al.pairs and not is_gap(al.items[s2]):
+        if al.items[s2].kind == "code":
+            run.append(s2)
+        s2 += step
+    if not run:
+        return
+    olines: list[int] = []
+    o2 = o + step
+    while 0 <= o2 < len(al.orig) and o2 not in taken and len(olines) < len(run) + 2:
+        if al.onorm[o2]:
+            olines.append(o2)
+        o2 += step
+    base_s = indent_width(al.stext[s]) if 0 <= s < len(al.items) else None
+    base_o = indent_width(al.orig[o]) if 0 <= o < len(al.orig) else None
+    cursor = misses = 0
+    for s2 in run:
+        # an unchanged line must be the very next one; an edited line may replace two
+        reach = 1 if al.snorm[s2] in al.opos else 2
+        for k in range(cursor, min(cursor + reach, len(olines))):
+            o2 = olines[k]
+            same = al.snorm[s2] == al.onorm[o2] and not is_closer(al.snorm[s2])
+            if not same and not edited_version(al.snorm[s2], al.onorm[o2]):
+                continue
+            if base_s is not None and base_o is not None and \
+                    indent_width(al.stext[s2]) - base_s != indent_width(al.orig[o2]) - base_o:
+                continue
+            al.pairs[s2] = o2
+            taken.add(o2)
+            al.fuzzy.add(s2)
+            al.fuzzy.add(s)
+            closer = al._block_ends(s2, o2, len(al.items), len(al.orig))
+            if closer is not None and closer[0] not in al.pairs and closer[1] not in taken \
+                    and al._monotone(*closer):
+                al.pairs[closer[0]] = closer[1]
+                taken.add(closer[1])
+                al.fuzzy.add(closer[0])
+            cursor, misses = k + 1, -1
+            break
+        misses += 1
+        if misses > 3:
+            return

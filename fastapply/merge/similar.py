@@ -1,0 +1,49 @@
+"""When a changed snippet line is an edited version of an original line rather than a new one."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from rapidfuzz.fuzz import ratio
+
+from .lines import header_key, is_closer, is_trivial, opens_block
+
+FUZZY_MIN = 60.0
+
+_ASSIGNED = re.compile(r"^((?:(?:const|let|var|local|val|export|static|final|public|private)\s+)*"
+                       r"[A-Za-z_$][\w$.\[\]'\"]*\s*(?::[^=]*)?)\s*[:=]\s")
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
+    """True when `new` reads as an edit of `old`, not a different line: the same definition name, or
+    one line's tokens contain the other's (an import that gained a name, an argument appended)."""
+    if new and old and not is_closer(old) and (new.startswith(old + " ") or old.startswith(new + " ")):
+        return True  # words appended: `return` -> `return None`, `pass` -> `pass  # todo`
+    if is_trivial(new) or is_trivial(old):
+        return False
+    key, old_key = header_key(new), header_key(old)
+    if key is not None and key == old_key:
+        return True
+    if key is not None and old_key is not None:
+        return False
+    new_target, old_target = _ASSIGNED.match(new), _ASSIGNED.match(old)
+    if assignments and new_target and old_target and new_target.group(1).strip() == old_target.group(1).strip():
+        return True  # the same name given a new value: `TIMEOUT = 30` -> `TIMEOUT = 60`
+    a, b = _TOKEN.findall(new), _TOKEN.findall(old)
+    if a[0] != b[0] or ratio(new, old) < FUZZY_MIN:
+        return False
+    if opens_block(new) and opens_block(old) and ratio(new, old) >= 85:
+        return True  # a block header with a changed condition: `if x > 1 {` -> `if x > 2 {`
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    remaining = Counter(large)
+    missing = 0
+    for token in small:
+        if remaining[token] > 0:
+            remaining[token] -= 1
+        elif token[0].isalnum() or token[0] == "_":
+            return False  # a word of one line is not in the other: a different line, not an edit
+        else:
+            missing += 1
+    return missing <= 1

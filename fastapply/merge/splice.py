@@ -1,0 +1,177 @@
+"""Building the merged file from the alignment: snippet lines where the snippet speaks, original
+lines where a marker stands for them, nothing where the snippet dropped code between two anchors."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import msgspec
+
+from .indent import Style, level, render
+from .lines import indent_width, is_closer, opens_block
+from .segments import SnippetLine, is_gap
+
+ORIG, SNIP, EMPTY = "o", "s", "m"
+
+
+class Spliced(msgspec.Struct):
+    lines: list[str]
+    kept: list[tuple[int, int]]  # original ranges a marker kept, [start, end)
+    deleted: list[tuple[int, int]]  # original ranges dropped between anchors
+    markers_resolved: int
+    snippet_rows: set[int]  # indices of merged lines that came from the snippet
+
+
+def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, file_style: Style,
+           snip_style: Style, drop: set[int]) -> Spliced:
+    shifts = _segment_shifts(items, orig, pairs, file_style, snip_style)
+    same_style = file_style == snip_style
+    # (text, source, original index or, for an empty marker, its indentation)
+    out: list[tuple[str, str, int]] = []
+    kept: list[tuple[int, int]] = []
+    deleted: list[tuple[int, int]] = []
+    resolved = 0
+
+    def snippet_line(s: int) -> str:
+        text = items[s].text
+        shift = shifts[s]
+        if same_style and shift == 0:
+            return text
+        return render(text, level(text, snip_style) + shift, file_style)
+
+    def flush(pending: list[int], start: int, stop: int, after: int | None) -> None:
+        nonlocal resolved
+        gaps = [i for i, s in enumerate(pending) if is_gap(items[s])]
+        first_gap = _absorbing_gap(items, pending, gaps, start > 0, after)
+        if first_gap is None:
+            if stop > start:
+                deleted.append((start, stop))
+        for i, s in enumerate(pending):
+            item = items[s]
+            if i == first_gap:
+                resolved += item.kind == "marker"
+                if stop > start:
+                    kept.append((start, stop))
+                region = [(orig[o], ORIG, o) for o in range(start, stop) if o not in drop]
+                out.extend(region or [("", EMPTY, indent_width(item.text))])
+            elif is_gap(item):
+                resolved += item.kind == "marker"
+                out.append(("", EMPTY, indent_width(item.text)))
+            elif item.kind == "blank":
+                out.append(("", SNIP, -1))
+            elif item.kind == "code":
+                out.append((snippet_line(s), SNIP, -1))
+
+    pending: list[int] = []
+    o_pos = 0
+    for s in range(len(items)):
+        if s in pairs:
+            flush(pending, o_pos, pairs[s], s)
+            out.append((snippet_line(s), SNIP, pairs[s]))
+            o_pos = pairs[s] + 1
+            pending = []
+        else:
+            pending.append(s)
+    flush(pending, o_pos, len(orig), None)
+    lines, rows = _merge_blank_runs(out, orig)
+    return Spliced(lines, kept, deleted, resolved, rows)
+
+
+def _absorbing_gap(items: list[SnippetLine], pending: list[int], gaps: list[int], after_anchor: bool,
+                   next_pair: int | None) -> int | None:
+    """Which of several markers between two anchors stands for the kept original lines.
+
+    New code written between two markers goes right after the previous anchor (so the last marker
+    keeps the original lines), unless the next anchor closes the enclosing block (`}` of the class):
+    then the new code goes at the end of the block, just before it."""
+    if not gaps:
+        return None
+    if len(gaps) == 1 or not after_anchor:
+        return gaps[0]
+    if next_pair is None:
+        return gaps[0]
+    closing = items[next_pair]
+    new_code = [items[s] for s in pending[gaps[0] + 1:] if items[s].kind == "code"]
+    if is_closer(closing.norm) and new_code and indent_width(closing.text) < indent_width(new_code[0].text):
+        return gaps[0]
+    return gaps[-1]
+
+
+def _segment_shifts(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], file_style: Style,
+                    snip_style: Style) -> list[float]:
+    """Per snippet line, the indentation shift (in levels) that puts its segment where it belongs."""
+    segment_of: list[int] = []
+    segment = 0
+    for item in items:
+        if is_gap(item):
+            segment += 1
+        segment_of.append(segment)
+    # The outermost paired lines of a segment place it; deeper lines may be re-indented on purpose.
+    votes: dict[int, tuple[float, Counter[float]]] = {}
+    everything: Counter[float] = Counter()
+    for s, o in pairs.items():
+        delta = round(level(orig[o], file_style) - level(items[s].text, snip_style), 2)
+        depth = level(items[s].text, snip_style)
+        seg = segment_of[s]
+        if seg not in votes or depth < votes[seg][0]:
+            votes[seg] = (depth, Counter())
+        if depth == votes[seg][0]:
+            votes[seg][1][delta] += 1
+        everything[delta] += 1
+    default = everything.most_common(1)[0][0] if everything else 0.0
+    chosen = {seg: counter.most_common(1)[0][0] for seg, (_, counter) in votes.items()}
+    return [chosen.get(segment_of[s], default) for s in range(len(items))]
+
+
+def _merge_blank_runs(out: list[tuple[str, str, int]], orig: list[str]) -> tuple[list[str], set[int]]:
+    """Blank lines where kept original code meets snippet code. Two lines that were neighbours in
+    the original keep the original's spacing; otherwise the blank lines from both sides merge (the
+    larger count wins); around a marker that stood for nothing they go when they would sit just
+    inside a block's braces."""
+    result: list[str] = []
+    rows: set[int] = set()
+    last_index = -1  # position in `out` of the last non-blank entry
+    index = 0
+    while index < len(out):
+        text, source, _ = out[index]
+        if text.strip():
+            if source == SNIP:
+                rows.add(len(result))
+            result.append(text)
+            last_index = index
+            index += 1
+            continue
+        run_end = index
+        while run_end < len(out) and not out[run_end][0].strip():
+            run_end += 1
+        run = out[index:run_end]
+        before = out[last_index] if last_index >= 0 else None
+        after = out[run_end] if run_end < len(out) else None
+        result.extend([""] * _blank_count(run, before, after, orig))
+        index = run_end
+    return result, rows
+
+
+def _blank_count(run: list[tuple[str, str, int]], before: tuple[str, str, int] | None,
+                 after: tuple[str, str, int] | None, orig: list[str]) -> int:
+    if after is None or before is None:
+        # blank lines at the start or end of the file are the original's own, never the snippet's
+        return sum(1 for _, source, _ in run if source == ORIG) if (before or after) else 0
+    a, b = before[2], after[2]
+    touches_kept = ORIG in (before[1], after[1]) or any(source == ORIG for _, source, _ in run)
+    if touches_kept and a >= 0 and b > a and before[1] != EMPTY and after[1] != EMPTY and \
+            all(not orig[i].strip() for i in range(a + 1, b)):
+        return b - a - 1
+    empties = [i for i, (_, source, _) in enumerate(run) if source == EMPTY]
+    blanks = [source for _, source, _ in run if source != EMPTY]
+    if not empties:
+        if len(set(blanks)) <= 1:
+            return len(blanks)
+        return max(blanks.count(ORIG), blanks.count(SNIP))
+    marker_indent = run[empties[0]][2]
+    left = sum(1 for _, source, _ in run[: empties[0]] if source != EMPTY)
+    right = sum(1 for _, source, _ in run[empties[-1] + 1:] if source != EMPTY)
+    if indent_width(after[0]) < marker_indent or \
+            opens_block(before[0].strip()) and indent_width(before[0]) < marker_indent:
+        return 0
+    return max(left, right)

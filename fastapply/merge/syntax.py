@@ -1,0 +1,114 @@
+"""tree-sitter access for the engine: parsing and counting syntax errors.
+
+Imported only when a merge runs; the parsers themselves are cached by `fastapply.languages`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..languages import LanguageSpec
+
+
+def parse(spec: LanguageSpec, text: str) -> Any | None:
+    """The tree for `text`, or None when the language has no usable grammar."""
+    parser = spec.parser()
+    if parser is None:
+        return None
+    return parser.parse(text.encode("utf-8"))
+
+
+def error_count(tree: Any) -> int:
+    """ERROR and MISSING nodes in `tree`, visiting only subtrees that contain an error."""
+    root = tree.root_node
+    if not root.has_error:
+        return 0
+    count = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            count += 1
+            if node.is_error:
+                continue
+        stack.extend(child for child in node.children if child.has_error)
+    return count
+
+
+def error_lines(tree: Any, limit: int = 3) -> list[int]:
+    """1-based lines of the first few errors (for messages)."""
+    found: list[int] = []
+    stack = [tree.root_node]
+    while stack and len(found) < limit:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            found.append(node.start_point[0] + 1)
+            continue
+        stack.extend(reversed([child for child in node.children if child.has_error]))
+    return found
+
+
+def embedded_error_count(spec: LanguageSpec, tree: Any) -> int:
+    """Errors inside embedded code (JavaScript in <script>, CSS in <style>), parsed with its own grammar."""
+    if not spec.embedded:
+        return 0
+    from ..languages import find_language
+
+    total = 0
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        inner = spec.embedded.get(node.type)
+        if inner is None:
+            stack.extend(node.children)
+            continue
+        inner_spec = find_language(inner)
+        for child in node.children:
+            if child.type == "raw_text" and inner_spec is not None:
+                sub = parse(inner_spec, child.text.decode("utf-8", "replace"))
+                total += error_count(sub) if sub is not None else 0
+    return total
+
+
+def definitions(spec: LanguageSpec, tree: Any) -> list[tuple[str, str, int, int]]:
+    """(name, node kind, first line, last line) of every definition the language's entry lists
+    (`definitions` in grammars/<lang>.toml), 0-based lines, outermost first."""
+    language = spec.ts_language()
+    if language is None or not spec.definitions:
+        return []
+    from tree_sitter import Query, QueryCursor
+
+    query = _queries.get(spec.name)
+    if query is None:
+        valid = [kind for kind in spec.definitions if language.id_for_node_kind(kind, True)]
+        if not valid:
+            return []
+        query = _queries[spec.name] = Query(language, "[" + " ".join(f"({k})" for k in valid) + "] @def")
+    found = []
+    for node in QueryCursor(query).captures(tree.root_node).get("def", []):
+        name = _name_of(node)
+        if name:
+            found.append((name, node.type, node.start_point[0], node.end_point[0]))
+    return sorted(found, key=lambda d: (d[2], -d[3]))
+
+
+_queries: dict[str, Any] = {}
+_NAME_TYPES = {"identifier", "property_identifier", "type_identifier", "field_identifier", "name", "constant",
+               "simple_identifier", "word", "tag_name"}
+
+
+def _name_of(node: Any) -> str | None:
+    """A definition's name: its `name` field, or the first identifier a level or two down."""
+    queue = [(node, 0)]
+    while queue:
+        current, depth = queue.pop(0)
+        named = current.child_by_field_name("name") or current.child_by_field_name("declarator")
+        if named is not None and named.type in _NAME_TYPES:
+            return named.text.decode("utf-8", "replace")
+        if depth < 3:
+            queue.extend((child, depth + 1) for child in current.named_children)
+            if named is not None:
+                queue.insert(0, (named, depth + 1))
+        if current is not node and current.type in _NAME_TYPES:
+            return current.text.decode("utf-8", "replace")
+    return None

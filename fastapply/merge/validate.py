@@ -1,0 +1,62 @@
+"""Safety checks on a computed merge. A merge that fails one is refused, never returned."""
+
+from __future__ import annotations
+
+from ..errors import ErrorCode, ValidationError
+from ..languages import LanguageSpec
+from .markers import marker_text_in
+from .segments import normalize
+from .splice import Spliced
+
+# A single deletion between two anchors larger than this share of the file (and at least this
+# many lines), with a snippet much shorter than what it replaces, looks like a misplaced anchor.
+_LOSS_SHARE = 0.5
+_LOSS_MIN_LINES = 40
+
+
+def check_markers(original_norms: set[str], merged: list[str], from_snippet: set[int]) -> None:
+    """No merged line that came from the snippet may still be a marker (unless the original had it)."""
+    for index in sorted(from_snippet):
+        line = merged[index]
+        if marker_text_in(line) and normalize(line) not in original_norms:
+            number = index + 1
+            raise ValidationError(
+                f"the merged file would still contain the marker {line.strip()!r} (line {number}); "
+                "it could not be matched to unchanged code. Put the marker on its own line between "
+                "two unchanged lines, or resend the full code of that block",
+                code=ErrorCode.MARKER_LEFT, line=number)
+
+
+def check_loss(original: list[str], spliced: Spliced, snippet_lines: int) -> None:
+    total = sum(1 for line in original if line.strip())
+    for start, stop in spliced.deleted:
+        lost = sum(1 for line in original[start:stop] if line.strip())
+        if lost >= _LOSS_MIN_LINES and lost > _LOSS_SHARE * total and snippet_lines < lost / 4:
+            raise ValidationError(
+                f"the merge would delete original lines {start + 1}-{stop} ({lost} lines, more than half "
+                "of the file) although the snippet does not say so. If that code should stay, put a "
+                "'... existing code ...' marker where it is; if it should go, send the lines around it",
+                code=ErrorCode.CONTENT_LOST, line=start + 1)
+
+
+def check_syntax(spec: LanguageSpec | None, original: str, merged: str) -> None:
+    if spec is None or spec.grammar is None:
+        return
+    from .syntax import embedded_error_count, error_count, error_lines, parse
+
+    tree = parse(spec, merged)
+    if tree is None:
+        return
+    inner_after = embedded_error_count(spec, tree)
+    if not tree.root_node.has_error and not inner_after:
+        return
+    after = error_count(tree) + inner_after
+    old_tree = parse(spec, original)
+    before = error_count(old_tree) + embedded_error_count(spec, old_tree) if old_tree is not None else 0
+    if after > before:
+        lines = ", ".join(str(n) for n in error_lines(tree)) or "inside an embedded script or style"
+        raise ValidationError(
+            f"the merged {spec.name} would have syntax errors near line(s) {lines} that the original "
+            "does not have, so the snippet was probably placed wrongly. Include one more unchanged line "
+            "of context around the edited block, or send the complete function",
+            code=ErrorCode.SYNTAX_REGRESSED, details={"errors_before": before, "errors_after": after})

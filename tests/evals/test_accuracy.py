@@ -1,0 +1,101 @@
+"""The accuracy harness classifies outcomes correctly and writes its report."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+import fastapply
+from evals import accuracy
+from evals.cases import Case, write_jsonl
+
+ORIGINAL = "def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n"
+# A snippet that is the whole new file: every engine must return it as is.
+WHOLE = "def area(w, h):\n    return abs(w * h)\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n"
+
+
+def _cases() -> list[Case]:
+    return [
+        Case(id="ok", original=ORIGINAL, update=WHOLE, expected=WHOLE + "\n\n", filename="geo.py",
+             tags=["whole_file"]),
+        Case(id="bad", original=ORIGINAL, update=WHOLE, expected=ORIGINAL, filename="geo.py"),
+        Case(id="empty", original=ORIGINAL, update="  \n", expected=ORIGINAL, filename="geo.py"),
+    ]
+
+
+def test_run_case_classifies_correct_wrong_refused():
+    results = {c.id: accuracy.run_case(c) for c in _cases()}
+    assert results["ok"].outcome == "correct"
+    assert results["bad"].outcome == "wrong"
+    assert "-    return w * h" in results["bad"].diff and "+    return abs(w * h)" in results["bad"].diff
+    assert results["empty"].outcome == "refused" and results["empty"].code == "empty_update"
+    assert all(r.language == "python" and r.ms >= 0 for r in results.values())
+
+
+def test_main_writes_report_and_exit_status(tmp_path, capsys):
+    data = tmp_path / "tiny.jsonl"
+    write_jsonl(_cases(), data)
+    out = tmp_path / "report.json"
+    assert accuracy.main(["--data", str(data), "--out", str(out), "--no-progress"]) == 0
+    report = json.loads(out.read_text())
+    overall = report["overall"]
+    assert (overall["cases"], overall["correct"], overall["wrong"], overall["refused"]) == (3, 1, 1, 1)
+    assert report["languages"]["python"]["correct_pct"] == pytest.approx(33.33)
+    assert report["refusal_codes"] == {"empty_update": 1}
+    assert report["tags"]["whole_file"]["correct"] == 1 and list(report["tags"]) == ["whole_file"]
+    printed = capsys.readouterr().out
+    assert "overall" in printed and "wrong   bad" in printed and "[empty_update]" in printed
+    assert accuracy.main(["--data", str(data), "--out", str(out), "--no-progress", "--fail-under", "50",
+                          "--by-tag"]) == 1
+    assert "by kind of edit" in capsys.readouterr().out
+
+
+def test_a_crash_is_reported_and_fails_the_run(tmp_path, monkeypatch, capsys):
+    data = tmp_path / "tiny.jsonl"
+    write_jsonl(_cases()[:1], data)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(fastapply, "apply", broken)
+    assert accuracy.run_case(_cases()[0]).outcome == "crashed"
+    assert accuracy.main(["--data", str(data), "--out", str(tmp_path / "r.json"), "--no-progress"]) == 1
+    assert "RuntimeError: boom" in capsys.readouterr().out
+
+
+def test_several_sources_including_fixture_folders(tmp_path):
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    (fixtures / "geo.py.diff").write_text(f"{ORIGINAL}\n---\n\n{WHOLE}\n---\n\n"
+                                          "def area(w, h):\n- return w * h\n+ return abs(w * h)\n")
+    data = tmp_path / "tiny.jsonl"
+    write_jsonl(_cases(), data)
+    cases = accuracy.load_all([str(data), str(fixtures)])
+    assert [c.id for c in cases] == ["ok", "bad", "empty", "geo.py"]
+
+
+def test_percentile_nearest_rank():
+    values = [float(v) for v in range(1, 101)]
+    assert accuracy.percentile(values, 99) == 99.0
+    assert accuracy.percentile(values, 50) == 50.0
+    assert accuracy.percentile([], 99) == 0.0
+
+
+def test_plot_writes_a_png(tmp_path):
+    results = [accuracy.run_case(c) for c in _cases()]
+    report = accuracy.build_report(results, "structural", ["tiny"])
+    path = tmp_path / "acc.png"
+    accuracy.plot_report(report, path)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_hanging_merge_counts_as_crashed(monkeypatch):
+    def hang(*args, **kwargs):
+        while True:
+            time.sleep(0.01)
+
+    monkeypatch.setattr(fastapply, "apply", hang)
+    result = accuracy.run_case(_cases()[0], timeout=0.2)
+    assert result.outcome == "crashed" and result.code == "CaseTimeout"

@@ -1,0 +1,213 @@
+"""Hunks (context, removed and added lines) and how to splice them into a file's lines.
+
+Unified diffs, V4A patches and replacement edits all become hunks. Context lines are taken from the
+file, not from the hunk, so a hunk whose context drifted (whitespace, indentation) keeps the file's
+own text; added lines are shifted to the file's indentation when the match was found shifted.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+import msgspec
+
+from ..errors import ErrorCode, MergeError
+from .matching import DEFAULT_FUZZY_THRESHOLD, Match, locate
+
+
+class Hunk(msgspec.Struct, kw_only=True):
+    lines: list[tuple[str, str]]  # (tag, text): tag ' ' context, '-' removed, '+' added
+    old_start: int | None = None  # 1-based line the header points at, if any
+    source_line: int | None = None  # line of the hunk header in the patch, for messages
+    anchor: list[str] = msgspec.field(default_factory=list)  # V4A `@@ context` lines
+    at_eof: bool = False
+    no_newline_old: bool = False
+    no_newline_new: bool = False
+
+    def old(self) -> list[str]:
+        return [t for tag, t in self.lines if tag != "+"]
+
+    def new(self) -> list[str]:
+        return [t for tag, t in self.lines if tag != "-"]
+
+
+class Placed(msgspec.Struct, kw_only=True):
+    """A hunk and where it went, for counts and warnings."""
+
+    index: int
+    start: int
+    kind: str
+    similarity: float
+
+
+def split_lines(text: str) -> tuple[list[str], bool]:
+    """Lines without '\\n', and whether the text ended with a newline."""
+    if not text:
+        return [], True
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+        return lines, True
+    return lines, False
+
+
+def join_lines(lines: list[str], final_newline: bool) -> str:
+    if not lines:
+        return ""
+    return "\n".join(lines) + ("\n" if final_newline else "")
+
+
+def hunk_from_pair(old: list[str], new: list[str]) -> Hunk:
+    """An old -> new replacement as a hunk, so unchanged lines keep the file's own text."""
+    out: list[tuple[str, str]] = []
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            out.extend((" ", x) for x in old[i1:i2])
+        else:
+            out.extend(("-", x) for x in old[i1:i2])
+            out.extend(("+", x) for x in new[j1:j2])
+    return Hunk(lines=out)
+
+
+def _render(hay: list[str], hunk: Hunk, match: Match) -> list[str]:
+    out: list[str] = []
+    j = match.start
+    k = 0
+    for tag, text in hunk.lines:
+        if tag == "+":
+            out.append(match.new_line(text))
+            continue
+        h = match.pairs[k]
+        k += 1
+        if h is None:
+            continue
+        out.extend(hay[j:h])  # file lines the hunk did not mention stay where they are
+        if tag == " ":
+            out.append(hay[h])
+        j = h + 1
+    out.extend(hay[j:match.end])
+    return out
+
+
+def _anchor_line(hay: list[str], anchor: str, lo: int) -> int | None:
+    want = " ".join(anchor.split())
+    for j in range(lo, len(hay)):
+        if " ".join(hay[j].split()) == want:
+            return j
+    for j in range(lo, len(hay)):
+        if want and want in " ".join(hay[j].split()):
+            return j
+    return None
+
+
+def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, sequential: bool = False,
+                fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD,
+                label: str = "hunk") -> tuple[list[str], bool, list[Placed]]:
+    """Place every hunk in the original lines, then splice. Raises MergeError naming the hunk.
+
+    sequential (V4A): each hunk is searched after the previous one and after its `@@` anchors.
+    Otherwise (unified diffs) each hunk is searched anywhere not already taken, guided by its header's
+    line number corrected by the offset the previous hunk was found at.
+    """
+    placed: list[tuple[Match | None, int, int, Hunk]] = []  # (match, insert_at, index, hunk)
+    taken: list[tuple[int, int]] = []
+    offset = 0
+    cursor = 0
+    for idx, hunk in enumerate(hunks):
+        what = f"{label} {idx + 1}" + (f" (patch line {hunk.source_line})" if hunk.source_line else "")
+        old = hunk.old()
+        hint = None if hunk.old_start is None else max(0, hunk.old_start - 1 + offset)
+        lo = 0
+        if sequential:
+            lo = cursor
+            for anchor in hunk.anchor:
+                at = _anchor_line(hay, anchor, lo)
+                if at is None:
+                    raise MergeError(f"{what}: its @@ context line {anchor.strip()!r} was not found "
+                                     "after the previous change", code=ErrorCode.NO_MATCH,
+                                     details={"anchor": anchor})
+                lo = at + 1
+            hint = lo
+            if hunk.at_eof:
+                hint = max(lo, len(hay) - len(old))
+        if not any(x.strip() for x in old):
+            at = _insertion_point(hay, hunk, hint, sequential, what)
+            placed.append((None, at, idx, hunk))
+            cursor = at
+            continue
+        try:
+            match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy_threshold=fuzzy_threshold)
+        except MergeError as exc:
+            exc.details.setdefault("hunk", idx + 1)
+            raise
+        if hunk.old_start is not None:
+            offset = match.start - (hunk.old_start - 1)
+        taken.append((match.start, match.end))
+        cursor = match.end
+        placed.append((match, match.start, idx, hunk))
+
+    placed.sort(key=lambda p: (p[1], p[2]))
+    out: list[str] = []
+    pos = 0
+    reports: list[Placed] = []
+    for match, at, idx, hunk in placed:
+        if at < pos:
+            raise MergeError(f"{label} {idx + 1} overlaps another {label}", code=ErrorCode.AMBIGUOUS_MATCH,
+                             details={"hunk": idx + 1})
+        out.extend(hay[pos:at])
+        if match is None:
+            old_blank = [t for tag, t in hunk.lines if tag != "+"]
+            out.extend(t for tag, t in hunk.lines if tag == "+")
+            pos = at + len(old_blank)
+            reports.append(Placed(index=idx, start=at, kind="exact", similarity=1.0))
+            end = pos
+        else:
+            out.extend(_render(hay, hunk, match))
+            pos = match.end
+            end = match.end
+            reports.append(Placed(index=idx, start=match.start, kind=match.kind, similarity=match.similarity))
+        if end >= len(hay):
+            if hunk.no_newline_new:
+                final_newline = False
+            elif hunk.no_newline_old:
+                final_newline = True
+    out.extend(hay[pos:])
+    reports.sort(key=lambda r: r.index)
+    return out, final_newline, reports
+
+
+def _insertion_point(hay: list[str], hunk: Hunk, hint: int | None, sequential: bool, what: str) -> int:
+    """A hunk with no old lines only adds lines: it goes where its header (or V4A cursor) says."""
+    if not hay:
+        return 0
+    if hunk.at_eof:
+        return len(hay)
+    if hunk.old_start == 0:
+        return 0
+    if hint is None:
+        raise MergeError(f"{what} only adds lines and has no context or line number to place them by",
+                         code=ErrorCode.MALFORMED_EDIT)
+    if not sequential and hunk.old_start is not None:
+        # `@@ -N,0 +M,k @@` inserts after line N.
+        hint += 1
+    return max(0, min(len(hay), hint))
+
+
+class Outcome(msgspec.Struct, kw_only=True):
+    """What applying one file's edits produced, before it becomes an ApplyResult."""
+
+    text: str
+    applied: int = 0
+    fuzzed: int = 0
+    warnings: list[str] = msgspec.field(default_factory=list)
+
+    def note(self, placed: list[Placed], label: str) -> None:
+        """Count placed hunks and say which ones needed tolerance, and which kind."""
+        for p in placed:
+            self.applied += 1
+            if p.kind != "exact":
+                self.fuzzed += 1
+                how = "fuzzy match" if p.kind == "fuzzy" else f"{p.kind.replace('_', ' ')} tolerance"
+                self.warnings.append(f"{label} {p.index + 1} applied at line {p.start + 1} with {how}"
+                                     + (f" (similarity {p.similarity:.2f})" if p.kind == "fuzzy" else ""))

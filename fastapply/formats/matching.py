@@ -1,0 +1,325 @@
+"""The tolerant block matcher every edit format shares: find where a block of lines sits in a file.
+
+Tiers, tried in order; the first tier that finds anything decides (a worse tier never overrides it):
+1. exact lines;
+2. trailing whitespace ignored;
+3. indentation and inner whitespace ignored, provided the indentation is shifted *uniformly*
+   (tabs vs spaces counted by width) - the replacement text is then shifted the same way;
+4. as 3, but blank lines ignored (a blank line too many or too few, inside or at the edges);
+5. fuzzy: a line-by-line alignment scored with rapidfuzz, accepted above a threshold.
+
+Never guess: when two places match equally well the caller gets `ambiguous_match` with the candidate
+lines, unless a line-number hint clearly points at one of them (twice as close as the next one).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+import msgspec
+from rapidfuzz import fuzz, process
+
+from ..errors import ErrorCode, MergeError
+
+DEFAULT_FUZZY_THRESHOLD = 0.85
+# A needle line occurring more often than this in the file is too common to vote for a fuzzy start.
+_COMMON_LINE = 24
+# Fuzzy alignments compare every needle line with a window this many lines wider than the needle.
+_SLACK = 3
+_MAX_DP_CELLS = 250_000
+
+Span = tuple[int, int]
+
+
+class Reindent(msgspec.Struct, kw_only=True):
+    """How to shift new lines so they sit at the indentation the matched region has in the file."""
+
+    delta: int
+    tabsize: int
+    use_tabs: bool
+    mapping: dict[str, str]
+
+    def line(self, text: str) -> str:
+        body = text.lstrip(" \t")
+        if not body:
+            return text
+        indent = text[: len(text) - len(body)]
+        mapped = self.mapping.get(indent)
+        if mapped is not None:
+            return mapped + body
+        width = max(0, _width(indent, self.tabsize) + self.delta)
+        if self.use_tabs:
+            return "\t" * (width // self.tabsize) + " " * (width % self.tabsize) + body
+        return " " * width + body
+
+
+class Match(msgspec.Struct, kw_only=True):
+    """Where a needle sits: file lines [start, end); pairs[k] is the file line of needle line k or None."""
+
+    start: int
+    end: int
+    kind: str  # exact | whitespace | indent | blank_lines | fuzzy
+    similarity: float
+    pairs: list[int | None]
+    reindent: Reindent | None = None
+
+    @property
+    def fuzzed(self) -> bool:
+        return self.kind != "exact"
+
+    def new_line(self, text: str) -> str:
+        return self.reindent.line(text) if self.reindent else text
+
+
+def _width(indent: str, tabsize: int) -> int:
+    return len(indent.expandtabs(tabsize))
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _squash(line: str) -> str:
+    return " ".join(line.split())
+
+
+def indent_plan(needle: Sequence[str], hay: Sequence[str], pairs: Sequence[int | None], *,
+                strict: bool) -> tuple[bool, Reindent | None]:
+    """Work out the indentation shift between paired lines. (ok, plan); plan None means no shift.
+
+    strict: the shift must be the same on every non-blank line (tiers 3-4); otherwise the most
+    common shift is used (fuzzy tier).
+    """
+    paired = [(needle[k], hay[j]) for k, j in enumerate(pairs)
+              if j is not None and needle[k].strip() and hay[j].strip()]
+    if all(_indent(a) == _indent(b) for a, b in paired):
+        return True, None
+    use_tabs = any("\t" in _indent(b) for _, b in paired)
+    for tabsize in (4, 8, 2):
+        deltas = Counter(_width(_indent(b), tabsize) - _width(_indent(a), tabsize) for a, b in paired)
+        if strict and len(deltas) != 1:
+            continue
+        delta = deltas.most_common(1)[0][0]
+        mapping: dict[str, str] = {}
+        for a, b in paired:
+            if _width(_indent(b), tabsize) - _width(_indent(a), tabsize) == delta:
+                mapping.setdefault(_indent(a), _indent(b))
+        return True, Reindent(delta=delta, tabsize=tabsize, use_tabs=use_tabs, mapping=mapping)
+    return False, None
+
+
+def _overlaps(span: Span, taken: Sequence[Span]) -> bool:
+    s, e = span
+    return any(s < te and ts < e or (s == e and ts <= s < te) for ts, te in taken)
+
+
+def _line_tier(hay: Sequence[str], needle: Sequence[str], norm, lo: int, hi: int) -> list[int]:
+    """Starts where every needle line equals the file line under `norm`, anchored on the rarest line."""
+    n = len(needle)
+    nh = [norm(x) for x in hay[lo:hi]]
+    nn = [norm(x) for x in needle]
+    where: dict[str, list[int]] = defaultdict(list)
+    for i, line in enumerate(nh):
+        where[line].append(i)
+    anchor = min(range(n), key=lambda k: len(where.get(nn[k], ())))
+    starts = []
+    for pos in where.get(nn[anchor], ()):
+        s = pos - anchor
+        if s >= 0 and s + n <= len(nh) and nh[s:s + n] == nn:
+            starts.append(lo + s)
+    return starts
+
+
+def _blank_tier(hay: Sequence[str], needle: Sequence[str], lo: int, hi: int) -> list[tuple[int, int, list[int | None]]]:
+    """Tier 4: compare non-blank lines only. Returns (start, end, pairs) per candidate."""
+    hidx = [j for j in range(lo, hi) if hay[j].strip()]
+    nidx = [k for k in range(len(needle)) if needle[k].strip()]
+    if not nidx:
+        return []
+    sub = _line_tier([hay[j] for j in hidx], [needle[k] for k in nidx], _squash, 0, len(hidx))
+    out = []
+    for s in sub:
+        pairs: list[int | None] = [None] * len(needle)
+        for off, k in enumerate(nidx):
+            pairs[k] = hidx[s + off]
+        out.append((hidx[s], hidx[s + len(nidx) - 1] + 1, pairs))
+    return out
+
+
+def _choose(cands: list[tuple[int, object]], hint: int | None) -> object | None:
+    """One candidate, or the one a hint points at clearly (twice as close as the next). Else None."""
+    if len(cands) == 1:
+        return cands[0][1]
+    if hint is None:
+        return None
+    ranked = sorted(cands, key=lambda c: abs(c[0] - hint))
+    d1, d2 = abs(ranked[0][0] - hint), abs(ranked[1][0] - hint)
+    return ranked[0][1] if 2 * d1 < d2 else None
+
+
+def _ambiguous(what: str, starts: Sequence[int], kind: str) -> MergeError:
+    lines = sorted(s + 1 for s in starts)
+    shown = ", ".join(str(x) for x in lines[:10]) + (" ..." if len(lines) > 10 else "")
+    return MergeError(f"{what} matches {len(lines)} places equally well ({kind}) at lines {shown}; "
+                      "add surrounding lines to make it unique",
+                      code=ErrorCode.AMBIGUOUS_MATCH, details={"candidates": lines, "tier": kind})
+
+
+def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit", hint: int | None = None,
+           lo: int = 0, hi: int | None = None, taken: Sequence[Span] = (),
+           fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD) -> Match:
+    """Find `needle` (lines without '\\n') in `hay` within [lo, hi), avoiding `taken` spans.
+
+    Raises MergeError no_match / ambiguous_match. `hint` is a 0-based line where the block is expected.
+    """
+    hi = len(hay) if hi is None else hi
+    n = len(needle)
+    if not any(line.strip() for line in needle):
+        raise MergeError(f"{what} has no non-blank lines to look for", code=ErrorCode.MALFORMED_EDIT)
+    ident = list(range(n))
+
+    def ok(s: int, e: int) -> bool:
+        return not _overlaps((s, e), taken)
+
+    for kind, norm in (("exact", None), ("whitespace", str.rstrip), ("indent", _squash)):
+        starts = [s for s in _line_tier(hay, needle, norm or (lambda x: x), lo, hi) if ok(s, s + n)]
+        cands = []
+        for s in starts:
+            pairs: list[int | None] = [s + k for k in ident]
+            good, plan = indent_plan(needle, hay, pairs, strict=True)
+            if good:
+                cands.append((s, Match(start=s, end=s + n, kind=kind, similarity=1.0, pairs=pairs,
+                                       reindent=plan)))
+        if cands:
+            chosen = _choose(cands, hint)
+            if chosen is None:
+                raise _ambiguous(what, [c[0] for c in cands], kind)
+            return chosen  # type: ignore[return-value]
+
+    cands = []
+    for s, e, pairs in _blank_tier(hay, needle, lo, hi):
+        good, plan = indent_plan(needle, hay, pairs, strict=True)
+        if good and ok(s, e):
+            cands.append((s, Match(start=s, end=e, kind="blank_lines", similarity=1.0, pairs=pairs,
+                                   reindent=plan)))
+    if cands:
+        chosen = _choose(cands, hint)
+        if chosen is None:
+            raise _ambiguous(what, [c[0] for c in cands], "blank lines ignored")
+        return chosen  # type: ignore[return-value]
+
+    return _fuzzy(hay, needle, what=what, hint=hint, lo=lo, hi=hi, taken=taken, threshold=fuzzy_threshold)
+
+
+def _fuzzy(hay: Sequence[str], needle: Sequence[str], *, what: str, hint: int | None, lo: int, hi: int,
+           taken: Sequence[Span], threshold: float) -> Match:
+    n = len(needle)
+    nn = [_squash(x) for x in needle]
+    nh = [_squash(x) for x in hay]
+    starts = _fuzzy_starts(nn, nh, lo, hi)
+    found: list[Match] = []
+    for s in starts:
+        m = _align(needle, hay, nn, nh, max(lo, s - _SLACK), min(hi, s + n + _SLACK))
+        if m is not None and not _overlaps((m.start, m.end), taken):
+            found.append(m)
+    found.sort(key=lambda m: -m.similarity)
+    best = found[0] if found else None
+    if best is None or best.similarity < threshold:
+        details: dict[str, object] = {"threshold": threshold}
+        msg = f"{what} was not found in the file"
+        if best is not None:
+            details.update(closest_start=best.start + 1, closest_end=best.end, similarity=round(best.similarity, 3))
+            msg += (f"; the closest region is lines {best.start + 1}-{best.end} "
+                    f"(similarity {best.similarity:.2f}, below {threshold:.2f})")
+        raise MergeError(msg + "; copy the lines to replace exactly from the current file",
+                         code=ErrorCode.NO_MATCH, details=details)
+    rivals = [m for m in found[1:] if m.similarity >= best.similarity - 0.03
+              and not _overlaps((m.start, m.end), [(best.start, best.end)])]
+    if rivals:
+        chosen = _choose([(m.start, m) for m in [best, *rivals]], hint)
+        if chosen is None:
+            raise _ambiguous(what, [best.start, *[m.start for m in rivals]], "fuzzy")
+        best = chosen  # type: ignore[assignment]
+    _, plan = indent_plan(needle, hay, best.pairs, strict=False)
+    best.reindent = plan
+    return best
+
+
+def _fuzzy_starts(nn: list[str], nh: list[str], lo: int, hi: int, limit: int = 8) -> list[int]:
+    """Likely starts: votes from needle lines that occur (rarely) in the file, then rapidfuzz lookups."""
+    where: dict[str, list[int]] = defaultdict(list)
+    for j in range(lo, hi):
+        if nh[j]:
+            where[nh[j]].append(j)
+    votes: Counter[int] = Counter()
+    for k, line in enumerate(nn):
+        hits = where.get(line, ()) if line else ()
+        if 0 < len(hits) <= _COMMON_LINE:
+            for j in hits:
+                votes[j - k] += 1
+    smooth: Counter[int] = Counter()
+    for s, v in votes.items():
+        for d in (-1, 0, 1):
+            smooth[s + d] += v if d == 0 else v / 2
+    starts = [s for s, _ in smooth.most_common(limit)]
+    longest = sorted(range(len(nn)), key=lambda k: -len(nn[k]))[:3]
+    window = nh[lo:hi]
+    for k in longest:
+        if not nn[k]:
+            continue
+        for _, _, j in process.extract(nn[k], window, scorer=fuzz.ratio, limit=4):
+            starts.append(lo + j - k)
+    seen: list[int] = []
+    for s in starts:
+        s = max(lo, s)
+        if all(abs(s - t) > 1 for t in seen):
+            seen.append(s)
+    return seen
+
+
+def _align(needle: Sequence[str], hay: Sequence[str], nn: list[str], nh: list[str], s0: int,
+           s1: int) -> Match | None:
+    """Align needle lines monotonically to file lines [s0, s1), maximising summed line similarity."""
+    n, m = len(needle), s1 - s0
+    if m <= 0 or n * m > _MAX_DP_CELLS:
+        return None
+    sim = [[0.0] * m for _ in range(n)]
+    for k in range(n):
+        row = sim[k]
+        for j in range(m):
+            a, b = nn[k], nh[s0 + j]
+            row[j] = 1.0 if a == b else fuzz.ratio(a, b) / 100.0
+    score = [[0.0] * (m + 1) for _ in range(n + 1)]
+    for k in range(1, n + 1):
+        prev, cur, row = score[k - 1], score[k], sim[k - 1]
+        for j in range(1, m + 1):
+            best = prev[j] if prev[j] > cur[j - 1] else cur[j - 1]
+            w = row[j - 1]
+            if w >= 0.5 and prev[j - 1] + w > best:
+                best = prev[j - 1] + w
+            cur[j] = best
+    pairs: list[int | None] = [None] * n
+    k, j = n, m
+    while k > 0 and j > 0:
+        w = sim[k - 1][j - 1]
+        if w >= 0.5 and abs(score[k][j] - (score[k - 1][j - 1] + w)) < 1e-9:
+            pairs[k - 1] = s0 + j - 1
+            k, j = k - 1, j - 1
+        elif abs(score[k][j] - score[k - 1][j]) < 1e-9:
+            k -= 1
+        else:
+            j -= 1
+    hit = [j for j in pairs if j is not None]
+    if not hit:
+        return None
+    start, end = hit[0], hit[-1] + 1
+    # Most lines must be there verbatim (whitespace aside): similar-looking code elsewhere is no match.
+    same = sum(1 for k, j in enumerate(pairs) if j is not None and nn[k] and nn[k] == nh[j])
+    if same * 2 < sum(1 for x in nn if x):
+        return None
+    # Unpaired needle lines at the edges still cover the blank lines next to the region.
+    total = score[n][m]
+    blank_bonus = sum(1 for k in range(n) if pairs[k] is None and not nn[k])
+    sim_value = (total + blank_bonus) / max(n, end - start + blank_bonus)
+    return Match(start=start, end=end, kind="fuzzy", similarity=min(1.0, sim_value), pairs=pairs)

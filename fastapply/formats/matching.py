@@ -224,14 +224,18 @@ def _fuzzy(hay: Sequence[str], needle: Sequence[str], *, what: str, hint: int | 
         if m is not None and not _overlaps((m.start, m.end), taken):
             found.append(m)
     found.sort(key=lambda m: -m.similarity)
+    closest = found[0] if found else None
+    found = [m for m in found if m.kind == "fuzzy"]
     best = found[0] if found else None
     if best is None or best.similarity < threshold:
+        best = closest
         details: dict[str, object] = {"threshold": threshold}
         msg = f"{what} was not found in the file"
         if best is not None:
             details.update(closest_start=best.start + 1, closest_end=best.end, similarity=round(best.similarity, 3))
             msg += (f"; the closest region is lines {best.start + 1}-{best.end} "
-                    f"(similarity {best.similarity:.2f}, below {threshold:.2f})")
+                    f"(similarity {best.similarity:.2f}")
+            msg += (", but most of its lines differ)" if best.kind == "weak" else f", below {threshold:.2f})")
         raise MergeError(msg + "; copy the lines to replace exactly from the current file",
                          code=ErrorCode.NO_MATCH, details=details)
     rivals = [m for m in found[1:] if m.similarity >= best.similarity - 0.03
@@ -316,10 +320,10 @@ def _align(needle: Sequence[str], hay: Sequence[str], nn: list[str], nh: list[st
     start, end = hit[0], hit[-1] + 1
     # Most lines must be there verbatim (whitespace aside): similar-looking code elsewhere is no match.
     same = sum(1 for k, j in enumerate(pairs) if j is not None and nn[k] and nn[k] == nh[j])
-    if same * 2 < sum(1 for x in nn if x):
-        return None
+    weak = same * 2 < sum(1 for x in nn if x)
     # Unpaired needle lines at the edges still cover the blank lines next to the region.
     total = score[n][m]
     blank_bonus = sum(1 for k in range(n) if pairs[k] is None and not nn[k])
     sim_value = (total + blank_bonus) / max(n, end - start + blank_bonus)
-    return Match(start=start, end=end, kind="fuzzy", similarity=min(1.0, sim_value), pairs=pairs)
+    return Match(start=start, end=end, kind="weak" if weak else "fuzzy", similarity=min(1.0, sim_value),
+                 pairs=pairs)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 
 import msgspec
+from rapidfuzz import fuzz
 
 from ..errors import ErrorCode, MergeError
 from .matching import DEFAULT_FUZZY_THRESHOLD, Match, locate
@@ -112,6 +113,7 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
     """
     placed: list[tuple[Match | None, int, int, Hunk]] = []  # (match, insert_at, index, hunk)
     taken: list[tuple[int, int]] = []
+    skipped: list[int] = []
     offset = 0
     cursor = 0
     for idx, hunk in enumerate(hunks):
@@ -137,10 +139,20 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
             cursor = at
             continue
         try:
-            match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy_threshold=fuzzy_threshold)
+            match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy=False)
         except MergeError as exc:
-            exc.details.setdefault("hunk", idx + 1)
-            raise
+            if exc.code != ErrorCode.NO_MATCH:
+                exc.details.setdefault("hunk", idx + 1)
+                raise
+            if _already_applied(hay, hunk, hint, lo, taken):
+                skipped.append(idx)
+                continue
+            try:
+                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy_threshold=fuzzy_threshold)
+            except MergeError as exc2:
+                exc2.details.setdefault("hunk", idx + 1)
+                raise
+            _check_removed(hay, hunk, match, what)
         if hunk.old_start is not None:
             offset = match.start - (hunk.old_start - 1)
         taken.append((match.start, match.end))
@@ -173,8 +185,35 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
             elif hunk.no_newline_old:
                 final_newline = True
     out.extend(hay[pos:])
+    reports += [Placed(index=i, start=-1, kind="already_applied", similarity=1.0) for i in skipped]
     reports.sort(key=lambda r: r.index)
     return out, final_newline, reports
+
+
+def _check_removed(hay: list[str], hunk: Hunk, match: Match, what: str) -> None:
+    """A fuzzy match may differ in context, but every line it removes must be there (nearly) as written."""
+    old = [(tag, t) for tag, t in hunk.lines if tag != "+"]
+    for (tag, text), j in zip(old, match.pairs):
+        if tag != "-" or not text.strip():
+            continue
+        a, b = " ".join(text.split()), " ".join(hay[j].split()) if j is not None else ""
+        if j is None or (a != b and fuzz.ratio(a, b) < 90):
+            raise MergeError(f"{what}: the line it removes, {text.strip()!r}, is not in the file near lines "
+                             f"{match.start + 1}-{match.end} (similarity {match.similarity:.2f}); "
+                             "the file has changed there", code=ErrorCode.NO_MATCH,
+                             details={"closest_start": match.start + 1, "closest_end": match.end})
+
+
+def _already_applied(hay: list[str], hunk: Hunk, hint: int | None, lo: int, taken: list[tuple[int, int]]) -> bool:
+    """The hunk's result is already in the file (a patch applied twice): its new side matches, not fuzzily."""
+    new = hunk.new()
+    if new == hunk.old() or not any(x.strip() for x in new):
+        return False
+    try:
+        locate(hay, new, hint=hint, lo=lo, taken=taken, fuzzy=False)
+    except MergeError:
+        return False
+    return True
 
 
 def _insertion_point(hay: list[str], hunk: Hunk, hint: int | None, sequential: bool, what: str) -> int:
@@ -205,6 +244,9 @@ class Outcome(msgspec.Struct, kw_only=True):
     def note(self, placed: list[Placed], label: str) -> None:
         """Count placed hunks and say which ones needed tolerance, and which kind."""
         for p in placed:
+            if p.kind == "already_applied":
+                self.warnings.append(f"{label} {p.index + 1} is already applied (its new text is in the file); skipped")
+                continue
             self.applied += 1
             if p.kind != "exact":
                 self.fuzzed += 1

@@ -168,7 +168,7 @@ def _ambiguous(what: str, starts: Sequence[int], kind: str) -> MergeError:
 
 def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit", hint: int | None = None,
            lo: int = 0, hi: int | None = None, taken: Sequence[Span] = (),
-           fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD) -> Match:
+           fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, fuzzy: bool = True) -> Match:
     """Find `needle` (lines without '\\n') in `hay` within [lo, hi), avoiding `taken` spans.
 
     Raises MergeError no_match / ambiguous_match. `hint` is a 0-based line where the block is expected.
@@ -209,6 +209,8 @@ def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit",
             raise _ambiguous(what, [c[0] for c in cands], "blank lines ignored")
         return chosen  # type: ignore[return-value]
 
+    if not fuzzy:
+        raise MergeError(f"{what} was not found in the file (fuzzy matching off)", code=ErrorCode.NO_MATCH)
     return _fuzzy(hay, needle, what=what, hint=hint, lo=lo, hi=hi, taken=taken, threshold=fuzzy_threshold)
 
 

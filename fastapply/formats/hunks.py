@@ -71,19 +71,28 @@ def hunk_from_pair(old: list[str], new: list[str]) -> Hunk:
     return Hunk(lines=out)
 
 
-def _render(hay: list[str], hunk: Hunk, match: Match) -> list[str]:
+def _render(hay: list[str], hunk: Hunk, match: Match, what: str) -> list[str]:
     out: list[str] = []
     j = match.start
     k = 0
+    added = 0  # lines added since the last file line the hunk matched
+    last_tag = "-"
     for tag, text in hunk.lines:
         if tag == "+":
             out.append(match.new_line(text))
+            added += 1
             continue
         h = match.pairs[k]
         k += 1
         if h is None:
             continue
+        if h > j and added and last_tag == " ":
+            raise MergeError(f"{what}: the file has line(s) {j + 1}-{h} where the hunk adds lines after "
+                             f"context, but the hunk does not show them; it is unclear whether the new lines "
+                             "go before or after them", code=ErrorCode.AMBIGUOUS_MATCH,
+                             details={"candidates": [j + 1, h + 1]})
         out.extend(hay[j:h])  # file lines the hunk did not mention stay where they are
+        added, last_tag = 0, tag
         if tag == " ":
             out.append(hay[h])
         j = h + 1
@@ -139,7 +148,15 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
             cursor = at
             continue
         try:
-            match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy=False)
+            try:
+                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy=False)
+            except MergeError as exc:
+                # Hunks of a diff come in file order: a hunk without a line number that matches
+                # several places is looked for after the previous hunk.
+                if exc.code != ErrorCode.AMBIGUOUS_MATCH or sequential or hunk.old_start is not None or not cursor:
+                    raise
+                lo = hint = cursor
+                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy=False)
         except MergeError as exc:
             if exc.code != ErrorCode.NO_MATCH:
                 exc.details.setdefault("hunk", idx + 1)
@@ -175,7 +192,7 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
             reports.append(Placed(index=idx, start=at, kind="exact", similarity=1.0))
             end = pos
         else:
-            out.extend(_render(hay, hunk, match))
+            out.extend(_render(hay, hunk, match, f"{label} {idx + 1}"))
             pos = match.end
             end = match.end
             reports.append(Placed(index=idx, start=match.start, kind=match.kind, similarity=match.similarity))

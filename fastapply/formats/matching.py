@@ -325,7 +325,11 @@ def _align(needle: Sequence[str], hay: Sequence[str], nn: list[str], nh: list[st
     weak = same * 2 < sum(1 for x in nn if x)
     # Unpaired needle lines at the edges still cover the blank lines next to the region.
     total = score[n][m]
-    blank_bonus = sum(1 for k in range(n) if pairs[k] is None and not nn[k])
-    sim_value = (total + blank_bonus) / max(n, end - start + blank_bonus)
+    # Unpaired blank needle lines cost nothing; file lines the needle skips cost half a line each.
+    blank = sum(1 for k in range(n) if pairs[k] is None and not nn[k])
+    skipped = (end - start) - len(hit)
+    if skipped > max(2, n // 4):
+        return None
+    sim_value = (total + blank) / (n + 0.5 * skipped)
     return Match(start=start, end=end, kind="weak" if weak else "fuzzy", similarity=min(1.0, sim_value),
                  pairs=pairs)

@@ -139,7 +139,9 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
                                      "after the previous change", code=ErrorCode.NO_MATCH,
                                      details={"anchor": anchor})
                 lo = at + 1
-            hint = lo
+            # After an anchor or a previous chunk the nearest place wins (if clearly nearest); the
+            # first chunk without an anchor has nothing to be near.
+            hint = lo if hunk.anchor or idx else None
             if hunk.at_eof:
                 hint = max(lo, len(hay) - len(old))
         if not any(x.strip() for x in old):
@@ -155,8 +157,10 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
                 # several places is looked for after the previous hunk.
                 if exc.code != ErrorCode.AMBIGUOUS_MATCH or sequential or hunk.old_start is not None or not cursor:
                     raise
-                lo = hint = cursor
-                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy=False)
+                try:
+                    match = locate(hay, old, what=what, hint=cursor, lo=cursor, taken=taken, fuzzy=False)
+                except MergeError:
+                    raise exc from None
         except MergeError as exc:
             if exc.code != ErrorCode.NO_MATCH:
                 exc.details.setdefault("hunk", idx + 1)

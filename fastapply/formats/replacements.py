@@ -68,6 +68,17 @@ def _line_of(text: str, index: int) -> int:
     return text.count("\n", 0, index) + 1
 
 
+def _indent_prefixed(text: str, old: str, new: str) -> bool:
+    """Whole lines (`old` spans lines, or ends a line and `new` spans lines) written from column 0,
+    but found after indentation in the file: they are a block to shift, not a substring."""
+    lines = "\n" in old.rstrip("\n") or (old.endswith("\n") and "\n" in new.rstrip("\n"))
+    if not lines or old[:1] in (" ", "\t"):
+        return False
+    at = text.find(old)
+    line_start = text.rfind("\n", 0, at) + 1
+    return at > line_start and not text[line_start:at].strip()
+
+
 def _trim_blank_edges(old: list[str], new: list[str]) -> tuple[list[str], list[str]]:
     """Drop blank lines at the edges of `old` (and as many at the edges of `new`): they often drift."""
     while old and not old[0].strip():
@@ -95,6 +106,8 @@ def replace_one(text: str, edit: Edit, index: int, outcome: Outcome, *,
         raise MergeError(f"{what}: the old text is empty, so there is nothing to find; quote the lines "
                          "to replace", code=ErrorCode.MALFORMED_EDIT, details={"edit": index})
     count = text.count(edit.old)
+    if count == 1 and _indent_prefixed(text, edit.old, edit.new):
+        count = 0  # a multi-line block found one indentation level in: shift it as a block below
     if count == 1 or (count > 1 and edit.replace_all):
         outcome.applied += 1
         return text.replace(edit.old, edit.new)

@@ -179,17 +179,29 @@ def apply_batch(edits: str | bytes | list[Any], files: Mapping[str, str | bytes]
         raise InputError("no edits found (no diff, SEARCH/REPLACE block, V4A patch or edit list)",
                          code=ErrorCode.EMPTY_UPDATE)
     groups: dict[str, list[FileOp]] = {}
+    bad_paths: dict[str, ApplyError] = {}
     for op in ops:
         if not op.path:
             where = f" at line {op.source_line}" if op.source_line else ""
             raise InputError(f"the {op.format} edit{where} names no file", code=ErrorCode.MALFORMED_EDIT,
                              line=op.source_line)
-        groups.setdefault(clean_path(op.path), []).append(op)
+        try:
+            key = clean_path(op.path)
+        except ApplyError as exc:
+            key = op.path
+            bad_paths[key] = exc
+        groups.setdefault(key, []).append(op)
     source = _Source(files, root, limits)
     staged: dict[str, str | None] = {}
     results: list[FileResult] = []
     for n, (path, file_ops) in enumerate(groups.items(), 1):
-        results.append(_run_file(path, file_ops, source, fuzzy_threshold, staged))
+        if path in bad_paths:
+            exc = bad_paths[path]
+            results.append(FileResult(path=path, status="failed", formats=sorted({op.format for op in file_ops}),
+                                      failed=sum(_units(op) for op in file_ops),
+                                      error=FileError(code=exc.code, message=exc.message, details=exc.details)))
+        else:
+            results.append(_run_file(path, file_ops, source, fuzzy_threshold, staged))
         if progress:
             progress(n, len(groups), path)
     failed = [r for r in results if r.status == "failed"]

@@ -13,7 +13,7 @@ import msgspec
 from rapidfuzz import fuzz
 
 from ..errors import ErrorCode, MergeError
-from .matching import DEFAULT_FUZZY_THRESHOLD, Match, locate
+from .matching import DEFAULT_FUZZY_THRESHOLD, Match, Reindent, _indent, _width, locate
 
 
 class Hunk(msgspec.Struct, kw_only=True):
@@ -77,9 +77,11 @@ def _render(hay: list[str], hunk: Hunk, match: Match, what: str) -> list[str]:
     k = 0
     added = 0  # lines added since the last file line the hunk matched
     last_tag = "-"
-    for tag, text in hunk.lines:
+    # A fuzzy match may shift lines unevenly: added lines follow the shift of the nearest matched line.
+    local = _local_shifts(hay, hunk, match) if match.kind == "fuzzy" and match.reindent else None
+    for n, (tag, text) in enumerate(hunk.lines):
         if tag == "+":
-            out.append(match.new_line(text))
+            out.append(local[n].line(text) if local and local[n] else match.new_line(text))
             added += 1
             continue
         h = match.pairs[k]
@@ -98,6 +100,26 @@ def _render(hay: list[str], hunk: Hunk, match: Match, what: str) -> list[str]:
         j = h + 1
     out.extend(hay[j:match.end])
     return out
+
+
+def _local_shifts(hay: list[str], hunk: Hunk, match: Match) -> list[Reindent | None]:
+    """For each hunk line, the indentation shift of the closest matched old line (before, else after)."""
+    assert match.reindent is not None
+    shifts: list[Reindent | None] = []
+    k = 0
+    current: Reindent | None = None
+    for tag, text in hunk.lines:
+        if tag != "+":
+            h = match.pairs[k]
+            k += 1
+            if h is not None and text.strip() and hay[h].strip():
+                a, b = _indent(text), _indent(hay[h])
+                ts = match.reindent.tabsize
+                current = Reindent(delta=_width(b, ts) - _width(a, ts), tabsize=ts,
+                                   use_tabs=match.reindent.use_tabs, mapping={**match.reindent.mapping, a: b})
+        shifts.append(current)
+    first = next((x for x in shifts if x is not None), None)
+    return [x or first for x in shifts]
 
 
 def _anchor_line(hay: list[str], anchor: str, lo: int) -> int | None:

@@ -162,6 +162,9 @@ def _read_hunk(lines: list[str], i: int, first_line: int) -> tuple[Hunk, int]:
             hunk.lines.append((" ", ""))
         elif line[0] in " -+":
             hunk.lines.append((line[0], line[1:]))
+        elif old_len is not None and sum(1 for tag, _ in hunk.lines if tag != "+") < old_len \
+                and not line.startswith("```"):
+            hunk.lines.append((" ", line))  # a context line that lost its leading space
         else:
             break
         j += 1
@@ -171,6 +174,9 @@ def _read_hunk(lines: list[str], i: int, first_line: int) -> tuple[Hunk, int]:
         hunk.lines.pop()
         old_count -= 1
         j -= 1
+    if not any(tag in "-+" for tag, _ in hunk.lines):
+        raise InputError(f"diff line {i + first_line}: the hunk under {header.strip()!r} has no '-' or '+' lines",
+                         code=ErrorCode.MALFORMED_EDIT, line=i + first_line)
     return hunk, j
 
 

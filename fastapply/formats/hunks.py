@@ -142,7 +142,7 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
     Otherwise (unified diffs) each hunk is searched anywhere not already taken, guided by its header's
     line number corrected by the offset the previous hunk was found at.
     """
-    placed: list[tuple[Match | None, int, int, Hunk]] = []  # (match, insert_at, index, hunk)
+    placed: list[tuple[Match, int, int, Hunk]] = []  # (match, insert_at, index, hunk)
     taken: list[tuple[int, int]] = []
     skipped: list[int] = []
     offset = 0
@@ -168,8 +168,11 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
                 hint = max(lo, len(hay) - len(old))
         if not any(x.strip() for x in old):
             at = _insertion_point(hay, hunk, hint, sequential, what)
-            placed.append((None, at, idx, hunk))
-            cursor = at
+            match = Match(start=at, end=at + len(old), kind="exact", similarity=1.0,
+                          pairs=list(range(at, at + len(old))))
+            placed.append((match, at, idx, hunk))
+            taken.append((match.start, match.end))
+            cursor = match.end
             continue
         try:
             try:
@@ -211,17 +214,9 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
             raise MergeError(f"{label} {idx + 1} overlaps another {label}", code=ErrorCode.AMBIGUOUS_MATCH,
                              details={"hunk": idx + 1})
         out.extend(hay[pos:at])
-        if match is None:
-            old_blank = [t for tag, t in hunk.lines if tag != "+"]
-            out.extend(t for tag, t in hunk.lines if tag == "+")
-            pos = at + len(old_blank)
-            reports.append(Placed(index=idx, start=at, kind="exact", similarity=1.0))
-            end = pos
-        else:
-            out.extend(_render(hay, hunk, match, f"{label} {idx + 1}"))
-            pos = match.end
-            end = match.end
-            reports.append(Placed(index=idx, start=match.start, kind=match.kind, similarity=match.similarity))
+        out.extend(_render(hay, hunk, match, f"{label} {idx + 1}"))
+        pos = end = match.end
+        reports.append(Placed(index=idx, start=match.start, kind=match.kind, similarity=match.similarity))
         if end >= len(hay):
             if hunk.no_newline_new:
                 final_newline = False
@@ -263,17 +258,22 @@ def _insertion_point(hay: list[str], hunk: Hunk, hint: int | None, sequential: b
     """A hunk with no old lines only adds lines: it goes where its header (or V4A cursor) says."""
     if not hay:
         return 0
-    if hunk.at_eof:
+    if hunk.at_eof and not hunk.old():
         return len(hay)
     if hunk.old_start == 0:
         return 0
     if hint is None:
         raise MergeError(f"{what} only adds lines and has no context or line number to place them by",
                          code=ErrorCode.MALFORMED_EDIT)
-    if not sequential and hunk.old_start is not None:
+    old = hunk.old()
+    if not old and not sequential and hunk.old_start is not None:
         # `@@ -N,0 +M,k @@` inserts after line N.
         hint += 1
-    return max(0, min(len(hay), hint))
+    at = max(0, min(len(hay), hint))
+    if old and (at + len(old) > len(hay) or any(x.strip() for x in hay[at:at + len(old)])):
+        raise MergeError(f"{what} changes only blank lines, and there are no blank lines where it points",
+                         code=ErrorCode.NO_MATCH)
+    return at
 
 
 class Outcome(msgspec.Struct, kw_only=True):

@@ -28,6 +28,10 @@ _COMMON_LINE = 24
 # Fuzzy alignments compare every needle line with a window this many lines wider than the needle.
 _SLACK = 3
 _MAX_DP_CELLS = 250_000
+# Two fuzzy places closer in similarity than this are too close to call.
+_RIVAL_MARGIN = 0.06
+# What a file line inside the region that the needle skips costs, in needle lines.
+_SKIP_COST = 0.25
 
 Span = tuple[int, int]
 
@@ -166,6 +170,28 @@ def _ambiguous(what: str, starts: Sequence[int], kind: str) -> MergeError:
                       code=ErrorCode.AMBIGUOUS_MATCH, details={"candidates": lines, "tier": kind})
 
 
+_TIERS = ("exact", "whitespace", "indent", "blank_lines")
+_NORMS = {"exact": lambda x: x, "whitespace": str.rstrip, "indent": _squash}
+
+
+def _tier_candidates(hay: Sequence[str], needle: Sequence[str], kind: str, lo: int, hi: int,
+                     taken: Sequence[Span]) -> list[Match]:
+    """Every place the needle matches under one non-fuzzy tier (with a uniform indentation shift)."""
+    if kind == "blank_lines":
+        found = _blank_tier(hay, needle, lo, hi)
+    else:
+        n = len(needle)
+        found = [(s, s + n, [s + k for k in range(n)]) for s in _line_tier(hay, needle, _NORMS[kind], lo, hi)]
+    out = []
+    for s, e, pairs in found:
+        if _overlaps((s, e), taken):
+            continue
+        good, plan = indent_plan(needle, hay, pairs, strict=True)
+        if good:
+            out.append(Match(start=s, end=e, kind=kind, similarity=1.0, pairs=pairs, reindent=plan))
+    return out
+
+
 def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit", hint: int | None = None,
            lo: int = 0, hi: int | None = None, taken: Sequence[Span] = (),
            fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, fuzzy: bool = True) -> Match:
@@ -177,37 +203,21 @@ def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit",
     n = len(needle)
     if not any(line.strip() for line in needle):
         raise MergeError(f"{what} has no non-blank lines to look for", code=ErrorCode.MALFORMED_EDIT)
-    ident = list(range(n))
-
-    def ok(s: int, e: int) -> bool:
-        return not _overlaps((s, e), taken)
-
-    for kind, norm in (("exact", None), ("whitespace", str.rstrip), ("indent", _squash)):
-        starts = [s for s in _line_tier(hay, needle, norm or (lambda x: x), lo, hi) if ok(s, s + n)]
-        cands = []
-        for s in starts:
-            pairs: list[int | None] = [s + k for k in ident]
-            good, plan = indent_plan(needle, hay, pairs, strict=True)
-            if good:
-                cands.append((s, Match(start=s, end=s + n, kind=kind, similarity=1.0, pairs=pairs,
-                                       reindent=plan)))
-        if cands:
-            chosen = _choose(cands, hint)
-            if chosen is None:
-                raise _ambiguous(what, [c[0] for c in cands], kind)
-            return chosen  # type: ignore[return-value]
-
-    cands = []
-    for s, e, pairs in _blank_tier(hay, needle, lo, hi):
-        good, plan = indent_plan(needle, hay, pairs, strict=True)
-        if good and ok(s, e):
-            cands.append((s, Match(start=s, end=e, kind="blank_lines", similarity=1.0, pairs=pairs,
-                                   reindent=plan)))
-    if cands:
-        chosen = _choose(cands, hint)
+    tiers = [_tier_candidates(hay, needle, kind, lo, hi, taken) for kind in _TIERS]
+    for kind, cands in zip(_TIERS, tiers):
+        if not cands:
+            continue
+        chosen = _choose([(m.start, m) for m in cands], hint)
         if chosen is None:
-            raise _ambiguous(what, [c[0] for c in cands], "blank lines ignored")
-        return chosen  # type: ignore[return-value]
+            raise _ambiguous(what, [m.start for m in cands], kind)
+        if hint is not None:
+            # A laxer tier matching much nearer the line the header points at is conflicting evidence
+            # (e.g. the block re-indented so that it equals another, similar block): refuse.
+            dist = abs(chosen.start - hint)
+            closer = [m.start for t in tiers for m in t if 2 * abs(m.start - hint) < dist]
+            if closer:
+                raise _ambiguous(what, [chosen.start, *closer], f"{kind} vs. nearer laxer match")
+        return chosen
 
     if not fuzzy:
         raise MergeError(f"{what} was not found in the file (fuzzy matching off)", code=ErrorCode.NO_MATCH)
@@ -240,7 +250,7 @@ def _fuzzy(hay: Sequence[str], needle: Sequence[str], *, what: str, hint: int | 
             msg += (", but most of its lines differ)" if best.kind == "weak" else f", below {threshold:.2f})")
         raise MergeError(msg + "; copy the lines to replace exactly from the current file",
                          code=ErrorCode.NO_MATCH, details=details)
-    rivals = [m for m in found[1:] if m.similarity >= best.similarity - 0.03
+    rivals = [m for m in found[1:] if m.similarity >= best.similarity - _RIVAL_MARGIN
               and not _overlaps((m.start, m.end), [(best.start, best.end)])]
     if rivals:
         chosen = _choose([(m.start, m) for m in [best, *rivals]], hint)
@@ -325,11 +335,11 @@ def _align(needle: Sequence[str], hay: Sequence[str], nn: list[str], nh: list[st
     weak = same * 2 < sum(1 for x in nn if x)
     # Unpaired needle lines at the edges still cover the blank lines next to the region.
     total = score[n][m]
-    # Unpaired blank needle lines cost nothing; file lines the needle skips cost half a line each.
+    # Unpaired blank needle lines cost nothing; file lines the needle skips cost a little each.
     blank = sum(1 for k in range(n) if pairs[k] is None and not nn[k])
     skipped = (end - start) - len(hit)
     if skipped > max(2, n // 4):
         return None
-    sim_value = (total + blank) / (n + 0.5 * skipped)
+    sim_value = (total + blank) / (n + _SKIP_COST * skipped)
     return Match(start=start, end=end, kind="weak" if weak else "fuzzy", similarity=min(1.0, sim_value),
                  pairs=pairs)

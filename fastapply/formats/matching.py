@@ -230,6 +230,8 @@ def _fuzzy(hay: Sequence[str], needle: Sequence[str], *, what: str, hint: int | 
     nn = [_squash(x) for x in needle]
     nh = [_squash(x) for x in hay]
     starts = _fuzzy_starts(nn, nh, lo, hi)
+    if hint is not None and lo <= hint < hi:
+        starts.insert(0, hint)  # always look where the hunk says it belongs
     found: list[Match] = []
     for s in starts:
         m = _align(needle, hay, nn, nh, max(lo, s - _SLACK), min(hi, s + n + _SLACK))
@@ -250,8 +252,14 @@ def _fuzzy(hay: Sequence[str], needle: Sequence[str], *, what: str, hint: int | 
             msg += (", but most of its lines differ)" if best.kind == "weak" else f", below {threshold:.2f})")
         raise MergeError(msg + "; copy the lines to replace exactly from the current file",
                          code=ErrorCode.NO_MATCH, details=details)
-    rivals = [m for m in found[1:] if m.similarity >= best.similarity - _RIVAL_MARGIN
-              and not _overlaps((m.start, m.end), [(best.start, best.end)])]
+    others = [m for m in found[1:] if not _overlaps((m.start, m.end), [(best.start, best.end)])]
+    if hint is not None:
+        # Another acceptable place much nearer where the hunk should be: conflicting evidence.
+        nearer = [m.start for m in others if m.similarity >= threshold
+                  and 2 * abs(m.start - hint) < abs(best.start - hint)]
+        if nearer:
+            raise _ambiguous(what, [best.start, *nearer], "fuzzy, a nearer candidate")
+    rivals = [m for m in others if m.similarity >= best.similarity - _RIVAL_MARGIN]
     if rivals:
         chosen = _choose([(m.start, m) for m in [best, *rivals]], hint)
         if chosen is None:
@@ -262,7 +270,7 @@ def _fuzzy(hay: Sequence[str], needle: Sequence[str], *, what: str, hint: int | 
     return best
 
 
-def _fuzzy_starts(nn: list[str], nh: list[str], lo: int, hi: int, limit: int = 8) -> list[int]:
+def _fuzzy_starts(nn: list[str], nh: list[str], lo: int, hi: int, limit: int = 12) -> list[int]:
     """Likely starts: votes from needle lines that occur (rarely) in the file, then rapidfuzz lookups."""
     where: dict[str, list[int]] = defaultdict(list)
     for j in range(lo, hi):
@@ -306,17 +314,21 @@ def _align(needle: Sequence[str], hay: Sequence[str], nn: list[str], nh: list[st
         for j in range(m):
             a, b = nn[k], nh[s0 + j]
             row[j] = 1.0 if a == b else fuzz.ratio(a, b) / 100.0
+    # Skipping a file line once the needle has started costs a hair, so of equally good alignments
+    # the most compact one wins (skips before the first and after the last needle line are free).
+    eps = 1e-4
     score = [[0.0] * (m + 1) for _ in range(n + 1)]
     for k in range(1, n + 1):
         prev, cur, row = score[k - 1], score[k], sim[k - 1]
+        cur[0] = prev[0]
         for j in range(1, m + 1):
-            best = prev[j] if prev[j] > cur[j - 1] else cur[j - 1]
+            best = prev[j] if prev[j] > cur[j - 1] - eps else cur[j - 1] - eps
             w = row[j - 1]
             if w >= 0.5 and prev[j - 1] + w > best:
                 best = prev[j - 1] + w
             cur[j] = best
     pairs: list[int | None] = [None] * n
-    k, j = n, m
+    k, j = n, max(range(m + 1), key=lambda x: score[n][x])
     while k > 0 and j > 0:
         w = sim[k - 1][j - 1]
         if w >= 0.5 and abs(score[k][j] - (score[k - 1][j - 1] + w)) < 1e-9:
@@ -333,8 +345,7 @@ def _align(needle: Sequence[str], hay: Sequence[str], nn: list[str], nh: list[st
     # Most lines must be there verbatim (whitespace aside): similar-looking code elsewhere is no match.
     same = sum(1 for k, j in enumerate(pairs) if j is not None and nn[k] and nn[k] == nh[j])
     weak = same * 2 < sum(1 for x in nn if x)
-    # Unpaired needle lines at the edges still cover the blank lines next to the region.
-    total = score[n][m]
+    total = sum(sim[k][j - s0] for k, j in enumerate(pairs) if j is not None)
     # Unpaired blank needle lines cost nothing; file lines the needle skips cost a little each.
     blank = sum(1 for k in range(n) if pairs[k] is None and not nn[k])
     skipped = (end - start) - len(hit)

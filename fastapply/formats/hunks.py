@@ -13,7 +13,7 @@ import msgspec
 from rapidfuzz import fuzz
 
 from ..errors import ErrorCode, MergeError
-from .matching import DEFAULT_FUZZY_THRESHOLD, Match, Reindent, _indent, _width, locate
+from .matching import DEFAULT_FUZZY_THRESHOLD, HayIndex, Match, Reindent, _indent, _width, locate
 
 
 class Hunk(msgspec.Struct, kw_only=True):
@@ -145,6 +145,7 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
     placed: list[tuple[Match, int, int, Hunk]] = []  # (match, insert_at, index, hunk)
     taken: list[tuple[int, int]] = []
     skipped: list[int] = []
+    index = HayIndex(hay)
     offset = 0
     cursor = 0
     for idx, hunk in enumerate(hunks):
@@ -176,25 +177,25 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
             continue
         try:
             try:
-                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy=False)
+                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy=False, index=index)
             except MergeError as exc:
                 # Hunks of a diff come in file order: a hunk without a line number that matches
                 # several places is looked for after the previous hunk.
                 if exc.code != ErrorCode.AMBIGUOUS_MATCH or sequential or hunk.old_start is not None or not cursor:
                     raise
                 try:
-                    match = locate(hay, old, what=what, hint=cursor, lo=cursor, taken=taken, fuzzy=False)
+                    match = locate(hay, old, what=what, hint=cursor, lo=cursor, taken=taken, fuzzy=False, index=index)
                 except MergeError:
                     raise exc from None
         except MergeError as exc:
             if exc.code != ErrorCode.NO_MATCH:
                 exc.details.setdefault("hunk", idx + 1)
                 raise
-            if _already_applied(hay, hunk, hint, lo, taken):
+            if _already_applied(index, hunk, hint, lo, taken):
                 skipped.append(idx)
                 continue
             try:
-                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy_threshold=fuzzy_threshold)
+                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy_threshold=fuzzy_threshold, index=index)
             except MergeError as exc2:
                 exc2.details.setdefault("hunk", idx + 1)
                 raise
@@ -242,13 +243,13 @@ def _check_removed(hay: list[str], hunk: Hunk, match: Match, what: str) -> None:
                              details={"closest_start": match.start + 1, "closest_end": match.end})
 
 
-def _already_applied(hay: list[str], hunk: Hunk, hint: int | None, lo: int, taken: list[tuple[int, int]]) -> bool:
+def _already_applied(index: HayIndex, hunk: Hunk, hint: int | None, lo: int, taken: list[tuple[int, int]]) -> bool:
     """The hunk's result is already in the file (a patch applied twice): its new side matches, not fuzzily."""
     new = hunk.new()
     if new == hunk.old() or not any(x.strip() for x in new):
         return False
     try:
-        locate(hay, new, hint=hint, lo=lo, taken=taken, fuzzy=False)
+        locate(index.hay, new, hint=hint, lo=lo, taken=taken, fuzzy=False, index=index)
     except MergeError:
         return False
     return True

@@ -118,36 +118,67 @@ def _overlaps(span: Span, taken: Sequence[Span]) -> bool:
     return any(s < te and ts < e or (s == e and ts <= s < te) for ts, te in taken)
 
 
-def _line_tier(hay: Sequence[str], needle: Sequence[str], norm, lo: int, hi: int) -> list[int]:
-    """Starts where every needle line equals the file line under `norm`, anchored on the rarest line."""
+class HayIndex:
+    """The file's lines normalised per tier, with where each line occurs; built once per file."""
+
+    def __init__(self, hay: Sequence[str]) -> None:
+        self.hay = hay
+        self._norm: dict[str, tuple[list[str], dict[str, list[int]]]] = {}
+        self._nonblank: list[int] | None = None
+
+    def norm(self, kind: str) -> tuple[list[str], dict[str, list[int]]]:
+        if kind not in self._norm:
+            if kind == "nonblank":
+                lines = [_squash(self.hay[j]) for j in self.nonblank()]
+            else:
+                fn = _NORMS[kind]
+                lines = [fn(x) for x in self.hay]
+            where: dict[str, list[int]] = defaultdict(list)
+            for i, line in enumerate(lines):
+                where[line].append(i)
+            self._norm[kind] = (lines, where)
+        return self._norm[kind]
+
+    def nonblank(self) -> list[int]:
+        if self._nonblank is None:
+            self._nonblank = [j for j, x in enumerate(self.hay) if x.strip()]
+        return self._nonblank
+
+
+def _line_tier(index: HayIndex, needle: Sequence[str], kind: str, lo: int, hi: int) -> list[int]:
+    """Starts where every needle line equals the file line under `kind`, anchored on the rarest line."""
     n = len(needle)
-    nh = [norm(x) for x in hay[lo:hi]]
-    nn = [norm(x) for x in needle]
-    where: dict[str, list[int]] = defaultdict(list)
-    for i, line in enumerate(nh):
-        where[line].append(i)
+    nh, where = index.norm(kind)
+    fn = _NORMS[kind]
+    nn = [fn(x) for x in needle]
     anchor = min(range(n), key=lambda k: len(where.get(nn[k], ())))
     starts = []
     for pos in where.get(nn[anchor], ()):
         s = pos - anchor
-        if s >= 0 and s + n <= len(nh) and nh[s:s + n] == nn:
-            starts.append(lo + s)
+        if lo <= s and s + n <= hi and nh[s:s + n] == nn:
+            starts.append(s)
     return starts
 
 
-def _blank_tier(hay: Sequence[str], needle: Sequence[str], lo: int, hi: int) -> list[tuple[int, int, list[int | None]]]:
+def _blank_tier(index: HayIndex, needle: Sequence[str], lo: int, hi: int) -> list[tuple[int, int, list[int | None]]]:
     """Tier 4: compare non-blank lines only. Returns (start, end, pairs) per candidate."""
-    hidx = [j for j in range(lo, hi) if hay[j].strip()]
     nidx = [k for k in range(len(needle)) if needle[k].strip()]
     if not nidx:
         return []
-    sub = _line_tier([hay[j] for j in hidx], [needle[k] for k in nidx], _squash, 0, len(hidx))
+    hidx = index.nonblank()
+    nh, where = index.norm("nonblank")
+    nn = [_squash(needle[k]) for k in nidx]
+    m = len(nn)
+    anchor = min(range(m), key=lambda k: len(where.get(nn[k], ())))
     out = []
-    for s in sub:
+    for pos in where.get(nn[anchor], ()):
+        s = pos - anchor
+        if s < 0 or s + m > len(nh) or hidx[s] < lo or hidx[s + m - 1] >= hi or nh[s:s + m] != nn:
+            continue
         pairs: list[int | None] = [None] * len(needle)
         for off, k in enumerate(nidx):
             pairs[k] = hidx[s + off]
-        out.append((hidx[s], hidx[s + len(nidx) - 1] + 1, pairs))
+        out.append((hidx[s], hidx[s + m - 1] + 1, pairs))
     return out
 
 
@@ -174,14 +205,15 @@ _TIERS = ("exact", "whitespace", "indent", "blank_lines")
 _NORMS = {"exact": lambda x: x, "whitespace": str.rstrip, "indent": _squash}
 
 
-def _tier_candidates(hay: Sequence[str], needle: Sequence[str], kind: str, lo: int, hi: int,
+def _tier_candidates(index: HayIndex, needle: Sequence[str], kind: str, lo: int, hi: int,
                      taken: Sequence[Span]) -> list[Match]:
     """Every place the needle matches under one non-fuzzy tier (with a uniform indentation shift)."""
+    hay = index.hay
     if kind == "blank_lines":
-        found = _blank_tier(hay, needle, lo, hi)
+        found = _blank_tier(index, needle, lo, hi)
     else:
         n = len(needle)
-        found = [(s, s + n, [s + k for k in range(n)]) for s in _line_tier(hay, needle, _NORMS[kind], lo, hi)]
+        found = [(s, s + n, [s + k for k in range(n)]) for s in _line_tier(index, needle, kind, lo, hi)]
     out = []
     for s, e, pairs in found:
         if _overlaps((s, e), taken):
@@ -194,7 +226,8 @@ def _tier_candidates(hay: Sequence[str], needle: Sequence[str], kind: str, lo: i
 
 def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit", hint: int | None = None,
            lo: int = 0, hi: int | None = None, taken: Sequence[Span] = (),
-           fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, fuzzy: bool = True) -> Match:
+           fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, fuzzy: bool = True,
+           index: HayIndex | None = None) -> Match:
     """Find `needle` (lines without '\\n') in `hay` within [lo, hi), avoiding `taken` spans.
 
     Raises MergeError no_match / ambiguous_match. `hint` is a 0-based line where the block is expected.
@@ -203,7 +236,8 @@ def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit",
     n = len(needle)
     if not any(line.strip() for line in needle):
         raise MergeError(f"{what} has no non-blank lines to look for", code=ErrorCode.MALFORMED_EDIT)
-    tiers = [_tier_candidates(hay, needle, kind, lo, hi, taken) for kind in _TIERS]
+    index = index if index is not None and index.hay is hay else HayIndex(hay)
+    tiers = [_tier_candidates(index, needle, kind, lo, hi, taken) for kind in _TIERS]
     for kind, cands in zip(_TIERS, tiers):
         if not cands:
             continue
@@ -221,15 +255,18 @@ def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit",
 
     if not fuzzy:
         raise MergeError(f"{what} was not found in the file (fuzzy matching off)", code=ErrorCode.NO_MATCH)
-    return _fuzzy(hay, needle, what=what, hint=hint, lo=lo, hi=hi, taken=taken, threshold=fuzzy_threshold)
+    return _fuzzy(index, needle, what=what, hint=hint, lo=lo, hi=hi, taken=taken, threshold=fuzzy_threshold)
 
 
-def _fuzzy(hay: Sequence[str], needle: Sequence[str], *, what: str, hint: int | None, lo: int, hi: int,
+def _fuzzy(index: HayIndex, needle: Sequence[str], *, what: str, hint: int | None, lo: int, hi: int,
            taken: Sequence[Span], threshold: float) -> Match:
+    hay = index.hay
     n = len(needle)
     nn = [_squash(x) for x in needle]
-    nh = [_squash(x) for x in hay]
-    starts = _fuzzy_starts(nn, nh, lo, hi)
+    nh, where = index.norm("indent")
+    starts = _fuzzy_starts(nn, nh, where, lo, hi)
+    if n > 100:
+        starts = starts[:4]  # aligning big blocks is costly; the best starts come first
     if hint is not None and lo <= hint < hi:
         starts.insert(0, hint)  # always look where the hunk says it belongs
     found: list[Match] = []
@@ -270,18 +307,16 @@ def _fuzzy(hay: Sequence[str], needle: Sequence[str], *, what: str, hint: int | 
     return best
 
 
-def _fuzzy_starts(nn: list[str], nh: list[str], lo: int, hi: int, limit: int = 12) -> list[int]:
+def _fuzzy_starts(nn: list[str], nh: list[str], where: dict[str, list[int]], lo: int, hi: int,
+                  limit: int = 12) -> list[int]:
     """Likely starts: votes from needle lines that occur (rarely) in the file, then rapidfuzz lookups."""
-    where: dict[str, list[int]] = defaultdict(list)
-    for j in range(lo, hi):
-        if nh[j]:
-            where[nh[j]].append(j)
     votes: Counter[int] = Counter()
     for k, line in enumerate(nn):
         hits = where.get(line, ()) if line else ()
         if 0 < len(hits) <= _COMMON_LINE:
             for j in hits:
-                votes[j - k] += 1
+                if lo <= j < hi:
+                    votes[j - k] += 1
     smooth: Counter[int] = Counter()
     for s, v in votes.items():
         for d in (-1, 0, 1):

@@ -372,7 +372,7 @@ def plot(report: dict, out: str) -> None:
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(DRIFTS))], DRIFTS)
     ax.set_ylabel("% applied correctly (unified diffs)")
     ax.set_ylim(0, 105)
-    ax.legend()
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=len(TOOLS), frameon=False)
     ax.set_title(f"diffbench: {report['n']} edits, seed {report['seed']}")
     fig.tight_layout()
     fig.savefig(out, dpi=110)

@@ -127,8 +127,8 @@ def _anchor_line(hay: list[str], anchor: str, lo: int) -> int | None:
     for j in range(lo, len(hay)):
         if " ".join(hay[j].split()) == want:
             return j
-    for j in range(lo, len(hay)):
-        if want and want in " ".join(hay[j].split()):
+    for j in range(lo, len(hay)):  # `@@ class Foo` for `class Foo(Base):`
+        if want and " ".join(hay[j].split()).startswith(want):
             return j
     return None
 

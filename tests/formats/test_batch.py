@@ -113,3 +113,15 @@ def test_needs_exactly_one_source(tmp_path):
         apply_batch(MIXED)
     with pytest.raises(ApplyError):
         apply_batch(MIXED, FILES, root=tmp_path)
+
+
+def test_lazy_edits_go_through_fastapply_apply():
+    files = {"m.py": "def f():\n    return 1\n\n\ndef g():\n    return 2\n"}
+    r = apply_batch([{"path": "m.py", "update": "def g():\n    return 3\n"}], files)
+    f = r.files[0]
+    assert f.formats == ["lazy"]
+    # The structural engine is another module; whatever it decides, the batch reports it per file.
+    if f.status == "failed":
+        assert f.error.code and not r.ok
+    else:
+        assert "return 3" in r.contents["m.py"]

@@ -90,3 +90,30 @@ def test_matches_git_apply_on_a_real_git_diff(tmp_path):
     (repo / "m.py").write_text(edited)
     diff = subprocess.run(["git", "diff"], cwd=repo, check=True, capture_output=True, text=True).stdout
     assert apply_udiff(src, diff).merged_code == edited
+
+
+def test_applying_twice_skips_with_warning():
+    d = _diff(9, ["line 9", "line 10"], ["line 11"], ["eleven"], ["line 12"])
+    once = apply_udiff(SRC, d).merged_code
+    twice = apply_udiff(once, d)
+    assert twice.merged_code == once and "already applied" in twice.warnings[0]
+
+
+def test_added_lines_next_to_an_unseen_file_line_are_refused():
+    # The hunk dropped the context line "line 11": do the new lines go before or after it?
+    d = "@@ -9,5 +9,6 @@\n line 9\n line 10\n+new\n line 12\n line 13\n"
+    with pytest.raises(ApplyError) as e:
+        apply_udiff(SRC, d)
+    assert e.value.code == "ambiguous_match" and "unclear whether" in e.value.message
+    # With a removed line next to the new ones the place is clear.
+    d = "@@ -9,5 +9,5 @@\n line 9\n line 10\n line 11\n-line 12\n+twelve\n line 14\n"
+    assert "line 11\ntwelve\nline 13\nline 14\n" in apply_udiff(SRC, d).merged_code
+
+
+def test_laxer_match_nearer_the_header_conflicts():
+    # Re-indented, the hunk equals the nested copy exactly; the header points at the other one.
+    src = "a = 1\nif x:\n    b = 2\n" + "pad\n" * 30 + "if y:\n    if x:\n        b = 2\n"
+    d = "@@ -2,2 +2,2 @@\n     if x:\n-        b = 2\n+        b = 3\n"
+    with pytest.raises(ApplyError) as e:
+        apply_udiff(src, d)
+    assert e.value.code == "ambiguous_match" and set(e.value.details["candidates"]) == {2, 35}

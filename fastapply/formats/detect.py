@@ -9,9 +9,10 @@ import msgspec
 from ..errors import ErrorCode, InputError
 from .ops import FileOp
 from .search_replace import _START as _SR_START
-from .v4a import BEGIN
 
 FORMATS = ("json", "v4a", "search-replace", "udiff")
+# What `--format` / `format=` accept besides "auto".
+FORMATS_CLI = ("udiff", "search-replace", "v4a", "replacements", "lazy")
 _UDIFF = re.compile(r"^(diff --git |--- \S.*\n\+\+\+ \S|@@ )", re.M)
 _V4A = re.compile(r"^\*\*\* (Begin Patch|Update File:|Add File:|Delete File:)", re.M)
 
@@ -111,7 +112,6 @@ def parse_agent_output(text: str, format: str = "auto") -> list[FileOp]:
     return ops
 
 
-FORMATS_CLI = ("udiff", "search-replace", "v4a", "replacements", "lazy")
 _LAZY_KEYS = ("update", "snippet", "code_edit")
 
 

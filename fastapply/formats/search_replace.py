@@ -24,7 +24,7 @@ from ..result import ApplyResult, ApplyStats, make_result
 from ..text import DEFAULT_LIMITS, Document, Limits, check_size, ensure_text, normalize_newlines
 from .matching import DEFAULT_FUZZY_THRESHOLD
 from .ops import FileOp, run_op
-from .replacements import Edit, replace_all_in
+from .replacements import Edit
 
 _START = re.compile(r"^\s*(?:<{5,9}|-{5,9})\s*SEARCH\b.*$")
 _DIVIDER = re.compile(r"^\s*={5,9}\s*$")
@@ -122,4 +122,4 @@ def apply_search_replace(original: str | bytes, text: str | bytes, *, filename: 
                        warnings=outcome.warnings)
 
 
-__all__ = ["apply_search_replace", "parse_search_replace", "block_spans", "replace_all_in"]
+__all__ = ["apply_search_replace", "parse_search_replace", "block_spans"]

@@ -249,7 +249,9 @@ def _already_applied(index: HayIndex, hunk: Hunk, hint: int | None, lo: int, tak
     if new == hunk.old() or not any(x.strip() for x in new):
         return False
     try:
-        locate(index.hay, new, hint=hint, lo=lo, taken=taken, fuzzy=False, index=index)
+        # Only the strict tiers: ignoring blank lines or indentation, a deletion can look done.
+        locate(index.hay, new, hint=hint, lo=lo, taken=taken, fuzzy=False, index=index,
+               kinds=("exact", "whitespace"))
     except MergeError:
         return False
     return True

@@ -227,7 +227,7 @@ def _tier_candidates(index: HayIndex, needle: Sequence[str], kind: str, lo: int,
 def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit", hint: int | None = None,
            lo: int = 0, hi: int | None = None, taken: Sequence[Span] = (),
            fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, fuzzy: bool = True,
-           index: HayIndex | None = None) -> Match:
+           index: HayIndex | None = None, kinds: Sequence[str] = _TIERS) -> Match:
     """Find `needle` (lines without '\\n') in `hay` within [lo, hi), avoiding `taken` spans.
 
     Raises MergeError no_match / ambiguous_match. `hint` is a 0-based line where the block is expected.
@@ -237,8 +237,8 @@ def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit",
     if not any(line.strip() for line in needle):
         raise MergeError(f"{what} has no non-blank lines to look for", code=ErrorCode.MALFORMED_EDIT)
     index = index if index is not None and index.hay is hay else HayIndex(hay)
-    tiers = [_tier_candidates(index, needle, kind, lo, hi, taken) for kind in _TIERS]
-    for kind, cands in zip(_TIERS, tiers):
+    tiers = [_tier_candidates(index, needle, kind, lo, hi, taken) for kind in kinds]
+    for kind, cands in zip(kinds, tiers):
         if not cands:
             continue
         chosen = _choose([(m.start, m) for m in cands], hint)

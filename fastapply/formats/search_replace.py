@@ -65,25 +65,37 @@ def block_spans(lines: list[str]) -> list[tuple[int, int, int]]:
     i = 0
     while i < len(lines):
         if _START.match(lines[i]):
-            div = end = None
+            dividers: list[int] = []
+            end = None
             j = i + 1
             while j < len(lines):
                 if _START.match(lines[j]):
                     raise _malformed(i + 1, f"a new SEARCH starts at line {j + 1} before this block ended")
-                if div is None and _DIVIDER.match(lines[j]):
-                    div = j
-                elif div is not None and _END.match(lines[j]):
+                if _DIVIDER.match(lines[j]):
+                    dividers.append(j)
+                elif dividers and _END.match(lines[j]):
                     end = j
                     break
                 j += 1
-            if div is None:
+            if not dividers:
                 raise _malformed(i + 1, "no '=======' divider after SEARCH")
             if end is None:
                 raise _malformed(i + 1, "no '>>>>>>> REPLACE' (or '+++++++ REPLACE') line closing the block")
-            spans.append((i, div, end))
+            spans.append((i, _divider(dividers, lines, i), end))
             i = end
         i += 1
     return spans
+
+
+def _divider(dividers: list[int], lines: list[str], start: int) -> int:
+    """The divider when the code itself has '=====' lines (rst underlines): the one exactly 7 long."""
+    if len(dividers) == 1:
+        return dividers[0]
+    exact = [j for j in dividers if lines[j].strip() == "======="]
+    if len(exact) == 1:
+        return exact[0]
+    raise _malformed(start + 1, f"several '=======' lines (lines {', '.join(str(j + 1) for j in dividers)}); "
+                     "cannot tell which one divides SEARCH from REPLACE")
 
 
 def parse_search_replace(text: str, *, first_line: int = 1) -> list[FileOp]:

@@ -77,3 +77,12 @@ def test_no_blocks_is_empty_update():
     with pytest.raises(ApplyError) as e:
         apply_search_replace(SRC, "just prose")
     assert e.value.code == "empty_update"
+
+
+def test_rst_underline_in_code_is_not_the_divider():
+    src = 'DOC = """\nTitle\n=========\nbody\n"""\n'
+    text = '<<<<<<< SEARCH\nTitle\n=========\nbody\n=======\nTitle\n=========\nnew body\n>>>>>>> REPLACE\n'
+    assert apply_search_replace(src, text).merged_code == 'DOC = """\nTitle\n=========\nnew body\n"""\n'
+    with pytest.raises(ApplyError) as e:
+        apply_search_replace(src, "<<<<<<< SEARCH\na\n=======\nb\n=======\nc\n>>>>>>> REPLACE\n")
+    assert e.value.code == "malformed_edit" and "several" in e.value.message

@@ -117,3 +117,11 @@ def test_laxer_match_nearer_the_header_conflicts():
     with pytest.raises(ApplyError) as e:
         apply_udiff(src, d)
     assert e.value.code == "ambiguous_match" and set(e.value.details["candidates"]) == {2, 35}
+
+
+def test_deletion_next_to_blank_lines_is_not_mistaken_for_applied():
+    src = "x = 1\n\nclass W:\n    pass\n\nclass R:\n    pass\n"
+    # Deletes W's body; the context line "class R:" was dropped by the agent.
+    d = "@@ -1,7 +1,6 @@\n x = 1\n \n class W:\n-    pass\n \n     pass\n"
+    out = apply_udiff(src, d)
+    assert out.merged_code == "x = 1\n\nclass W:\n\nclass R:\n    pass\n"

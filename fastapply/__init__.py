@@ -17,10 +17,26 @@ __version__ = "0.1.0"
 # name -> module that defines it, imported on first access.
 _LAZY = {
     "apply": ".api",
+    "apply_replacements": ".formats.replacements",
+    "apply_search_replace": ".formats.search_replace",
+    "apply_udiff": ".formats.udiff",
+    "apply_v4a": ".formats.v4a",
+    "apply_batch": ".formats.batch",
+    "BatchResult": ".formats.batch",
+    "BatchSummary": ".formats.batch",
+    "FileResult": ".formats.batch",
+    "FileError": ".formats.batch",
+    "detect_formats": ".formats.detect",
 }
 
 if TYPE_CHECKING:
     from .api import apply
+    from .formats.batch import BatchResult, BatchSummary, FileError, FileResult, apply_batch
+    from .formats.detect import detect_formats
+    from .formats.replacements import apply_replacements
+    from .formats.search_replace import apply_search_replace
+    from .formats.udiff import apply_udiff
+    from .formats.v4a import apply_v4a
 
 
 def __getattr__(name: str) -> Any:

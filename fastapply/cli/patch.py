@@ -1,0 +1,125 @@
+"""`fastapply patch`: apply an agent's edits (diffs, SEARCH/REPLACE, V4A, edit lists) to files under a root."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..formats.batch import BatchResult
+
+PROGRESS_MIN_FILES = 20
+
+_EPILOG = """\
+formats (auto-detected; several may be mixed in one output):
+  udiff           git diff / diff -u; wrong or missing line numbers (@@ ... @@) are tolerated
+  search-replace  <<<<<<< SEARCH / ======= / >>>>>>> REPLACE blocks, path on the line before
+                  (also ------- SEARCH / ======= / +++++++ REPLACE)
+  v4a             *** Begin Patch / *** Update File: / *** Add File: / *** Delete File: / *** End Patch
+  replacements    JSON list: [{"path": "a.py", "old": "...", "new": "...", "replace_all": false}]
+  lazy            JSON list: [{"path": "a.py", "update": "<snippet with // ... existing code ...>"}]
+
+Context that drifted (whitespace, indentation, blank lines, a changed line) is matched tolerantly;
+an edit that matches two places equally well, or nothing, is refused with the reason. Paths outside
+--root (.., absolute, symlinks leaving it) and binary patches are refused.
+
+exit status: 0 all applied; 1 something failed (with --atomic nothing was written then); 2 usage.
+
+examples:
+  fastapply patch --root . agent_output.md
+  git diff | fastapply patch --root ../other-checkout --atomic -
+  fastapply patch --dry-run --diff edits.json
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "patch",
+        help="apply an agent's diffs / SEARCH-REPLACE blocks / V4A patches / edit lists to files",
+        description="Read an agent's raw output (or a JSON list of edits), find the edits in it, and apply "
+        "them to the files under --root. Prints a summary per file: hunks or edits applied, fuzzed "
+        "(placed with tolerance) and failed, with the reasons. Each file is written atomically.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("input", nargs="?", default="-", metavar="FILE",
+                   help="the agent output or JSON edit list (default: - for stdin)")
+    p.add_argument("--root", default=".", metavar="DIR", help="folder the paths are relative to (default: .)")
+    p.add_argument("--format", "-f", default="auto",
+                   choices=["auto", "udiff", "search-replace", "v4a", "replacements", "lazy"],
+                   help="edit format (default: auto-detect)")
+    p.add_argument("--atomic", action="store_true",
+                   help="all or nothing: write no file unless every edit applies")
+    p.add_argument("--dry-run", "-n", action="store_true", help="apply in memory only; write nothing")
+    p.add_argument("--diff", action="store_true", help="print the combined unified diff of the changes")
+    p.add_argument("--fuzzy-threshold", type=float, default=None, metavar="X",
+                   help="minimum similarity (0-1) for a fuzzy match (default: 0.85)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON instead of the summary")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import msgspec
+
+    from ..formats.batch import apply_batch
+    from ..formats.matching import DEFAULT_FUZZY_THRESHOLD
+    from .apply import read_text
+
+    text = read_text(args.input, "edit input")
+    threshold = DEFAULT_FUZZY_THRESHOLD if args.fuzzy_threshold is None else args.fuzzy_threshold
+    with _Progress() as progress:
+        result = apply_batch(text, root=args.root, format=args.format, atomic=args.atomic,
+                             dry_run=args.dry_run, fuzzy_threshold=threshold, progress=progress)
+    if args.json:
+        sys.stdout.write(msgspec.json.encode(result).decode() + "\n")
+    else:
+        if args.diff:
+            sys.stdout.write(result.diff)
+        _summary(result, args, sys.stderr if args.diff else sys.stdout)
+    return 0 if result.ok else 1
+
+
+def _summary(result: BatchResult, args: argparse.Namespace, out) -> None:
+    for f in result.files:
+        name = f.path + (f" -> {f.new_path}" if f.new_path else "")
+        counts = f"{f.applied} applied" + (f", {f.fuzzed} fuzzed" if f.fuzzed else "") + \
+            (f", {f.failed} failed" if f.failed else "")
+        print(f"{f.status:9} {name} ({counts})", file=out)
+        for w in f.warnings:
+            print(f"          note: {w}", file=out)
+        if f.error:
+            print(f"          error [{f.error.code}]: {f.error.message}", file=out)
+    s = result.summary
+    state = "dry run, nothing written" if args.dry_run else (
+        "written" if result.written else ("nothing written (--atomic)" if args.atomic and not result.ok
+                                          else "nothing written"))
+    print(f"{s.files_changed} of {s.files} files changed; {s.applied} applied, {s.fuzzed} fuzzed, "
+          f"{s.failed} failed; {state}", file=out)
+
+
+class _Progress:
+    """A rich progress bar on stderr, shown only once more than PROGRESS_MIN_FILES files are touched."""
+
+    def __init__(self) -> None:
+        self.bar = None
+        self.task = None
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __call__(self, done: int, total: int, path: str) -> None:
+        if total <= PROGRESS_MIN_FILES:
+            return
+        if self.bar is None:
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self.bar = Progress(console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("applying", total=total)
+        self.bar.update(self.task, completed=done, description=path[-40:])
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()

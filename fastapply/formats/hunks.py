@@ -1,0 +1,301 @@
+"""Hunks (context, removed and added lines) and how to splice them into a file's lines.
+
+Unified diffs, V4A patches and replacement edits all become hunks. Context lines are taken from the
+file, not from the hunk, so a hunk whose context drifted (whitespace, indentation) keeps the file's
+own text; added lines are shifted to the file's indentation when the match was found shifted.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+import msgspec
+from rapidfuzz import fuzz
+
+from ..errors import ErrorCode, MergeError
+from .matching import DEFAULT_FUZZY_THRESHOLD, HayIndex, Match, Reindent, _indent, _width, locate
+
+
+class Hunk(msgspec.Struct, kw_only=True):
+    lines: list[tuple[str, str]]  # (tag, text): tag ' ' context, '-' removed, '+' added
+    old_start: int | None = None  # 1-based line the header points at, if any
+    source_line: int | None = None  # line of the hunk header in the patch, for messages
+    anchor: list[str] = msgspec.field(default_factory=list)  # V4A `@@ context` lines
+    at_eof: bool = False
+    no_newline_old: bool = False
+    no_newline_new: bool = False
+
+    def old(self) -> list[str]:
+        return [t for tag, t in self.lines if tag != "+"]
+
+    def new(self) -> list[str]:
+        return [t for tag, t in self.lines if tag != "-"]
+
+
+class Placed(msgspec.Struct, kw_only=True):
+    """A hunk and where it went, for counts and warnings."""
+
+    index: int
+    start: int
+    kind: str
+    similarity: float
+
+
+def split_lines(text: str) -> tuple[list[str], bool]:
+    """Lines without '\\n', and whether the text ended with a newline."""
+    if not text:
+        return [], True
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+        return lines, True
+    return lines, False
+
+
+def join_lines(lines: list[str], final_newline: bool) -> str:
+    if not lines:
+        return ""
+    return "\n".join(lines) + ("\n" if final_newline else "")
+
+
+def hunk_from_pair(old: list[str], new: list[str]) -> Hunk:
+    """An old -> new replacement as a hunk, so unchanged lines keep the file's own text."""
+    out: list[tuple[str, str]] = []
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            out.extend((" ", x) for x in old[i1:i2])
+        else:
+            out.extend(("-", x) for x in old[i1:i2])
+            out.extend(("+", x) for x in new[j1:j2])
+    return Hunk(lines=out)
+
+
+def _render(hay: list[str], hunk: Hunk, match: Match, what: str) -> list[str]:
+    out: list[str] = []
+    j = match.start
+    k = 0
+    added = 0  # lines added since the last file line the hunk matched
+    last_tag = "-"
+    # A fuzzy match may shift lines unevenly: added lines follow the shift of the nearest matched line.
+    local = _local_shifts(hay, hunk, match) if match.kind == "fuzzy" and match.reindent else None
+    for n, (tag, text) in enumerate(hunk.lines):
+        if tag == "+":
+            out.append(local[n].line(text) if local and local[n] else match.new_line(text))
+            added += 1
+            continue
+        h = match.pairs[k]
+        k += 1
+        if h is None:
+            continue
+        if h > j and added and last_tag == " ":
+            raise MergeError(f"{what}: the file has line(s) {j + 1}-{h} where the hunk adds lines after "
+                             f"context, but the hunk does not show them; it is unclear whether the new lines "
+                             "go before or after them", code=ErrorCode.AMBIGUOUS_MATCH,
+                             details={"candidates": [j + 1, h + 1]})
+        out.extend(hay[j:h])  # file lines the hunk did not mention stay where they are
+        added, last_tag = 0, tag
+        if tag == " ":
+            out.append(hay[h])
+        j = h + 1
+    out.extend(hay[j:match.end])
+    return out
+
+
+def _local_shifts(hay: list[str], hunk: Hunk, match: Match) -> list[Reindent | None]:
+    """For each hunk line, the indentation shift of the closest matched old line (before, else after)."""
+    assert match.reindent is not None
+    shifts: list[Reindent | None] = []
+    k = 0
+    current: Reindent | None = None
+    for tag, text in hunk.lines:
+        if tag != "+":
+            h = match.pairs[k]
+            k += 1
+            if h is not None and text.strip() and hay[h].strip():
+                a, b = _indent(text), _indent(hay[h])
+                ts = match.reindent.tabsize
+                current = Reindent(delta=_width(b, ts) - _width(a, ts), tabsize=ts,
+                                   use_tabs=match.reindent.use_tabs, mapping={**match.reindent.mapping, a: b})
+        shifts.append(current)
+    first = next((x for x in shifts if x is not None), None)
+    return [x or first for x in shifts]
+
+
+def _anchor_line(hay: list[str], anchor: str, lo: int) -> int | None:
+    want = " ".join(anchor.split())
+    for j in range(lo, len(hay)):
+        if " ".join(hay[j].split()) == want:
+            return j
+    for j in range(lo, len(hay)):  # `@@ class Foo` for `class Foo(Base):`
+        if want and " ".join(hay[j].split()).startswith(want):
+            return j
+    return None
+
+
+def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, sequential: bool = False,
+                fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD,
+                label: str = "hunk") -> tuple[list[str], bool, list[Placed]]:
+    """Place every hunk in the original lines, then splice. Raises MergeError naming the hunk.
+
+    sequential (V4A): each hunk is searched after the previous one and after its `@@` anchors.
+    Otherwise (unified diffs) each hunk is searched anywhere not already taken, guided by its header's
+    line number corrected by the offset the previous hunk was found at.
+    """
+    placed: list[tuple[Match, int, int, Hunk]] = []  # (match, insert_at, index, hunk)
+    taken: list[tuple[int, int]] = []
+    skipped: list[int] = []
+    index = HayIndex(hay)
+    offset = 0
+    cursor = 0
+    for idx, hunk in enumerate(hunks):
+        what = f"{label} {idx + 1}" + (f" (patch line {hunk.source_line})" if hunk.source_line else "")
+        old = hunk.old()
+        hint = None if hunk.old_start is None else max(0, hunk.old_start - 1 + offset)
+        lo = 0
+        if sequential:
+            lo = cursor
+            for anchor in hunk.anchor:
+                at = _anchor_line(hay, anchor, lo)
+                if at is None:
+                    raise MergeError(f"{what}: its @@ context line {anchor.strip()!r} was not found "
+                                     "after the previous change", code=ErrorCode.NO_MATCH,
+                                     details={"anchor": anchor})
+                lo = at + 1
+            # After an anchor or a previous chunk the nearest place wins (if clearly nearest); the
+            # first chunk without an anchor has nothing to be near.
+            hint = lo if hunk.anchor or idx else None
+            if hunk.at_eof:
+                hint = max(lo, len(hay) - len(old))
+        if not any(x.strip() for x in old):
+            at = _insertion_point(hay, hunk, hint, sequential, what)
+            match = Match(start=at, end=at + len(old), kind="exact", similarity=1.0,
+                          pairs=list(range(at, at + len(old))))
+            placed.append((match, at, idx, hunk))
+            taken.append((match.start, match.end))
+            cursor = match.end
+            continue
+        try:
+            try:
+                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy=False, index=index)
+            except MergeError as exc:
+                # Hunks of a diff come in file order: a hunk without a line number that matches
+                # several places is looked for after the previous hunk.
+                if exc.code != ErrorCode.AMBIGUOUS_MATCH or sequential or hunk.old_start is not None or not cursor:
+                    raise
+                try:
+                    match = locate(hay, old, what=what, hint=cursor, lo=cursor, taken=taken, fuzzy=False, index=index)
+                except MergeError:
+                    raise exc from None
+        except MergeError as exc:
+            if exc.code != ErrorCode.NO_MATCH:
+                exc.details.setdefault("hunk", idx + 1)
+                raise
+            if _already_applied(index, hunk, hint, lo, taken):
+                skipped.append(idx)
+                continue
+            try:
+                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy_threshold=fuzzy_threshold, index=index)
+            except MergeError as exc2:
+                exc2.details.setdefault("hunk", idx + 1)
+                raise
+            _check_removed(hay, hunk, match, what)
+        if hunk.old_start is not None:
+            offset = match.start - (hunk.old_start - 1)
+        taken.append((match.start, match.end))
+        cursor = match.end
+        placed.append((match, match.start, idx, hunk))
+
+    placed.sort(key=lambda p: (p[1], p[2]))
+    out: list[str] = []
+    pos = 0
+    reports: list[Placed] = []
+    for match, at, idx, hunk in placed:
+        if at < pos:
+            raise MergeError(f"{label} {idx + 1} overlaps another {label}", code=ErrorCode.AMBIGUOUS_MATCH,
+                             details={"hunk": idx + 1})
+        out.extend(hay[pos:at])
+        out.extend(_render(hay, hunk, match, f"{label} {idx + 1}"))
+        pos = end = match.end
+        reports.append(Placed(index=idx, start=match.start, kind=match.kind, similarity=match.similarity))
+        if end >= len(hay):
+            if hunk.no_newline_new:
+                final_newline = False
+            elif hunk.no_newline_old:
+                final_newline = True
+    out.extend(hay[pos:])
+    reports += [Placed(index=i, start=-1, kind="already_applied", similarity=1.0) for i in skipped]
+    reports.sort(key=lambda r: r.index)
+    return out, final_newline, reports
+
+
+def _check_removed(hay: list[str], hunk: Hunk, match: Match, what: str) -> None:
+    """A fuzzy match may differ in context, but every line it removes must be there (nearly) as written."""
+    old = [(tag, t) for tag, t in hunk.lines if tag != "+"]
+    for (tag, text), j in zip(old, match.pairs):
+        if tag != "-" or not text.strip():
+            continue
+        a, b = " ".join(text.split()), " ".join(hay[j].split()) if j is not None else ""
+        if j is None or (a != b and fuzz.ratio(a, b) < 90):
+            raise MergeError(f"{what}: the line it removes, {text.strip()!r}, is not in the file near lines "
+                             f"{match.start + 1}-{match.end} (similarity {match.similarity:.2f}); "
+                             "the file has changed there", code=ErrorCode.NO_MATCH,
+                             details={"closest_start": match.start + 1, "closest_end": match.end})
+
+
+def _already_applied(index: HayIndex, hunk: Hunk, hint: int | None, lo: int, taken: list[tuple[int, int]]) -> bool:
+    """The hunk's result is already in the file (a patch applied twice): its new side matches, not fuzzily."""
+    new = hunk.new()
+    if new == hunk.old() or not any(x.strip() for x in new):
+        return False
+    try:
+        # Only the strict tiers: ignoring blank lines or indentation, a deletion can look done.
+        locate(index.hay, new, hint=hint, lo=lo, taken=taken, fuzzy=False, index=index,
+               kinds=("exact", "whitespace"))
+    except MergeError:
+        return False
+    return True
+
+
+def _insertion_point(hay: list[str], hunk: Hunk, hint: int | None, sequential: bool, what: str) -> int:
+    """A hunk with no old lines only adds lines: it goes where its header (or V4A cursor) says."""
+    if not hay:
+        return 0
+    if hunk.at_eof and not hunk.old():
+        return len(hay)
+    if hunk.old_start == 0:
+        return 0
+    if hint is None:
+        raise MergeError(f"{what} only adds lines and has no context or line number to place them by",
+                         code=ErrorCode.MALFORMED_EDIT)
+    old = hunk.old()
+    if not old and not sequential and hunk.old_start is not None:
+        # `@@ -N,0 +M,k @@` inserts after line N.
+        hint += 1
+    at = max(0, min(len(hay), hint))
+    if old and (at + len(old) > len(hay) or any(x.strip() for x in hay[at:at + len(old)])):
+        raise MergeError(f"{what} changes only blank lines, and there are no blank lines where it points",
+                         code=ErrorCode.NO_MATCH)
+    return at
+
+
+class Outcome(msgspec.Struct, kw_only=True):
+    """What applying one file's edits produced, before it becomes an ApplyResult."""
+
+    text: str
+    applied: int = 0
+    fuzzed: int = 0
+    warnings: list[str] = msgspec.field(default_factory=list)
+
+    def note(self, placed: list[Placed], label: str) -> None:
+        """Count placed hunks and say which ones needed tolerance, and which kind."""
+        for p in placed:
+            if p.kind == "already_applied":
+                self.warnings.append(f"{label} {p.index + 1} is already applied (its new text is in the file); skipped")
+                continue
+            self.applied += 1
+            if p.kind != "exact":
+                self.fuzzed += 1
+                how = "fuzzy match" if p.kind == "fuzzy" else f"{p.kind.replace('_', ' ')} tolerance"
+                self.warnings.append(f"{label} {p.index + 1} applied at line {p.start + 1} with {how}"
+                                     + (f" (similarity {p.similarity:.2f})" if p.kind == "fuzzy" else ""))

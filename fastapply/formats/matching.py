@@ -1,0 +1,391 @@
+"""The tolerant block matcher every edit format shares: find where a block of lines sits in a file.
+
+Tiers, tried in order; the first tier that finds anything decides (a worse tier never overrides it):
+1. exact lines;
+2. trailing whitespace ignored;
+3. indentation and inner whitespace ignored, provided the indentation is shifted *uniformly*
+   (tabs vs spaces counted by width) - the replacement text is then shifted the same way;
+4. as 3, but blank lines ignored (a blank line too many or too few, inside or at the edges);
+5. fuzzy: a line-by-line alignment scored with rapidfuzz, accepted above a threshold.
+
+Never guess: when two places match equally well the caller gets `ambiguous_match` with the candidate
+lines, unless a line-number hint clearly points at one of them (twice as close as the next one).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+import msgspec
+from rapidfuzz import fuzz, process
+
+from ..errors import ErrorCode, MergeError
+
+DEFAULT_FUZZY_THRESHOLD = 0.85
+# A needle line occurring more often than this in the file is too common to vote for a fuzzy start.
+_COMMON_LINE = 24
+# Fuzzy alignments compare every needle line with a window this many lines wider than the needle.
+_SLACK = 3
+_MAX_DP_CELLS = 250_000
+# Two fuzzy places closer in similarity than this are too close to call.
+_RIVAL_MARGIN = 0.06
+# What a file line inside the region that the needle skips costs, in needle lines.
+_SKIP_COST = 0.25
+
+Span = tuple[int, int]
+
+
+class Reindent(msgspec.Struct, kw_only=True):
+    """How to shift new lines so they sit at the indentation the matched region has in the file."""
+
+    delta: int
+    tabsize: int
+    use_tabs: bool
+    mapping: dict[str, str]
+
+    def line(self, text: str) -> str:
+        body = text.lstrip(" \t")
+        if not body:
+            return text
+        indent = text[: len(text) - len(body)]
+        mapped = self.mapping.get(indent)
+        if mapped is not None:
+            return mapped + body
+        width = max(0, _width(indent, self.tabsize) + self.delta)
+        if self.use_tabs:
+            return "\t" * (width // self.tabsize) + " " * (width % self.tabsize) + body
+        return " " * width + body
+
+
+class Match(msgspec.Struct, kw_only=True):
+    """Where a needle sits: file lines [start, end); pairs[k] is the file line of needle line k or None."""
+
+    start: int
+    end: int
+    kind: str  # exact | whitespace | indent | blank_lines | fuzzy
+    similarity: float
+    pairs: list[int | None]
+    reindent: Reindent | None = None
+
+    @property
+    def fuzzed(self) -> bool:
+        return self.kind != "exact"
+
+    def new_line(self, text: str) -> str:
+        return self.reindent.line(text) if self.reindent else text
+
+
+def _width(indent: str, tabsize: int) -> int:
+    return len(indent.expandtabs(tabsize))
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _squash(line: str) -> str:
+    return " ".join(line.split())
+
+
+def indent_plan(needle: Sequence[str], hay: Sequence[str], pairs: Sequence[int | None], *,
+                strict: bool) -> tuple[bool, Reindent | None]:
+    """Work out the indentation shift between paired lines. (ok, plan); plan None means no shift.
+
+    strict: the shift must be the same on every non-blank line (tiers 3-4); otherwise the most
+    common shift is used (fuzzy tier).
+    """
+    paired = [(needle[k], hay[j]) for k, j in enumerate(pairs)
+              if j is not None and needle[k].strip() and hay[j].strip()]
+    if all(_indent(a) == _indent(b) for a, b in paired):
+        return True, None
+    use_tabs = any("\t" in _indent(b) for _, b in paired)
+    for tabsize in (4, 8, 2):
+        deltas = Counter(_width(_indent(b), tabsize) - _width(_indent(a), tabsize) for a, b in paired)
+        if strict and len(deltas) != 1:
+            continue
+        delta = deltas.most_common(1)[0][0]
+        mapping: dict[str, str] = {}
+        for a, b in paired:
+            if _width(_indent(b), tabsize) - _width(_indent(a), tabsize) == delta:
+                mapping.setdefault(_indent(a), _indent(b))
+        return True, Reindent(delta=delta, tabsize=tabsize, use_tabs=use_tabs, mapping=mapping)
+    return False, None
+
+
+def _overlaps(span: Span, taken: Sequence[Span]) -> bool:
+    s, e = span
+    return any(s < te and ts < e or (s == e and ts <= s < te) for ts, te in taken)
+
+
+class HayIndex:
+    """The file's lines normalised per tier, with where each line occurs; built once per file."""
+
+    def __init__(self, hay: Sequence[str]) -> None:
+        self.hay = hay
+        self._norm: dict[str, tuple[list[str], dict[str, list[int]]]] = {}
+        self._nonblank: list[int] | None = None
+
+    def norm(self, kind: str) -> tuple[list[str], dict[str, list[int]]]:
+        if kind not in self._norm:
+            if kind == "nonblank":
+                lines = [_squash(self.hay[j]) for j in self.nonblank()]
+            else:
+                fn = _NORMS[kind]
+                lines = [fn(x) for x in self.hay]
+            where: dict[str, list[int]] = defaultdict(list)
+            for i, line in enumerate(lines):
+                where[line].append(i)
+            self._norm[kind] = (lines, where)
+        return self._norm[kind]
+
+    def nonblank(self) -> list[int]:
+        if self._nonblank is None:
+            self._nonblank = [j for j, x in enumerate(self.hay) if x.strip()]
+        return self._nonblank
+
+
+def _line_tier(index: HayIndex, needle: Sequence[str], kind: str, lo: int, hi: int) -> list[int]:
+    """Starts where every needle line equals the file line under `kind`, anchored on the rarest line."""
+    n = len(needle)
+    nh, where = index.norm(kind)
+    fn = _NORMS[kind]
+    nn = [fn(x) for x in needle]
+    anchor = min(range(n), key=lambda k: len(where.get(nn[k], ())))
+    starts = []
+    for pos in where.get(nn[anchor], ()):
+        s = pos - anchor
+        if lo <= s and s + n <= hi and nh[s:s + n] == nn:
+            starts.append(s)
+    return starts
+
+
+def _blank_tier(index: HayIndex, needle: Sequence[str], lo: int, hi: int) -> list[tuple[int, int, list[int | None]]]:
+    """Tier 4: compare non-blank lines only. Returns (start, end, pairs) per candidate."""
+    nidx = [k for k in range(len(needle)) if needle[k].strip()]
+    if not nidx:
+        return []
+    hidx = index.nonblank()
+    nh, where = index.norm("nonblank")
+    nn = [_squash(needle[k]) for k in nidx]
+    m = len(nn)
+    anchor = min(range(m), key=lambda k: len(where.get(nn[k], ())))
+    out = []
+    for pos in where.get(nn[anchor], ()):
+        s = pos - anchor
+        if s < 0 or s + m > len(nh) or hidx[s] < lo or hidx[s + m - 1] >= hi or nh[s:s + m] != nn:
+            continue
+        pairs: list[int | None] = [None] * len(needle)
+        for off, k in enumerate(nidx):
+            pairs[k] = hidx[s + off]
+        out.append((hidx[s], hidx[s + m - 1] + 1, pairs))
+    return out
+
+
+def _choose(cands: list[tuple[int, object]], hint: int | None) -> object | None:
+    """One candidate, or the one a hint points at clearly (twice as close as the next). Else None."""
+    if len(cands) == 1:
+        return cands[0][1]
+    if hint is None:
+        return None
+    ranked = sorted(cands, key=lambda c: abs(c[0] - hint))
+    d1, d2 = abs(ranked[0][0] - hint), abs(ranked[1][0] - hint)
+    return ranked[0][1] if 2 * d1 < d2 else None
+
+
+def _ambiguous(what: str, starts: Sequence[int], kind: str) -> MergeError:
+    lines = sorted(s + 1 for s in starts)
+    shown = ", ".join(str(x) for x in lines[:10]) + (" ..." if len(lines) > 10 else "")
+    return MergeError(f"{what} matches {len(lines)} places equally well ({kind}) at lines {shown}; "
+                      "add surrounding lines to make it unique",
+                      code=ErrorCode.AMBIGUOUS_MATCH, details={"candidates": lines, "tier": kind})
+
+
+_TIERS = ("exact", "whitespace", "indent", "blank_lines")
+_NORMS = {"exact": lambda x: x, "whitespace": str.rstrip, "indent": _squash}
+
+
+def _tier_candidates(index: HayIndex, needle: Sequence[str], kind: str, lo: int, hi: int,
+                     taken: Sequence[Span]) -> list[Match]:
+    """Every place the needle matches under one non-fuzzy tier (with a uniform indentation shift)."""
+    hay = index.hay
+    if kind == "blank_lines":
+        found = _blank_tier(index, needle, lo, hi)
+    else:
+        n = len(needle)
+        found = [(s, s + n, [s + k for k in range(n)]) for s in _line_tier(index, needle, kind, lo, hi)]
+    out = []
+    for s, e, pairs in found:
+        if _overlaps((s, e), taken):
+            continue
+        good, plan = indent_plan(needle, hay, pairs, strict=True)
+        if good:
+            out.append(Match(start=s, end=e, kind=kind, similarity=1.0, pairs=pairs, reindent=plan))
+    return out
+
+
+def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit", hint: int | None = None,
+           lo: int = 0, hi: int | None = None, taken: Sequence[Span] = (),
+           fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, fuzzy: bool = True,
+           index: HayIndex | None = None, kinds: Sequence[str] = _TIERS) -> Match:
+    """Find `needle` (lines without '\\n') in `hay` within [lo, hi), avoiding `taken` spans.
+
+    Raises MergeError no_match / ambiguous_match. `hint` is a 0-based line where the block is expected.
+    """
+    hi = len(hay) if hi is None else hi
+    n = len(needle)
+    if not any(line.strip() for line in needle):
+        raise MergeError(f"{what} has no non-blank lines to look for", code=ErrorCode.MALFORMED_EDIT)
+    index = index if index is not None and index.hay is hay else HayIndex(hay)
+    tiers = [_tier_candidates(index, needle, kind, lo, hi, taken) for kind in kinds]
+    for kind, cands in zip(kinds, tiers):
+        if not cands:
+            continue
+        chosen = _choose([(m.start, m) for m in cands], hint)
+        if chosen is None:
+            raise _ambiguous(what, [m.start for m in cands], kind)
+        if hint is not None:
+            # A laxer tier matching much nearer the line the header points at is conflicting evidence
+            # (e.g. the block re-indented so that it equals another, similar block): refuse.
+            dist = abs(chosen.start - hint)
+            closer = [m.start for t in tiers for m in t if 2 * abs(m.start - hint) < dist]
+            if closer:
+                raise _ambiguous(what, [chosen.start, *closer], f"{kind} vs. nearer laxer match")
+        return chosen
+
+    if not fuzzy:
+        raise MergeError(f"{what} was not found in the file (fuzzy matching off)", code=ErrorCode.NO_MATCH)
+    return _fuzzy(index, needle, what=what, hint=hint, lo=lo, hi=hi, taken=taken, threshold=fuzzy_threshold)
+
+
+def _fuzzy(index: HayIndex, needle: Sequence[str], *, what: str, hint: int | None, lo: int, hi: int,
+           taken: Sequence[Span], threshold: float) -> Match:
+    hay = index.hay
+    n = len(needle)
+    nn = [_squash(x) for x in needle]
+    nh, where = index.norm("indent")
+    starts = _fuzzy_starts(nn, nh, where, lo, hi)
+    if n > 100:
+        starts = starts[:4]  # aligning big blocks is costly; the best starts come first
+    if hint is not None and lo <= hint < hi:
+        starts.insert(0, hint)  # always look where the hunk says it belongs
+    found: list[Match] = []
+    for s in starts:
+        m = _align(needle, hay, nn, nh, max(lo, s - _SLACK), min(hi, s + n + _SLACK))
+        if m is not None and not _overlaps((m.start, m.end), taken):
+            found.append(m)
+    found.sort(key=lambda m: -m.similarity)
+    closest = found[0] if found else None
+    found = [m for m in found if m.kind == "fuzzy"]
+    best = found[0] if found else None
+    if best is None or best.similarity < threshold:
+        best = closest
+        details: dict[str, object] = {"threshold": threshold}
+        msg = f"{what} was not found in the file"
+        if best is not None:
+            details.update(closest_start=best.start + 1, closest_end=best.end, similarity=round(best.similarity, 3))
+            msg += (f"; the closest region is lines {best.start + 1}-{best.end} "
+                    f"(similarity {best.similarity:.2f}")
+            msg += (", but most of its lines differ)" if best.kind == "weak" else f", below {threshold:.2f})")
+        raise MergeError(msg + "; copy the lines to replace exactly from the current file",
+                         code=ErrorCode.NO_MATCH, details=details)
+    others = [m for m in found[1:] if not _overlaps((m.start, m.end), [(best.start, best.end)])]
+    if hint is not None:
+        # Another acceptable place much nearer where the hunk should be: conflicting evidence.
+        nearer = [m.start for m in others if m.similarity >= threshold
+                  and 2 * abs(m.start - hint) < abs(best.start - hint)]
+        if nearer:
+            raise _ambiguous(what, [best.start, *nearer], "fuzzy, a nearer candidate")
+    rivals = [m for m in others if m.similarity >= best.similarity - _RIVAL_MARGIN]
+    if rivals:
+        chosen = _choose([(m.start, m) for m in [best, *rivals]], hint)
+        if chosen is None:
+            raise _ambiguous(what, [best.start, *[m.start for m in rivals]], "fuzzy")
+        best = chosen  # type: ignore[assignment]
+    _, plan = indent_plan(needle, hay, best.pairs, strict=False)
+    best.reindent = plan
+    return best
+
+
+def _fuzzy_starts(nn: list[str], nh: list[str], where: dict[str, list[int]], lo: int, hi: int,
+                  limit: int = 12) -> list[int]:
+    """Likely starts: votes from needle lines that occur (rarely) in the file, then rapidfuzz lookups."""
+    votes: Counter[int] = Counter()
+    for k, line in enumerate(nn):
+        hits = where.get(line, ()) if line else ()
+        if 0 < len(hits) <= _COMMON_LINE:
+            for j in hits:
+                if lo <= j < hi:
+                    votes[j - k] += 1
+    smooth: Counter[int] = Counter()
+    for s, v in votes.items():
+        for d in (-1, 0, 1):
+            smooth[s + d] += v if d == 0 else v / 2
+    starts = [s for s, _ in smooth.most_common(limit)]
+    longest = sorted(range(len(nn)), key=lambda k: -len(nn[k]))[:3]
+    window = nh[lo:hi]
+    for k in longest:
+        if not nn[k]:
+            continue
+        for _, _, j in process.extract(nn[k], window, scorer=fuzz.ratio, limit=4):
+            starts.append(lo + j - k)
+    seen: list[int] = []
+    for s in starts:
+        s = max(lo, s)
+        if all(abs(s - t) > 1 for t in seen):
+            seen.append(s)
+    return seen
+
+
+def _align(needle: Sequence[str], hay: Sequence[str], nn: list[str], nh: list[str], s0: int,
+           s1: int) -> Match | None:
+    """Align needle lines monotonically to file lines [s0, s1), maximising summed line similarity."""
+    n, m = len(needle), s1 - s0
+    if m <= 0 or n * m > _MAX_DP_CELLS:
+        return None
+    sim = [[0.0] * m for _ in range(n)]
+    for k in range(n):
+        row = sim[k]
+        for j in range(m):
+            a, b = nn[k], nh[s0 + j]
+            row[j] = 1.0 if a == b else fuzz.ratio(a, b) / 100.0
+    # Skipping a file line once the needle has started costs a hair, so of equally good alignments
+    # the most compact one wins (skips before the first and after the last needle line are free).
+    eps = 1e-4
+    score = [[0.0] * (m + 1) for _ in range(n + 1)]
+    for k in range(1, n + 1):
+        prev, cur, row = score[k - 1], score[k], sim[k - 1]
+        cur[0] = prev[0]
+        for j in range(1, m + 1):
+            best = prev[j] if prev[j] > cur[j - 1] - eps else cur[j - 1] - eps
+            w = row[j - 1]
+            if w >= 0.5 and prev[j - 1] + w > best:
+                best = prev[j - 1] + w
+            cur[j] = best
+    pairs: list[int | None] = [None] * n
+    k, j = n, max(range(m + 1), key=lambda x: score[n][x])
+    while k > 0 and j > 0:
+        w = sim[k - 1][j - 1]
+        if w >= 0.5 and abs(score[k][j] - (score[k - 1][j - 1] + w)) < 1e-9:
+            pairs[k - 1] = s0 + j - 1
+            k, j = k - 1, j - 1
+        elif abs(score[k][j] - score[k - 1][j]) < 1e-9:
+            k -= 1
+        else:
+            j -= 1
+    hit = [j for j in pairs if j is not None]
+    if not hit:
+        return None
+    start, end = hit[0], hit[-1] + 1
+    # Most lines must be there verbatim (whitespace aside): similar-looking code elsewhere is no match.
+    same = sum(1 for k, j in enumerate(pairs) if j is not None and nn[k] and nn[k] == nh[j])
+    weak = same * 2 < sum(1 for x in nn if x)
+    total = sum(sim[k][j - s0] for k, j in enumerate(pairs) if j is not None)
+    # Unpaired blank needle lines cost nothing; file lines the needle skips cost a little each.
+    blank = sum(1 for k in range(n) if pairs[k] is None and not nn[k])
+    skipped = (end - start) - len(hit)
+    if skipped > max(2, n // 4):
+        return None
+    sim_value = (total + blank) / (n + _SKIP_COST * skipped)
+    return Match(start=start, end=end, kind="weak" if weak else "fuzzy", similarity=min(1.0, sim_value),
+                 pairs=pairs)

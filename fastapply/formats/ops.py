@@ -1,0 +1,68 @@
+"""FileOp: one format-independent change to one file, as every parser produces it, and how to run it."""
+
+from __future__ import annotations
+
+import msgspec
+
+from ..errors import ErrorCode, MergeError
+from .hunks import Hunk, Outcome, apply_hunks, join_lines, split_lines
+from .matching import DEFAULT_FUZZY_THRESHOLD
+from .replacements import Edit, replace_all_in
+
+
+class FileOp(msgspec.Struct, kw_only=True):
+    path: str | None  # None: the single file the caller supplies (single-file API)
+    format: str  # udiff | v4a | search_replace | replacements | lazy
+    action: str = "modify"  # modify | create | delete
+    move_to: str | None = None
+    hunks: list[Hunk] = msgspec.field(default_factory=list)
+    edits: list[Edit] = msgspec.field(default_factory=list)
+    content: str = ""  # created file's text, or the lazy snippet
+    source_line: int | None = None  # where the op starts in the agent's output
+
+
+def run_op(op: FileOp, current: str | None, *, filename: str | None = None,
+           fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD) -> tuple[str | None, Outcome]:
+    """Apply `op` to the current '\\n'-text of its file (None: the file does not exist).
+
+    Returns the new text (None: the file is deleted) and the counts. Raises ApplyError.
+    """
+    where = f" (patch line {op.source_line})" if op.source_line else ""
+    name = op.path or filename or "the file"
+    if op.action == "create":
+        if current is not None and current != op.content:
+            raise MergeError(f"{name} already exists, but the patch creates it{where}",
+                             code=ErrorCode.FILE_EXISTS, details={"path": op.path})
+        return op.content, Outcome(text=op.content, applied=1)
+    if current is None:
+        if op.format == "search_replace" and op.edits and not op.edits[0].old.strip():
+            # Aider's convention: an empty SEARCH section on a missing file creates it.
+            current = ""
+        else:
+            raise MergeError(f"{name} does not exist{where}", code=ErrorCode.FILE_NOT_FOUND,
+                             details={"path": op.path})
+    if op.action == "delete":
+        return None, Outcome(text="", applied=1)
+    label = "hunk" if op.format in ("udiff", "v4a") else ("block" if op.format == "search_replace" else "edit")
+    if op.format in ("udiff", "v4a"):
+        lines, final_newline = split_lines(current)
+        out, final_newline, placed = apply_hunks(lines, final_newline, op.hunks, sequential=op.format == "v4a",
+                                                 fuzzy_threshold=fuzzy_threshold, label=label)
+        outcome = Outcome(text=join_lines(out, final_newline))
+        outcome.note(placed, label)
+        return outcome.text, outcome
+    if op.format in ("search_replace", "replacements"):
+        edits = op.edits
+        if op.format == "search_replace" and current.strip():
+            # An empty SEARCH on an existing file appends (Aider's convention).
+            edits = [Edit(old=current, new=current + ("" if current.endswith("\n") else "\n") + e.new)
+                     if not e.old.strip() else e for e in edits]
+        outcome = replace_all_in(current, edits, fuzzy_threshold=fuzzy_threshold, label=label)
+        return outcome.text, outcome
+    if op.format == "lazy":
+        from ..api import apply
+
+        result = apply(current, op.content, filename=op.path or filename)
+        outcome = Outcome(text=result.merged_code, applied=1, warnings=list(result.warnings))
+        return result.merged_code, outcome
+    raise MergeError(f"unknown edit format {op.format!r}", code=ErrorCode.INVALID_ARGUMENT)

@@ -1,0 +1,172 @@
+"""Replacement lists (`str_replace`, old -> new edits): `fastapply.apply_replacements`.
+
+Each edit is applied to the result of the previous one. An exact, unique occurrence of `old` is
+replaced as is; otherwise the tolerant line matcher (fastapply.formats.matching) looks for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from time import perf_counter
+from typing import Any
+
+import msgspec
+
+from ..errors import ErrorCode, InputError, MergeError
+from ..result import ApplyResult, ApplyStats, make_result
+from ..text import DEFAULT_LIMITS, Document, Limits, check_size, ensure_text, normalize_newlines
+from .hunks import Outcome, apply_hunks, hunk_from_pair, join_lines, split_lines
+from .matching import DEFAULT_FUZZY_THRESHOLD
+
+_OLD_KEYS = ("old", "old_string", "old_str", "search")
+_NEW_KEYS = ("new", "new_string", "new_str", "replace")
+
+
+class Edit(msgspec.Struct, kw_only=True):
+    old: str
+    new: str
+    replace_all: bool = False
+
+
+def _pick(item: Mapping[str, Any], keys: tuple[str, ...], index: int, what: str) -> str:
+    for key in keys:
+        if key in item:
+            value = item[key]
+            if value is None:
+                value = ""
+            if not isinstance(value, str):
+                raise InputError(f"edit {index}: {key!r} must be a string, got {type(value).__name__}",
+                                 code=ErrorCode.MALFORMED_EDIT, details={"edit": index})
+            return value
+    raise InputError(f"edit {index} has no {what} text (one of {', '.join(keys)})",
+                     code=ErrorCode.MALFORMED_EDIT, details={"edit": index})
+
+
+def normalize_edits(edits: Iterable[Any]) -> list[Edit]:
+    """Accept (old, new) pairs, Edit structs or mappings with old/new under any of the usual names."""
+    if isinstance(edits, (str, bytes)) or not isinstance(edits, Iterable):
+        raise InputError("edits must be a list of (old, new) pairs or {'old': ..., 'new': ...} objects",
+                         code=ErrorCode.MALFORMED_EDIT)
+    out: list[Edit] = []
+    for i, item in enumerate(edits, 1):
+        if isinstance(item, Edit):
+            out.append(item)
+        elif isinstance(item, Mapping):
+            replace_all = bool(item.get("replace_all", False))
+            out.append(Edit(old=_pick(item, _OLD_KEYS, i, "old"), new=_pick(item, _NEW_KEYS, i, "new"),
+                            replace_all=replace_all))
+        elif isinstance(item, (tuple, list)) and len(item) == 2 and all(isinstance(x, str) for x in item):
+            out.append(Edit(old=item[0], new=item[1]))
+        else:
+            raise InputError(f"edit {i} must be an (old, new) pair or a mapping, got {type(item).__name__}",
+                             code=ErrorCode.MALFORMED_EDIT, details={"edit": i})
+    return [Edit(old=normalize_newlines(e.old), new=normalize_newlines(e.new), replace_all=e.replace_all)
+            for e in out]
+
+
+def _line_of(text: str, index: int) -> int:
+    return text.count("\n", 0, index) + 1
+
+
+def _indent_prefixed(text: str, old: str, new: str) -> bool:
+    """Whole lines (`old` spans lines, or ends a line and `new` spans lines) written from column 0,
+    but found after indentation in the file: they are a block to shift, not a substring."""
+    lines = "\n" in old.rstrip("\n") or (old.endswith("\n") and "\n" in new.rstrip("\n"))
+    if not lines or old[:1] in (" ", "\t"):
+        return False
+    at = text.find(old)
+    line_start = text.rfind("\n", 0, at) + 1
+    return at > line_start and not text[line_start:at].strip()
+
+
+def _trim_blank_edges(old: list[str], new: list[str]) -> tuple[list[str], list[str]]:
+    """Drop blank lines at the edges of `old` (and as many at the edges of `new`): they often drift."""
+    while old and not old[0].strip():
+        old = old[1:]
+        if new and not new[0].strip():
+            new = new[1:]
+    while old and not old[-1].strip():
+        old = old[:-1]
+        if new and not new[-1].strip():
+            new = new[:-1]
+    return old, new
+
+
+def replace_one(text: str, edit: Edit, index: int, outcome: Outcome, *,
+                fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, label: str = "edit") -> str:
+    """Apply one edit to '\\n'-text; records counts and warnings in `outcome`. Raises MergeError."""
+    what = f"{label} {index}"
+    if edit.old == edit.new:
+        outcome.warnings.append(f"{what} changes nothing (old and new are the same); skipped")
+        return text
+    if not edit.old.strip():
+        if not text.strip():
+            outcome.applied += 1
+            return edit.new
+        raise MergeError(f"{what}: the old text is empty, so there is nothing to find; quote the lines "
+                         "to replace", code=ErrorCode.MALFORMED_EDIT, details={"edit": index})
+    count = text.count(edit.old)
+    if count == 1 and _indent_prefixed(text, edit.old, edit.new):
+        count = 0  # a multi-line block found one indentation level in: shift it as a block below
+    if count == 1 or (count > 1 and edit.replace_all):
+        outcome.applied += 1
+        return text.replace(edit.old, edit.new)
+    if count > 1:
+        lines, at = [], text.find(edit.old)
+        while at >= 0 and len(lines) < 50:
+            lines.append(_line_of(text, at))
+            at = text.find(edit.old, at + 1)
+        raise MergeError(f"{what}: the old text occurs {count} times (lines {', '.join(map(str, lines[:10]))}); "
+                         "add surrounding lines to make it unique, or set replace_all",
+                         code=ErrorCode.AMBIGUOUS_MATCH, details={"edit": index, "candidates": lines})
+    hay, final_newline = split_lines(text)
+    old, new = _trim_blank_edges(split_lines(edit.old)[0], split_lines(edit.new)[0])
+    hunk = hunk_from_pair(old, new)
+    try:
+        lines_out, final_newline, placed = apply_hunks(hay, final_newline, [hunk], fuzzy_threshold=fuzzy_threshold,
+                                                       label=label)
+    except MergeError as exc:
+        exc.message = exc.message.replace(f"{label} 1", what, 1)
+        exc.details["edit"] = index
+        exc.details.pop("hunk", None)
+        raise
+    for p in placed:
+        p.index = index - 1
+    outcome.note(placed, label)
+    return join_lines(lines_out, final_newline)
+
+
+def replace_all_in(text: str, edits: list[Edit], *, fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD,
+                   label: str = "edit") -> Outcome:
+    outcome = Outcome(text=text)
+    for i, edit in enumerate(edits, 1):
+        text = replace_one(text, edit, i, outcome, fuzzy_threshold=fuzzy_threshold, label=label)
+    outcome.text = text
+    return outcome
+
+
+def apply_replacements(original: str | bytes, edits: Iterable[Any], *, filename: str | None = None,
+                       fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD,
+                       limits: Limits = DEFAULT_LIMITS) -> ApplyResult:
+    """Apply old -> new edits in order. Raises ApplyError no_match / ambiguous_match / malformed_edit.
+
+    `edits`: (old, new) pairs or mappings with old/new (aliases old_string/new_string, old_str/new_str,
+    search/replace) and an optional replace_all. Keeps the file's line endings, BOM and final newline.
+    """
+    started = perf_counter()
+    original = ensure_text(original, "original file")
+    check_size(original, limits.max_file_bytes, "original file")
+    items = normalize_edits(edits)
+    if not items:
+        raise InputError("no edits given", code=ErrorCode.EMPTY_UPDATE)
+    for e in items:
+        check_size(e.old + e.new, limits.max_update_bytes, "edit")
+    doc = Document.parse(original)
+    outcome = replace_all_in(doc.text, items, fuzzy_threshold=fuzzy_threshold)
+    from ..languages import detect_language
+
+    method = "replace_fuzzy" if outcome.fuzzed else "replace_exact"
+    stats = ApplyStats(segments=len(items))
+    return make_result(original, doc.restore(outcome.text), method=method,
+                       language=detect_language(filename, doc.text, None), filename=filename,
+                       started=started, stats=stats, warnings=outcome.warnings)

@@ -1,0 +1,56 @@
+import pytest
+
+from fastapply import ApplyError, apply_v4a
+from fastapply.formats.v4a import parse_v4a
+
+SRC = """class A:
+    def run(self):
+        return 1
+
+
+class B:
+    def run(self):
+        return 1
+"""
+
+
+def test_anchor_picks_the_right_method():
+    patch = "*** Begin Patch\n*** Update File: m.py\n@@ class B:\n     def run(self):\n-        return 1\n+        return 2\n*** End Patch\n"
+    r = apply_v4a(SRC, patch)
+    assert r.merged_code.endswith("class B:\n    def run(self):\n        return 2\n")
+    assert r.merged_code.startswith("class A:\n    def run(self):\n        return 1\n")
+    assert r.method == "v4a"
+
+
+def test_without_anchor_the_first_place_is_too_close_to_call():
+    patch = "*** Begin Patch\n*** Update File: m.py\n@@\n     def run(self):\n-        return 1\n+        return 2\n*** End Patch\n"
+    with pytest.raises(ApplyError) as e:
+        apply_v4a(SRC, patch)
+    assert e.value.code == "ambiguous_match"
+
+
+def test_sections_add_delete_move_and_eof():
+    text = ("*** Begin Patch\n*** Add File: n.py\n+x = 1\n+y = 2\n*** Delete File: old.py\n"
+            "*** Update File: a.py\n*** Move to: b.py\n@@\n-        return 1\n+        return 3\n*** End of File\n*** End Patch")
+    ops = parse_v4a(text)
+    assert [(o.action, o.path, o.move_to) for o in ops] == [("create", "n.py", None), ("delete", "old.py", None),
+                                                             ("modify", "a.py", "b.py")]
+    assert ops[0].content == "x = 1\ny = 2\n" and ops[2].hunks[0].at_eof
+
+
+def test_sequential_chunks_and_drifted_indent():
+    patch = "*** Begin Patch\n*** Update File: m.py\n@@ class A:\n def run(self):\n-    return 1\n+    return 10\n@@ class B:\n def run(self):\n-    return 1\n+    return 20\n*** End Patch\n"
+    out = apply_v4a(SRC, patch).merged_code
+    assert "        return 10\n" in out and out.endswith("        return 20\n")
+
+
+@pytest.mark.parametrize("text,line", [
+    ("*** Begin Patch\n*** Update File: a.py\n@@\n x\n?bad\n*** End Patch\n", 5),
+    ("*** Begin Patch\n*** Add File: a.py\nno plus\n*** End Patch\n", 3),
+    ("*** Begin Patch\n*** Update File:\n*** End Patch\n", 2),
+    ("*** Begin Patch\n*** Update File: a.py\n*** End Patch\n", 2),
+])
+def test_malformed_names_line(text, line):
+    with pytest.raises(ApplyError) as e:
+        parse_v4a(text)
+    assert e.value.code == "malformed_edit" and e.value.details["line"] == line

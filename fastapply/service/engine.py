@@ -1,0 +1,150 @@
+"""Runs one merge for a request: picks the engine from the `model` field and keeps the event loop free.
+
+`fastapply-structural`: the structural engine in the merge pool. A loaded model's name: that model,
+one request at a time. `auto`: the structural engine, and when it refuses the edit (an ApplyError that
+is not about the input itself) the first loaded model, if any.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anyio
+import anyio.to_thread
+import msgspec
+
+from ..errors import ApplyError, InputError
+from ..result import ApplyResult
+from .executor import MergePool
+from .metrics import Metrics
+from .models import AUTO, ApplyModelLike, Models
+
+_END = object()
+# Structural results are streamed in pieces of this many characters.
+STREAM_PIECE = 4096
+
+
+class Job(msgspec.Struct, kw_only=True):
+    original: str
+    update: str
+    filename: str | None = None
+    language: str | None = None
+    instruction: str | None = None
+    model: str = AUTO
+    temperature: float | None = None
+    max_new_tokens: int | None = None
+
+    def model_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"instruction": self.instruction}
+        if self.temperature is not None:
+            kwargs["temperature"] = self.temperature
+        if self.max_new_tokens is not None:
+            kwargs["max_new_tokens"] = self.max_new_tokens
+        return kwargs
+
+
+def structural_apply(job: Job) -> ApplyResult:
+    """Module-level (picklable) so that a process pool can run it."""
+    from ..api import apply
+
+    return apply(job.original, job.update, filename=job.filename, language=job.language,
+                 instruction=job.instruction)
+
+
+class Engine:
+    def __init__(self, pool: MergePool, models: Models, metrics: Metrics) -> None:
+        self.pool, self.models, self.metrics = pool, models, metrics
+        self._background: set[asyncio.Task[Any]] = set()
+
+    async def apply(self, job: Job) -> ApplyResult:
+        model = self.models.resolve(job.model)
+        try:
+            if model is None:
+                result = await self.pool.run(structural_apply, job)
+            elif job.model == AUTO:
+                try:
+                    result = await self.pool.run(structural_apply, job)
+                except InputError:
+                    raise
+                except ApplyError:
+                    result = await self._model_merge(model, job)
+            else:
+                result = await self._model_merge(model, job)
+        except ApplyError as exc:
+            self.metrics.refusal(exc.code)
+            raise
+        self.metrics.merge(result.method)
+        return result
+
+    async def _model_merge(self, model: ApplyModelLike, job: Job) -> ApplyResult:
+        """Queue behind the model's lock, then merge in a thread. A request that times out while
+        queued leaves the queue; one whose merge already runs gets its 504 at once while the merge
+        finishes in the background (a running forward pass cannot be interrupted) and frees the model."""
+        lock = self.models.lock(model)
+        started = False
+
+        async def guarded() -> ApplyResult:
+            nonlocal started
+            async with lock:
+                started = True
+                return await anyio.to_thread.run_sync(
+                    lambda: model.merge(job.original, job.update, **job.model_kwargs()))
+
+        task = asyncio.ensure_future(guarded())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        try:
+            result = await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if not started:
+                task.cancel()
+            raise
+        self.metrics.generation(model.name, result.stats.generated_tokens, result.stats.decode_s)
+        return result
+
+    async def stream(self, job: Job) -> tuple[AsyncIterator[str], ApplyResult | None]:
+        """Text chunks of the merged file. Structural merges are computed first (so that a refusal is
+        still a proper 422) and returned with the result; model merges stream as tokens are accepted."""
+        model = self.models.resolve(job.model)
+        if model is None or job.model == AUTO:
+            try:
+                result = await self.apply(job.__copy__() if model is None else _structural_only(job))
+                return _pieces(result.merged_code), result
+            except InputError:
+                raise
+            except ApplyError:
+                if model is None:
+                    raise
+        assert model is not None
+        return self._model_stream(model, job), None
+
+    async def _model_stream(self, model: ApplyModelLike, job: Job) -> AsyncIterator[str]:
+        # Each next() runs in a thread and is awaited to completion, so closing the iterator never
+        # races a running step; a disconnect cancels this generator, whose finally closes the
+        # model's iterator, which stops generation.
+        async with self.models.lock(model):
+            iterator = await anyio.to_thread.run_sync(
+                lambda: iter(model.stream(job.original, job.update, **job.model_kwargs())))
+            try:
+                while True:
+                    chunk = await anyio.to_thread.run_sync(next, iterator, _END)
+                    if chunk is _END:
+                        break
+                    yield chunk
+                self.metrics.merge(model.name)
+            finally:
+                close = getattr(iterator, "close", None)
+                if close is not None:
+                    with anyio.CancelScope(shield=True):
+                        await anyio.to_thread.run_sync(close)
+
+
+def _structural_only(job: Job) -> Job:
+    return msgspec.structs.replace(job, model="fastapply-structural")
+
+
+async def _pieces(text: str) -> AsyncIterator[str]:
+    for start in range(0, len(text), STREAM_PIECE):
+        yield text[start:start + STREAM_PIECE]

@@ -64,9 +64,10 @@ def error_body(code: str, message: str, details: dict[str, Any] | None = None) -
 
 
 def error_response(request: Request, status: int, code: str, message: str,
-                   details: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> Response:
+                   details: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
+                   count: bool = True) -> Response:
     metrics = getattr(request.app.state, "metrics", None)
-    if metrics is not None:
+    if metrics is not None and count:
         metrics.refusal(code)
     return Response(error_body(code, message, details), status_code=status, media_type=MediaType.JSON,
                     headers=headers)
@@ -105,8 +106,10 @@ def handle_http(request: Request, exc: HTTPException) -> Response:
     status = exc.status_code
     detail = str(exc.detail or "")
     code = _CODE_BY_STATUS.get(status, ServiceCode.INVALID_REQUEST if status < 500 else ServiceCode.INTERNAL)
-    if status == 400 and "JSON is malformed" in detail:
+    if status == 400 and any(word in detail for word in ("JSON", "truncated", "malformed")):
         code = ServiceCode.INVALID_JSON
+        detail = f"the request body is not valid JSON: {detail}"
+
     if status == 404:
         detail = f"no route {request.method} {request.url.path}; see /schema for the API"
     if status == 405:
@@ -122,7 +125,9 @@ def handle_http(request: Request, exc: HTTPException) -> Response:
 
 def handle_fastapply(request: Request, exc: FastApplyError) -> Response:
     headers = exc.headers if isinstance(exc, ServiceError) else None
-    return error_response(request, status_for(exc), exc.code, exc.message, exc.details, headers)
+    # The engine already counted ApplyErrors (they can also fail one batch item without a response).
+    return error_response(request, status_for(exc), exc.code, exc.message, exc.details, headers,
+                          count=not isinstance(exc, ApplyError))
 
 
 def handle_internal(request: Request, exc: Exception) -> Response:

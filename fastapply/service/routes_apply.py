@@ -16,7 +16,7 @@ from .engine import Engine, Job
 from .schemas import ApplyRequest, ApplyResponse, ErrorResponse, Output, Usage, pick
 
 ERROR_RESPONSES = {
-    status: ResponseSpec(ErrorResponse, description=text)
+    status: ResponseSpec(ErrorResponse, description=text, generate_examples=False)
     for status, text in ((400, "Malformed request (the message names the field)"),
                          (401, "Missing or wrong API key"),
                          (404, "Unknown model"),

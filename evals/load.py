@@ -185,8 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=3000, help="at most this many requests per level")
     parser.add_argument("--duration", type=float, default=8.0, help="at most this many seconds per level")
     parser.add_argument("--case", choices=["whole", "lazy"], default="whole", help="merge to send (default whole)")
-    parser.add_argument("--executor", choices=["thread", "process"], default="thread",
-                        help="merge pool of the started server (default thread)")
+    parser.add_argument("--executor", choices=["thread", "process"], default="process",
+                        help="merge pool of the started server (default process)")
     parser.add_argument("--executor-workers", type=int, default=0, help="pool size of the started server")
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes of the started server")
     parser.add_argument("--max-concurrency", type=int, default=64, help="--max-concurrency of the started server")

@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"allow browser requests from ORIGIN (e.g. http://localhost:3000); repeat for several "
         f"(default: none) {_env('cors_origins')}")
     add("--executor", choices=["thread", "process"], default=None,
-        help=f"where merges run: worker threads, or processes that use every core (default thread) {_env('executor')}")
+        help=f"where merges run: processes that use every core, or threads in the server process (default process) {_env('executor')}")
     add("--executor-workers", type=int, default=None, metavar="N",
         help=f"threads or processes for merges; 0 = from the CPU count (default 0) {_env('executor_workers')}")
     add("--log-level", choices=["debug", "info", "warning", "error"], default=None,

@@ -28,12 +28,12 @@ def fake_model() -> FakeModel:
 @pytest.fixture(scope="session")
 def server(fake_model: FakeModel) -> Iterator[LiveServer]:
     """Default settings plus a fast fake model named `fake-apply`."""
-    yield from _serve(Settings(log_level="error"), [fake_model])
+    yield from _serve(Settings(executor="thread", log_level="error"), [fake_model])
 
 
 @pytest.fixture(scope="session")
 def plain_server() -> Iterator[LiveServer]:
-    """Exactly what `fastapply serve` runs with no options: structural engine only."""
+    """What `fastapply serve` runs with no options (structural engine only, process pool)."""
     yield from _serve(Settings(log_level="error"))
 
 

@@ -7,9 +7,10 @@ import json
 import pytest
 
 from fastapply.errors import ErrorCode, MergeError
+from fastapply.service import Settings
 from fastapply.service import engine as engine_module
 
-from svc_support import FakeModel, lines_300, sse_events
+from svc_support import FakeModel, LiveServer, lines_300, sse_events
 
 ORIGINAL = "def f():\n    return 1\n"
 UPDATE = "def f():\n    return 2\n"
@@ -108,13 +109,17 @@ def test_auto_falls_back_to_the_model_when_structural_refuses(server, monkeypatc
     assert structural.status_code == 422 and structural.json()["error"]["code"] == ErrorCode.ANCHOR_NOT_FOUND
 
 
-def test_auto_without_a_model_reports_the_structural_refusal(plain_server, monkeypatch):
+def test_auto_without_a_model_reports_the_structural_refusal(monkeypatch):
     def refuse(job):
         raise MergeError("cannot place the snippet", code=ErrorCode.AMBIGUOUS_ANCHOR)
 
     monkeypatch.setattr(engine_module, "structural_apply", refuse)
-    with plain_server.client() as http:
-        response = http.post("/v1/apply", json={"initial_code": ORIGINAL, "edit_snippet": UPDATE})
+    server = LiveServer(Settings(executor="thread", log_level="error")).start()  # threads see the patch
+    try:
+        with server.client() as http:
+            response = http.post("/v1/apply", json={"initial_code": ORIGINAL, "edit_snippet": UPDATE})
+    finally:
+        server.stop()
     assert response.status_code == 422 and response.json()["error"]["code"] == ErrorCode.AMBIGUOUS_ANCHOR
 
 

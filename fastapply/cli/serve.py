@@ -65,8 +65,10 @@ def run(args: argparse.Namespace) -> int:
     os.environ.update(to_env(settings))
     from ..service import logs
 
+    from ..service.protocol import NoDelayHTTPProtocol
+
     logs.configure(settings.log_level)
     uvicorn.run("fastapply.service.app:create_app_from_env", factory=True, host=settings.host, port=settings.port,
-                workers=settings.workers, access_log=False, log_config=None, log_level=settings.log_level,
+                workers=settings.workers, http=NoDelayHTTPProtocol, access_log=False, log_config=None, log_level=settings.log_level,
                 timeout_graceful_shutdown=5)
     return 0

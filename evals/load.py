@@ -43,11 +43,15 @@ def source_file(version: int) -> str:
             lines[-2] = f"        return total >= self.limit and order.region in ('eu', 'us', 'uk')  # v{version}"
         lines += [f"    def price(self, amount: decimal.Decimal) -> decimal.Decimal:",
                   f"        return amount * decimal.Decimal('{1 + i / 100:.2f}')", ""]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def lazy_snippet() -> str:
     return ("# ... existing code ...\n"
+            "class Rule14:\n"
+            "    name: str = 'rule-14'\n"
+            "    limit: int = 140\n"
+            "\n"
             "    def applies(self, order) -> bool:\n"
             "        total = sum(item.price * item.quantity for item in order.items)\n"
             "        return total >= self.limit and order.region in ('eu', 'us', 'uk')  # v1\n"

@@ -13,6 +13,7 @@ import functools
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 import anyio
@@ -36,7 +37,7 @@ class MergePool:
 
     async def start(self) -> None:
         if self.kind == "process":
-            self._processes = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"))
+            self._processes = self._new_processes()
             loop = asyncio.get_running_loop()
             await asyncio.gather(*(loop.run_in_executor(self._processes, _ready) for _ in range(self.size)))
         else:
@@ -47,11 +48,22 @@ class MergePool:
         request stops waiting; a merge already running finishes in the background, bounded by the pool."""
         call = functools.partial(func, *args, **kwargs)
         if self._processes is not None:
-            future = asyncio.get_running_loop().run_in_executor(self._processes, call)
-            return await future
+            pool = self._processes
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, call)
+            except BrokenProcessPool:
+                # A worker died (killed, or a crash in native code): replace the pool so that one bad
+                # input does not take the service down, and fail this request as an internal error.
+                if self._processes is pool:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._processes = self._new_processes()
+                raise RuntimeError("a merge worker process died; the pool was restarted") from None
         if self._limiter is None:
             raise RuntimeError("MergePool.start() was not awaited")
         return await anyio.to_thread.run_sync(call, limiter=self._limiter, abandon_on_cancel=True)
+
+    def _new_processes(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"))
 
     def close(self) -> None:
         if self._processes is not None:

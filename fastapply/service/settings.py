@@ -48,7 +48,8 @@ class Settings(msgspec.Struct, kw_only=True):
         if self.executor_workers > 0:
             return self.executor_workers
         cpus = os.cpu_count() or 1
-        return cpus if self.executor == "process" else max(2, min(8, cpus * 2))
+        # Each merge process holds its own parsers; 8 keeps memory modest on big machines.
+        return min(8, cpus) if self.executor == "process" else max(2, min(8, cpus * 2))
 
     def check(self) -> Settings:
         """Refuse settings that cannot work, naming the option."""

@@ -80,7 +80,7 @@ class LiveServer:
     def __init__(self, settings: Settings, models: list[Any] | None = None) -> None:
         self.settings = settings
         self.models = models or []
-        app = create_app(settings, models=self.models)
+        self.app = app = create_app(settings, models=self.models)
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]

@@ -184,3 +184,27 @@ def test_saturation_is_429_with_retry_after(tight_server, slow_model):
     time.sleep(1.3)
     with tight_server.client() as http:  # the slot is free again
         assert http.post("/v1/apply", json=BODY).status_code == 200
+
+
+def test_a_dead_merge_process_is_replaced():
+    # Kill the pool's workers under a running server: one request fails as a JSON 500, then it recovers.
+    import os
+    import signal
+
+    from svc_support import LiveServer
+
+    from fastapply.service import Settings
+
+    server = LiveServer(Settings(executor="process", executor_workers=1, log_level="error")).start()
+    try:
+        pool = server.app.state.engine.pool._processes
+        for pid in list(pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        time.sleep(0.3)
+        with server.client() as http:
+            broken = http.post("/v1/apply", json=BODY)
+            healed = http.post("/v1/apply", json=BODY)
+    finally:
+        server.stop()
+    assert broken.status_code == 500 and broken.json()["error"]["code"] == "internal_error"
+    assert healed.status_code == 200 and healed.json()["mergedCode"] == UPDATE

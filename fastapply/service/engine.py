@@ -19,7 +19,7 @@ from ..errors import ApplyError, InputError
 from ..result import ApplyResult
 from .executor import MergePool
 from .metrics import Metrics
-from .models import AUTO, ApplyModelLike, Models
+from .models import AUTO, STRUCTURAL, ApplyModelLike, Models
 
 _END = object()
 # Structural results are streamed in pieces of this many characters.
@@ -108,16 +108,17 @@ class Engine:
         """Text chunks of the merged file. Structural merges are computed first (so that a refusal is
         still a proper 422) and returned with the result; model merges stream as tokens are accepted."""
         model = self.models.resolve(job.model)
-        if model is None or job.model == AUTO:
+        if model is None:
+            result = await self.apply(job)
+            return _pieces(result.merged_code), result
+        if job.model == AUTO:
             try:
-                result = await self.apply(job.__copy__() if model is None else _structural_only(job))
+                result = await self.apply(msgspec.structs.replace(job, model=STRUCTURAL))
                 return _pieces(result.merged_code), result
             except InputError:
                 raise
             except ApplyError:
-                if model is None:
-                    raise
-        assert model is not None
+                pass  # the structural engine refused: stream the model's merge instead
         return self._model_stream(model, job), None
 
     async def _model_stream(self, model: ApplyModelLike, job: Job) -> AsyncIterator[str]:
@@ -139,10 +140,6 @@ class Engine:
                 if close is not None:
                     with anyio.CancelScope(shield=True):
                         await anyio.to_thread.run_sync(close)
-
-
-def _structural_only(job: Job) -> Job:
-    return msgspec.structs.replace(job, model="fastapply-structural")
 
 
 async def _pieces(text: str) -> AsyncIterator[str]:

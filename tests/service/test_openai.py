@@ -138,3 +138,16 @@ def test_parse_prompt_is_fast_on_large_inputs():
     started = time.perf_counter()
     parse_prompt([ChatMessage(role="user", content=f"<code>{big}</code><update>{big}</update>")])
     assert time.perf_counter() - started < 0.5
+
+
+def test_auto_stream_falls_back_to_the_model(server, monkeypatch):
+    from fastapply.errors import ErrorCode, MergeError
+    from fastapply.service import engine as engine_module
+
+    def refuse(job):
+        raise MergeError("cannot place the snippet", code=ErrorCode.ANCHOR_NOT_FOUND)
+
+    monkeypatch.setattr(engine_module, "structural_apply", refuse)
+    stream = client_for(server).chat.completions.create(
+        model="auto", stream=True, messages=[{"role": "user", "content": morph(ORIGINAL, UPDATE)}])
+    assert "".join(c.choices[0].delta.content or "" for c in stream if c.choices) == FakeModel.output(UPDATE)

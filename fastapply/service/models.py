@@ -84,7 +84,7 @@ class Models:
         model = self.loaded.get(name)
         if model is not None:
             return model
-        if self.specs and not self.ready:
+        if any(state == "loading" for state in self.state.values()):
             raise ServiceError(503, f"model {name!r} is not loaded yet; retry when /readyz says ready",
                                code=ServiceCode.MODEL_NOT_READY, headers={"Retry-After": "5"})
         known = [AUTO, STRUCTURAL, *self.loaded]

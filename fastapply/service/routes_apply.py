@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 
 import msgspec
@@ -13,7 +14,10 @@ from litestar.response import Stream
 from ..errors import FastApplyError
 from ..result import ApplyResult
 from .engine import Engine, Job
+from .errors import ServiceCode
 from .schemas import ApplyRequest, ApplyResponse, ErrorResponse, Output, Usage, pick
+
+log = logging.getLogger("fastapply.service")
 
 ERROR_RESPONSES = {
     status: ResponseSpec(ErrorResponse, description=text, generate_examples=False)
@@ -25,6 +29,7 @@ ERROR_RESPONSES = {
                          (429, "Saturated; retry after Retry-After seconds"),
                          (504, "Timed out"))
 }
+INTERNAL_STREAM_ERROR = {"code": ServiceCode.INTERNAL, "message": "internal error; it was logged", "details": {}}
 SSE_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
 
 
@@ -84,6 +89,10 @@ async def _apply_events(chunks: AsyncIterator[str], result: ApplyResult | None, 
             yield sse({"delta": chunk})
     except FastApplyError as exc:
         yield sse({"error": exc.to_dict()})
+        return
+    except Exception:
+        log.exception("stream failed")
+        yield sse({"error": INTERNAL_STREAM_ERROR})
         return
     if result is not None:
         usage = usage_for(result, job.original, job.update, job.instruction)

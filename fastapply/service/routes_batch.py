@@ -7,6 +7,7 @@ line per item as it completes (in completion order; `index` says which item), th
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -22,6 +23,8 @@ from .engine import Engine, Job
 from .errors import ServiceCode, ServiceError, status_for
 from .routes_apply import ERROR_RESPONSES, shape, usage_for
 from .schemas import BatchItem, BatchItemResult, BatchRequest, BatchResponse, BatchSummary, ErrorInfo, pick
+
+log = logging.getLogger("fastapply.service")
 
 Runner = Callable[[Engine, BatchItem, BatchRequest], Awaitable[tuple[ApplyResult, Job]]]
 
@@ -54,6 +57,10 @@ async def run_item(engine: Engine, index: int, item: BatchItem, batch: BatchRequ
         return BatchItemResult(**base, ok=False, error=_error(exc))
     except FastApplyError as exc:
         return BatchItemResult(**base, ok=False, error=_error(exc))
+    except Exception:  # a bug must cost one item, not the batch
+        log.exception("batch item %d failed", index)
+        return BatchItemResult(**base, ok=False, error=ErrorInfo(
+            code=ServiceCode.INTERNAL, message="internal error; it was logged", details={"status": 500}))
     return BatchItemResult(**base, ok=True, method=result.method, timing_ms=result.stats.elapsed_ms,
                            usage=usage_for(result, job.original, job.update, job.instruction),
                            warnings=result.warnings, **shape(result, batch.output))

@@ -20,7 +20,7 @@ from ..errors import FastApplyError
 from .engine import Engine, Job
 from .errors import ServiceCode, ServiceError
 from .models import AUTO, STRUCTURAL, Models
-from .routes_apply import ERROR_RESPONSES, SSE_HEADERS, estimate_tokens, sse, usage_for
+from .routes_apply import ERROR_RESPONSES, INTERNAL_STREAM_ERROR, SSE_HEADERS, estimate_tokens, log, sse, usage_for
 from .schemas import (
     AssistantMessage,
     ChatChoice,
@@ -124,6 +124,10 @@ async def _chunk_events(chunks: AsyncIterator[str], job: Job, completion_id: str
     except FastApplyError as exc:
         # Headers are gone already: report in-band, as OpenAI-compatible servers do, and stop.
         yield sse({"error": exc.to_dict()})
+        return
+    except Exception:
+        log.exception("stream failed")
+        yield sse({"error": INTERNAL_STREAM_ERROR})
         return
     yield chunk(ChunkDelta(), "stop")
     if include_usage:

@@ -170,8 +170,11 @@ def test_saturation_is_429_with_retry_after(tight_server, slow_model):
     thread = threading.Thread(target=occupy)
     thread.start()
     try:
-        time.sleep(0.2)
         with tight_server.client() as http:
+            deadline = time.monotonic() + 5  # wait until the slow request holds the only slot
+            while "fastapply_inflight_requests 1" not in http.get("/metrics").text:
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
             response = http.post("/v1/apply", json=BODY)
             health = http.get("/healthz")  # probes are never limited
     finally:

@@ -33,7 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add("--api-key", dest="api_keys", action="append", default=None, metavar="KEY",
         help=f"require this key as `Authorization: Bearer KEY` or `x-api-key`; repeat for several "
         f"(default: no auth) [FASTAPPLY_API_KEY, or comma-separated FASTAPPLY_API_KEYS]")
-    add("--max-body-mb", type=float, default=None, help=f"largest request body, else 413 (default 8) {_env('max_body_mb')}")
+    add("--max-body-mb", type=float, default=None,
+        help=f"largest request body, else 413 (default 8) {_env('max_body_mb')}")
     add("--timeout-s", type=float, default=None,
         help=f"per-request time limit up to the first response byte, else 504 (default 30) {_env('timeout_s')}")
     add("--max-concurrency", type=int, default=None, metavar="N",
@@ -44,7 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"allow browser requests from ORIGIN (e.g. http://localhost:3000); repeat for several "
         f"(default: none) {_env('cors_origins')}")
     add("--executor", choices=["thread", "process"], default=None,
-        help=f"where merges run: processes that use every core, or threads in the server process (default process) {_env('executor')}")
+        help=f"where merges run: processes that use every core, or threads in the server process "
+        f"(default process) {_env('executor')}")
     add("--executor-workers", type=int, default=None, metavar="N",
         help=f"threads or processes for merges; 0 = from the CPU count (default 0) {_env('executor_workers')}")
     add("--log-level", choices=["debug", "info", "warning", "error"], default=None,
@@ -68,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     from ..service.protocol import NoDelayHTTPProtocol
 
     logs.configure(settings.log_level)
-    uvicorn.run("fastapply.service.app:create_app_from_env", factory=True, host=settings.host, port=settings.port,
-                workers=settings.workers, http=NoDelayHTTPProtocol, access_log=False, log_config=None, log_level=settings.log_level,
-                timeout_graceful_shutdown=5)
+    uvicorn.run("fastapply.service.app:create_app_from_env", factory=True, host=settings.host,
+                port=settings.port, workers=settings.workers, http=NoDelayHTTPProtocol, access_log=False,
+                log_config=None, log_level=settings.log_level, timeout_graceful_shutdown=5)
     return 0

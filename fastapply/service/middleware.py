@@ -7,11 +7,12 @@ these run, so browsers get their preflight without a key.
 from __future__ import annotations
 
 import hmac
+import itertools
 import logging
 import math
+import os
 import re
 import time
-import uuid
 from typing import Any
 
 import anyio
@@ -29,6 +30,15 @@ _SAFE_ID = re.compile(rb"^[A-Za-z0-9._:\-]{1,128}$")
 OPEN_PATHS = ("/healthz", "/readyz", "/schema")
 
 Scope = dict[str, Any]
+
+# Request ids: a random per-process prefix and a counter. Unique across processes and restarts, and
+# cheap (uuid4 costs an os.urandom call per request, measurably slow on a loaded VM).
+_ID_PREFIX = os.urandom(8).hex()
+_ID_COUNTER = itertools.count(1)
+
+
+def new_request_id() -> str:
+    return f"{_ID_PREFIX}{next(_ID_COUNTER):016x}"
 
 
 def header(scope: Scope, name: bytes) -> bytes | None:
@@ -58,7 +68,7 @@ class RequestContext:
             await self.app(scope, receive, send)
             return
         incoming = header(scope, REQUEST_ID_HEADER)
-        request_id = incoming.decode() if incoming and _SAFE_ID.match(incoming) else uuid.uuid4().hex
+        request_id = incoming.decode() if incoming and _SAFE_ID.match(incoming) else new_request_id()
         token = request_id_var.set(request_id)
         status = 500
         started = time.perf_counter()

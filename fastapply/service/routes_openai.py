@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import time
-import uuid
 from collections.abc import AsyncIterator
 
 from litestar import Response, get, post
@@ -19,6 +18,7 @@ from litestar.response import Stream
 from ..errors import FastApplyError
 from .engine import Engine, Job
 from .errors import ServiceCode, ServiceError
+from .middleware import new_request_id
 from .models import AUTO, STRUCTURAL, Models
 from .routes_apply import ERROR_RESPONSES, INTERNAL_STREAM_ERROR, SSE_HEADERS, estimate_tokens, log, sse, usage_for
 from .schemas import (
@@ -95,7 +95,7 @@ def _job(data: ChatRequest) -> Job:
 async def chat_completions(data: ChatRequest, state: State) -> Response[ChatCompletion]:
     engine: Engine = state.engine
     job = _job(data)
-    completion_id = "chatcmpl-" + uuid.uuid4().hex
+    completion_id = "chatcmpl-" + new_request_id()
     created = int(time.time())
     if data.stream:
         chunks, result = await engine.stream(job)

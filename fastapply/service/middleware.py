@@ -128,9 +128,9 @@ class Auth:
 class Limits:
     """Body size (from Content-Length, before any work), concurrency with a bounded queue, timeout.
 
-    The timeout covers everything up to the first response byte: queueing and the whole merge for a
-    plain response, the time to the first chunk for a stream (which then runs until done or until the
-    client disconnects).
+    The timeout covers everything up to the response headers: queueing and the whole merge for a
+    plain response or a structural stream. A model stream starts at once and then runs until done or
+    until the client disconnects.
     """
 
     def __init__(self, app: Any, settings: Settings, metrics: Metrics) -> None:

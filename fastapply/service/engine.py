@@ -94,7 +94,7 @@ class Engine:
 
         task = asyncio.ensure_future(guarded())
         self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        task.add_done_callback(self._forget)
         try:
             result = await asyncio.shield(task)
         except asyncio.CancelledError:
@@ -103,6 +103,11 @@ class Engine:
             raise
         self.metrics.generation(model.name, result.stats.generated_tokens, result.stats.decode_s)
         return result
+
+    def _forget(self, task: asyncio.Task[Any]) -> None:
+        self._background.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved: an abandoned merge's error was already the caller's to see
 
     async def stream(self, job: Job) -> tuple[AsyncIterator[str], ApplyResult | None]:
         """Text chunks of the merged file. Structural merges are computed first (so that a refusal is

@@ -37,7 +37,9 @@ class Job(msgspec.Struct, kw_only=True):
     max_new_tokens: int | None = None
 
     def model_kwargs(self) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"instruction": self.instruction}
+        # The keywords of fastapply.runtime.ApplyModel.merge/stream.
+        kwargs: dict[str, Any] = {"instruction": self.instruction, "filename": self.filename,
+                                  "language": self.language}
         if self.temperature is not None:
             kwargs["temperature"] = self.temperature
         if self.max_new_tokens is not None:

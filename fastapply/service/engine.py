@@ -15,7 +15,7 @@ import anyio
 import anyio.to_thread
 import msgspec
 
-from ..errors import ApplyError, InputError
+from ..errors import ApplyError, ErrorCode, InputError
 from ..result import ApplyResult
 from .executor import MergePool
 from .metrics import Metrics
@@ -47,6 +47,23 @@ class Job(msgspec.Struct, kw_only=True):
         return kwargs
 
 
+# Agent edit formats (fastapply.formats): batch `format` name -> the public function that applies one
+# file's edit, `f(original, edit, *, filename=None) -> ApplyResult`.
+FORMAT_FUNCTIONS = {"replacements": "apply_replacements", "search_replace": "apply_search_replace",
+                    "udiff": "apply_udiff", "v4a": "apply_v4a"}
+
+
+def format_apply(function: str, original: str, edit: Any, filename: str | None) -> ApplyResult:
+    """Module-level (picklable) so that a process pool can run it."""
+    import fastapply
+
+    apply_edit = getattr(fastapply, function, None)
+    if apply_edit is None:
+        raise InputError(f"this build of fastapply has no {function}; the format is not available",
+                         code=ErrorCode.INVALID_ARGUMENT)
+    return apply_edit(original, edit, filename=filename)
+
+
 def structural_apply(job: Job) -> ApplyResult:
     """Module-level (picklable) so that a process pool can run it."""
     from ..api import apply
@@ -74,6 +91,16 @@ class Engine:
                     result = await self._model_merge(model, job)
             else:
                 result = await self._model_merge(model, job)
+        except ApplyError as exc:
+            self.metrics.refusal(exc.code)
+            raise
+        self.metrics.merge(result.method)
+        return result
+
+    async def apply_format(self, function: str, original: str, edit: Any, filename: str | None) -> ApplyResult:
+        """One file's edit in another agent format (str_replace list, SEARCH/REPLACE, udiff, V4A)."""
+        try:
+            result = await self.pool.run(format_apply, function, original, edit, filename)
         except ApplyError as exc:
             self.metrics.refusal(exc.code)
             raise

@@ -19,7 +19,7 @@ from litestar.response import Stream
 
 from ..errors import ErrorCode, FastApplyError
 from ..result import ApplyResult
-from .engine import Engine, Job
+from .engine import FORMAT_FUNCTIONS, Engine, Job
 from .errors import ServiceCode, ServiceError, status_for
 from .routes_apply import ERROR_RESPONSES, shape, usage_for
 from .schemas import BatchItem, BatchItemResult, BatchRequest, BatchResponse, BatchSummary, ErrorInfo, pick
@@ -37,9 +37,27 @@ async def run_lazy(engine: Engine, item: BatchItem, batch: BatchRequest) -> tupl
     return await engine.apply(job), job
 
 
-# Edit formats by name. The other agent formats (replacements, search/replace, udiff, v4a) plug in
-# here as fastapply.apply_batch lands; an unknown name is that item's error, not the batch's.
-FORMATS: dict[str, Runner] = {"lazy": run_lazy}
+def format_runner(function: str) -> Runner:
+    async def run(engine: Engine, item: BatchItem, batch: BatchRequest) -> tuple[ApplyResult, Job]:
+        original = pick(item, "initial_code", "initialCode") or ""
+        path = item.path or item.filename
+        if function == "apply_replacements":
+            if item.edits is None:
+                raise ServiceError(400, "format 'replacements' needs `edits`: a list of {old, new}",
+                                   code=ErrorCode.INVALID_ARGUMENT, details={"field": "edits"})
+            edit: str | list = item.edits
+        else:
+            edit = pick(item, "edit_snippet", "editSnippet") or ""
+        result = await engine.apply_format(function, original, edit, path)
+        return result, Job(original=original, update=edit if isinstance(edit, str) else "", filename=path)
+
+    return run
+
+
+# Edit formats by name: lazy snippets (the structural engine or a model), and the other agent formats
+# of fastapply.formats. An unknown name is that item's error, not the batch's.
+FORMATS: dict[str, Runner] = {"lazy": run_lazy,
+                              **{name: format_runner(function) for name, function in FORMAT_FUNCTIONS.items()}}
 
 
 async def run_item(engine: Engine, index: int, item: BatchItem, batch: BatchRequest) -> BatchItemResult:

@@ -165,9 +165,10 @@ class BatchItem(Struct, kw_only=True):
     editSnippet: str | None = None
     instruction: str | None = None
     language: str | None = None
-    # The edit format of `edit_snippet`. Only "lazy" is served now; other formats plug in by name
-    # (routes_batch.FORMATS) and an unknown one is a per-item error, not a failed batch.
+    # The edit format of `edit_snippet`: lazy (default), search_replace, udiff, v4a; or replacements,
+    # which reads `edits` instead. An unknown one is a per-item error, not a failed batch.
     format: str = "lazy"
+    edits: list[dict[str, Any]] | None = None
 
 
 class BatchRequest(Struct, kw_only=True):

@@ -87,3 +87,24 @@ def test_batch_item_count_is_bounded(server):
     with server.client() as http:
         response = http.post("/v1/apply/batch", json={"items": [{"path": "a"}] * 1001})
     assert response.status_code == 400 and "items" in response.json()["error"]["message"]
+
+
+def test_batch_other_formats_when_the_build_has_them(server):
+    # fastapply.formats (str_replace lists, SEARCH/REPLACE, udiff, V4A) plugs in by name; a build
+    # without it answers a clear per-item error instead.
+    import fastapply
+
+    original = "x = 1\ny = 2\n"
+    udiff = "--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n x = 1\n-y = 2\n+y = 3\n"
+    batch = [{"path": "m.py", "initial_code": original, "edit_snippet": udiff, "format": "udiff"},
+             {"path": "m.py", "initial_code": original, "format": "replacements",
+              "edits": [{"old": "y = 2", "new": "y = 3"}]},
+             {"path": "m.py", "initial_code": original, "format": "replacements"}]
+    with server.client() as http:
+        results = http.post("/v1/apply/batch", json={"items": batch}).json()["results"]
+    for result, function in zip(results, ("apply_udiff", "apply_replacements")):
+        if hasattr(fastapply, function):
+            assert result["ok"] and result["mergedCode"] == "x = 1\ny = 3\n", result
+        else:
+            assert result["error"]["code"] == "invalid_argument" and function in result["error"]["message"]
+    assert results[2]["error"]["code"] == "invalid_argument" and "edits" in results[2]["error"]["message"]

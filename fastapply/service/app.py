@@ -17,7 +17,7 @@ from .engine import Engine
 from .errors import EXCEPTION_HANDLERS
 from .executor import MergePool
 from .metrics import Metrics
-from .middleware import Auth, Limits, RequestContext
+from .middleware import Auth, Gate, Limits, RequestContext
 from .models import ApplyModelLike, Models
 from .routes_apply import apply_route
 from .routes_batch import apply_batch
@@ -62,7 +62,8 @@ def create_app(settings: Settings | None = None, *, models: list[ApplyModelLike]
         route_handlers=[apply_route, apply_batch, chat_completions, list_models, healthz, readyz, metrics],
         middleware=[DefineMiddleware(RequestContext, metrics=metrics_),
                     DefineMiddleware(Auth, settings=settings, metrics=metrics_),
-                    DefineMiddleware(Limits, settings=settings, metrics=metrics_)],
+                    DefineMiddleware(Limits, settings=settings, metrics=metrics_,
+                                     gate=Gate(settings.max_concurrency))],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         cors_config=cors,
         request_max_body_size=settings.max_body_bytes,

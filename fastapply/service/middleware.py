@@ -125,6 +125,15 @@ class Auth:
                          headers=[(b"www-authenticate", b'Bearer realm="fastapply"')])
 
 
+class Gate:
+    """The processing slots and the queue, shared by every route (litestar builds the middleware
+    stack once per route, so this state must live outside the middleware instances)."""
+
+    def __init__(self, max_concurrency: int) -> None:
+        self.slots = anyio.Semaphore(max_concurrency)
+        self.waiting = 0
+
+
 class Limits:
     """Body size (from Content-Length, before any work), concurrency with a bounded queue, timeout.
 
@@ -133,10 +142,8 @@ class Limits:
     until the client disconnects.
     """
 
-    def __init__(self, app: Any, settings: Settings, metrics: Metrics) -> None:
-        self.app, self.settings, self.metrics = app, settings, metrics
-        self.slots = anyio.Semaphore(settings.max_concurrency)
-        self.waiting = 0
+    def __init__(self, app: Any, settings: Settings, metrics: Metrics, gate: Gate) -> None:
+        self.app, self.settings, self.metrics, self.gate = app, settings, metrics, gate
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http" or scope["method"] != "POST":
@@ -150,11 +157,11 @@ class Limits:
                              f"the request body is {int(length)} bytes, over the limit of {limit} bytes; "
                              "raise --max-body-mb or send less", {"size": int(length), "limit": limit})
             return
-        if self.slots.value == 0 and self.waiting >= self.settings.max_queue:
+        if self.gate.slots.value == 0 and self.gate.waiting >= self.settings.max_queue:
             self.metrics.refusal(ServiceCode.RATE_LIMITED)
             await send_error(send, 429, ServiceCode.RATE_LIMITED,
                              f"the server is busy ({self.settings.max_concurrency} requests running, "
-                             f"{self.waiting} queued); retry after the Retry-After seconds",
+                             f"{self.gate.waiting} queued); retry after the Retry-After seconds",
                              headers=[(b"retry-after", b"1")])
             return
         await self._run(scope, receive, send)
@@ -170,22 +177,22 @@ class Limits:
                     deadline.deadline = math.inf
                 await send(message)
 
-            if self.slots.value > 0:
-                self.slots.acquire_nowait()  # no await between the check in __call__ and taking the slot
+            if self.gate.slots.value > 0:
+                self.gate.slots.acquire_nowait()  # no await since the check in __call__
             else:
-                self.waiting += 1
-                self.metrics.queued.set(self.waiting)
+                self.gate.waiting += 1
+                self.metrics.queued.set(self.gate.waiting)
                 try:
-                    await self.slots.acquire()
+                    await self.gate.slots.acquire()
                 finally:
-                    self.waiting -= 1
-                    self.metrics.queued.set(self.waiting)
+                    self.gate.waiting -= 1
+                    self.metrics.queued.set(self.gate.waiting)
             try:
-                self.metrics.inflight.set(self.settings.max_concurrency - self.slots.value)
+                self.metrics.inflight.set(self.settings.max_concurrency - self.gate.slots.value)
                 await self.app(scope, receive, send_tracking)
             finally:
-                self.slots.release()
-                self.metrics.inflight.set(self.settings.max_concurrency - self.slots.value)
+                self.gate.slots.release()
+                self.metrics.inflight.set(self.settings.max_concurrency - self.gate.slots.value)
         if deadline.cancelled_caught and not response_started:
             self.metrics.refusal(ServiceCode.TIMEOUT)
             await send_error(send, 504, ServiceCode.TIMEOUT,

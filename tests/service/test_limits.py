@@ -176,12 +176,16 @@ def test_saturation_is_429_with_retry_after(tight_server, slow_model):
                 assert time.monotonic() < deadline
                 time.sleep(0.01)
             response = http.post("/v1/apply", json=BODY)
+            # The limit is one for the whole server, not one per route.
+            chat = http.post("/v1/chat/completions", json={"messages": [
+                {"role": "user", "content": f"<code>{ORIGINAL}</code><update>{UPDATE}</update>"}]})
             health = http.get("/healthz")  # probes are never limited
     finally:
         thread.join()
     assert response.status_code == 429
     assert response.json()["error"]["code"] == "rate_limited"
     assert int(response.headers["retry-after"]) >= 1
+    assert chat.status_code == 429
     assert health.status_code == 200
     assert first["response"].status_code == 504
     time.sleep(1.3)

@@ -96,3 +96,9 @@ def test_dockerfile_passes_hadolint():
     text = dockerfile.read_text()
     assert "FROM python:3.11-slim" in text and "HEALTHCHECK" in text and "/healthz" in text
     assert "\nUSER " in text and "fastapply\", \"serve\"" in text and "0.0.0.0" in text
+
+
+def test_cli_parser_does_not_import_litestar():
+    code = "import sys, fastapply.cli; fastapply.cli.build_parser(); print('litestar' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

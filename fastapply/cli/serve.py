@@ -30,6 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"worker processes; each loads its own model and keeps its own metrics (default 1) {_env('workers')}")
     add("--model", default=None, metavar="SPEC",
         help=f"also serve a fast-apply model: hub id, local folder or GGUF file (default: none) {_env('model')}")
+    add("--model-alias", dest="model_aliases", action="append", default=None, metavar="NAME=TARGET",
+        help="serve requests for model NAME with TARGET (auto, fastapply-structural or a loaded model); "
+        "repeat for several; morph-v3-fast, morph-v3-large and relace-apply-3 mean auto by default "
+        f"{_env('model_aliases')}")
     add("--api-key", dest="api_keys", action="append", default=None, metavar="KEY",
         help=f"require this key as `Authorization: Bearer KEY` or `x-api-key`; repeat for several "
         f"(default: no auth) [FASTAPPLY_API_KEY, or comma-separated FASTAPPLY_API_KEYS]")
@@ -59,9 +63,13 @@ def run(args: argparse.Namespace) -> int:
 
     from ..service.settings import from_env, to_env
 
+    from ..service.settings import parse_aliases
+
     options = {name: getattr(args, name) for name in (
-        "host", "port", "workers", "model", "api_keys", "max_body_mb", "timeout_s", "max_concurrency",
+        "host", "port", "workers", "model", "model_aliases", "api_keys", "max_body_mb", "timeout_s", "max_concurrency",
         "max_queue", "cors_origins", "executor", "executor_workers", "log_level")}
+    if options["model_aliases"]:
+        options["model_aliases"] = parse_aliases(options["model_aliases"])
     settings = from_env(**options)
     # Worker processes (and the app factory) read their settings from the environment.
     os.environ.update(to_env(settings))

@@ -32,7 +32,8 @@ def create_app(settings: Settings | None = None, *, models: list[ApplyModelLike]
     settings = (settings or from_env()).check()
     logs.configure(settings.log_level)
     metrics_ = Metrics()
-    registry = Models([settings.model] if settings.model else [], preloaded=models)
+    registry = Models([settings.model] if settings.model else [], preloaded=models,
+                      aliases=settings.model_aliases)
     for name in registry.names():
         metrics_.model_loaded.set(1, model=name)
     pool = MergePool(settings.executor, settings.pool_size())

@@ -78,6 +78,7 @@ class Engine:
         self._background: set[asyncio.Task[Any]] = set()
 
     async def apply(self, job: Job) -> ApplyResult:
+        job = self._canonical(job)
         model = self.models.resolve(job.model)
         try:
             if model is None:
@@ -133,6 +134,10 @@ class Engine:
         self.metrics.generation(model.name, result.stats.generated_tokens, result.stats.decode_s)
         return result
 
+    def _canonical(self, job: Job) -> Job:
+        name = self.models.canonical(job.model)
+        return job if name == job.model else msgspec.structs.replace(job, model=name)
+
     def _forget(self, task: asyncio.Task[Any]) -> None:
         self._background.discard(task)
         if not task.cancelled():
@@ -141,6 +146,7 @@ class Engine:
     async def stream(self, job: Job) -> tuple[AsyncIterator[str], ApplyResult | None]:
         """Text chunks of the merged file. Structural merges are computed first (so that a refusal is
         still a proper 422) and returned with the result; model merges stream as tokens are accepted."""
+        job = self._canonical(job)
         model = self.models.resolve(job.model)
         if model is None:
             result = await self.apply(job)

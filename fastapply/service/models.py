@@ -33,8 +33,10 @@ class ApplyModelLike(Protocol):
 
 
 class Models:
-    def __init__(self, specs: list[str], preloaded: list[ApplyModelLike] | None = None) -> None:
+    def __init__(self, specs: list[str], preloaded: list[ApplyModelLike] | None = None,
+                 aliases: dict[str, str] | None = None) -> None:
         self.specs = specs
+        self.aliases = aliases or {}
         self.loaded: dict[str, ApplyModelLike] = {}
         self.locks: dict[str, anyio.Lock] = {}
         self.state: dict[str, str] = {spec: "loading" for spec in specs}
@@ -74,9 +76,14 @@ class Models:
     def names(self) -> list[str]:
         return list(self.loaded)
 
+    def canonical(self, name: str) -> str:
+        """The served name for a request's `model` (aliases such as morph-v3-fast -> auto)."""
+        return self.aliases.get(name, name) if name not in self.loaded else name
+
     def resolve(self, name: str) -> ApplyModelLike | None:
         """The model a request's `model` field names: None for the structural engine or auto
         without a loaded model; raises 404 model_not_found for anything else unknown."""
+        name = self.canonical(name)
         if name == STRUCTURAL:
             return None
         if name == AUTO:

@@ -16,6 +16,8 @@ import msgspec
 from ..errors import ErrorCode, InputError
 
 ENV_PREFIX = "FASTAPPLY_"
+# Model names that Morph's and Relace's clients send unchanged; they mean "the best engine here".
+DEFAULT_MODEL_ALIASES = {"morph-v3-fast": "auto", "morph-v3-large": "auto", "relace-apply-3": "auto"}
 
 
 class Settings(msgspec.Struct, kw_only=True):
@@ -25,6 +27,8 @@ class Settings(msgspec.Struct, kw_only=True):
     workers: int = 1
     # A model spec for `fastapply.load_model` (hub id, local folder, GGUF file); None = structural only.
     model: str | None = None
+    # Request model name -> the name served (`auto`, `fastapply-structural` or a loaded model's).
+    model_aliases: dict[str, str] = msgspec.field(default_factory=lambda: dict(DEFAULT_MODEL_ALIASES))
     # Accepted API keys; empty = no auth.
     api_keys: list[str] = msgspec.field(default_factory=list)
     max_body_mb: float = 8.0
@@ -85,18 +89,37 @@ def from_env(environ: Mapping[str, str] | None = None, **overrides: Any) -> Sett
             continue
         if field.name in ("api_keys", "cors_origins"):
             raw[field.name] = [part.strip() for part in value.split(",") if part.strip()]
+        elif field.name == "model_aliases":
+            raw[field.name] = parse_aliases(value.split(","))
         else:
             raw[field.name] = value
     # FASTAPPLY_API_KEY (singular) is the name people try first.
     single = environ.get(ENV_PREFIX + "API_KEY")
     if single and "api_keys" not in raw:
         raw["api_keys"] = [single]
+    extra_aliases = overrides.pop("model_aliases", None)
     raw.update({key: value for key, value in overrides.items() if value is not None})
+    if extra_aliases:  # CLI aliases add to (and override) the environment's or the defaults
+        raw["model_aliases"] = {**raw.get("model_aliases", DEFAULT_MODEL_ALIASES), **extra_aliases}
     try:
         # str_values: environment strings such as "8000" or "2.5" become numbers.
         return msgspec.convert(raw, Settings, strict=False).check()
     except msgspec.ValidationError as exc:
         raise InputError(f"invalid service settings: {exc}", code=ErrorCode.INVALID_ARGUMENT) from None
+
+
+def parse_aliases(pairs: list[str]) -> dict[str, str]:
+    """["name=target", ...] -> {name: target}; a malformed pair is an InputError naming it."""
+    aliases = {}
+    for pair in pairs:
+        if not pair.strip():
+            continue
+        name, sep, target = pair.partition("=")
+        if not sep or not name.strip() or not target.strip():
+            raise InputError(f"invalid model alias {pair!r}; write NAME=TARGET, e.g. morph-v3-fast=auto",
+                             code=ErrorCode.INVALID_ARGUMENT)
+        aliases[name.strip()] = target.strip()
+    return aliases
 
 
 def to_env(settings: Settings) -> dict[str, str]:
@@ -106,5 +129,7 @@ def to_env(settings: Settings) -> dict[str, str]:
         value = getattr(settings, field.name)
         if value is None:
             continue
+        if isinstance(value, dict):
+            value = ",".join(f"{key}={target}" for key, target in value.items())
         env[env_name(field.name)] = ",".join(value) if isinstance(value, list) else str(value)
     return env

@@ -102,3 +102,14 @@ def test_cli_parser_does_not_import_litestar():
     code = "import sys, fastapply.cli; fastapply.cli.build_parser(); print('litestar' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_model_aliases_from_env_and_cli():
+    from fastapply.service.settings import DEFAULT_MODEL_ALIASES, parse_aliases
+
+    assert from_env({}).model_aliases == DEFAULT_MODEL_ALIASES
+    settings = from_env({"FASTAPPLY_MODEL_ALIASES": "gpt-4o-mini=fastapply-structural"},
+                        model_aliases=parse_aliases(["my-apply=auto"]))
+    assert settings.model_aliases == {"gpt-4o-mini": "fastapply-structural", "my-apply": "auto"}
+    with pytest.raises(InputError, match="NAME=TARGET"):
+        parse_aliases(["no-target"])

@@ -151,3 +151,23 @@ def test_auto_stream_falls_back_to_the_model(server, monkeypatch):
     stream = client_for(server).chat.completions.create(
         model="auto", stream=True, messages=[{"role": "user", "content": morph(ORIGINAL, UPDATE)}])
     assert "".join(c.choices[0].delta.content or "" for c in stream if c.choices) == FakeModel.output(UPDATE)
+
+
+def test_vendor_model_names_mean_auto(server, monkeypatch):
+    # Morph's and Relace's clients send their own model names; unchanged, they get `auto`.
+    client = client_for(server)
+    reply = client.chat.completions.create(model="morph-v3-large",
+                                           messages=[{"role": "user", "content": morph(ORIGINAL, UPDATE)}])
+    assert reply.choices[0].message.content == UPDATE and reply.model == "morph-v3-large"
+
+    from fastapply.errors import ErrorCode, MergeError
+    from fastapply.service import engine as engine_module
+
+    def refuse(job):
+        raise MergeError("cannot place the snippet", code=ErrorCode.ANCHOR_NOT_FOUND)
+
+    monkeypatch.setattr(engine_module, "structural_apply", refuse)
+    with server.client() as http:  # auto semantics: the structural refusal falls back to the model
+        body = http.post("/v1/apply", json={"initialCode": ORIGINAL, "editSnippet": UPDATE,
+                                            "model": "relace-apply-3"}).json()
+    assert body["mergedCode"] == FakeModel.output(UPDATE)

@@ -10,6 +10,7 @@ from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import Components, SecurityScheme
 
 from .. import __version__
 from . import logs
@@ -72,12 +73,21 @@ def create_app(settings: Settings | None = None, *, models: list[ApplyModelLike]
         on_startup=[startup],
         on_shutdown=[shutdown],
         openapi_config=OpenAPIConfig(
-            title="fastapply", version=__version__, path="/schema",
+            title="fastapply", version=__version__, path="/schema", **_security(settings),
             description="Merge AI-written code edits into files: Relace-style /v1/apply, OpenAI-style "
             "/v1/chat/completions (Morph's format), batch apply. Auth: `Authorization: Bearer KEY` or "
             "`x-api-key` when the server has keys."),
         debug=False,
     )
+
+
+def _security(settings: Settings) -> dict[str, Any]:
+    """Document the API keys in the OpenAPI schema when the server requires them."""
+    if not settings.api_keys:
+        return {}
+    schemes = {"bearer": SecurityScheme(type="http", scheme="bearer"),
+               "apiKey": SecurityScheme(type="apiKey", name="x-api-key", security_scheme_in="header")}
+    return {"components": Components(security_schemes=schemes), "security": [{"bearer": []}, {"apiKey": []}]}
 
 
 def create_app_from_env() -> Litestar:

@@ -40,6 +40,9 @@ def test_probes_are_open_and_the_rest_is_not(auth_server):
         assert http.get("/metrics").status_code == 401
         assert http.get("/v1/models").status_code == 401
         assert http.get("/v1/models", headers={"x-api-key": "secret-one"}).status_code == 200
+        schema = http.get("/schema/openapi.json")  # open, and it documents both key styles
+        assert schema.status_code == 200
+        assert set(schema.json()["components"]["securitySchemes"]) == {"bearer", "apiKey"}
 
 
 def test_openai_client_sends_the_key_as_bearer(auth_server):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -20,6 +21,7 @@ import anyio
 import anyio.to_thread
 
 T = TypeVar("T")
+log = logging.getLogger("fastapply.service")
 
 
 def _ready() -> bool:
@@ -39,9 +41,17 @@ class MergePool:
         if self.kind == "process":
             self._processes = self._new_processes()
             loop = asyncio.get_running_loop()
-            await asyncio.gather(*(loop.run_in_executor(self._processes, _ready) for _ in range(self.size)))
-        else:
-            self._limiter = anyio.CapacityLimiter(self.size)
+            try:
+                await asyncio.gather(*(loop.run_in_executor(self._processes, _ready) for _ in range(self.size)))
+                return
+            except BrokenProcessPool:
+                # Spawned workers re-import __main__; that fails when the app is embedded in a script
+                # read from stdin or an interactive session. Serve from threads rather than not at all.
+                log.warning("merge worker processes could not start; running merges in threads instead")
+                self._processes.shutdown(wait=False, cancel_futures=True)
+                self._processes = None
+                self.kind = "thread"
+        self._limiter = anyio.CapacityLimiter(self.size)
 
     async def run(self, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run func(*args, **kwargs) off the event loop. On cancellation (timeout, disconnect) the

@@ -136,6 +136,10 @@ class ApplyModel:
         from ..spec import iter_decode, make_drafter
 
         predicted = self._predicted_ids(job) if speculation in ("auto", "predicted") else None
+        if speculation == "predicted" and predicted is None:
+            job.warnings.append("the structural engine gave no candidate merge to draft from; "
+                                "drafted from the prompt instead (speculation 'automaton')")
+            speculation = "automaton"
         drafter = make_drafter(speculation, job.prompt_ids, predicted_ids=predicted)
         decoder = IncrementalDecoder(self.tokenizer, skip_ids=self.eos_token_ids)
         extractor = self.template.extractor()

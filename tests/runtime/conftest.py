@@ -43,6 +43,11 @@ def tiny_model(tiny_llama_dir):
     return fastapply.load_model(tiny_llama_dir)
 
 
+@pytest.fixture(scope="session")
+def eos_at():
+    return with_eos_at
+
+
 def with_eos_at(apply_model, original: str, update: str, *, steps: int = 24, earliest: int = 6):
     """A copy of `apply_model` whose EOS is a token its greedy answer emits after `earliest` tokens.
 

@@ -17,10 +17,14 @@ __version__ = "0.1.0"
 # name -> module that defines it, imported on first access.
 _LAZY = {
     "apply": ".api",
+    "load_model": ".runtime.loader",
+    "ApplyModel": ".runtime.model",
 }
 
 if TYPE_CHECKING:
     from .api import apply
+    from .runtime.loader import load_model
+    from .runtime.model import ApplyModel
 
 
 def __getattr__(name: str) -> Any:

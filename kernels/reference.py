@@ -97,7 +97,7 @@ def verify_sample(logits: Tensor, draft: Tensor, draft_len: Tensor, *, temperatu
         raise ValueError(f"uniforms must be [B, K+2] = [{b}, {k + 2}], got {tuple(uniforms.shape)}")
     if temperature <= 0:
         return verify_greedy(logits, draft, draft_len)
-    x = top_p_filter(logits, top_p) / temperature
+    x = top_p_filter(logits, top_p) * (1.0 / temperature)  # a multiply, as the kernel does
     weights = torch.exp(x - x.amax(dim=-1, keepdim=True))  # unnormalized p, the max token weighs 1
     total = weights.sum(dim=-1)  # [B, K+1]
     valid = valid_mask(draft, draft_len)

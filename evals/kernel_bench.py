@@ -70,10 +70,12 @@ def bench_verify(device: Any, vocab: int, repeats: int) -> list[dict[str, Any]]:
         draft_len = torch.tensor([k], device=device)
         uniforms = torch.rand(1, k + 2, device=device)
         for name, impl in impls.items():
-            greedy = timed(lambda: impl.verify_greedy(logits, draft, draft_len), device=device, repeats=repeats)
+            greedy = timed(lambda: impl.verify_greedy(logits, draft, draft_len), device=device,
+                           repeats=repeats)
             sample = timed(lambda: impl.verify_sample(logits, draft, draft_len, temperature=0.7, top_p=1.0,
                                                       uniforms=uniforms), device=device, repeats=repeats)
-            rows.append({"K": k, "vocab": vocab, "impl": name, "greedy_ms": greedy * 1e3, "sample_ms": sample * 1e3})
+            rows.append({"K": k, "vocab": vocab, "impl": name, "greedy_ms": greedy * 1e3,
+                         "sample_ms": sample * 1e3})
     return rows
 
 
@@ -169,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
             report["step"] = bench_step(model, device, context, max(3, repeats // 5))
         label = "full 28 layers, bf16" if cuda else f"reduced to {layers} layers, fp32"
         table = Table(title=f"target step: Qwen2.5-Coder-1.5B config ({label}), context {context}, eager")
-        columns = ["K", "step ms", "tok/s if all accepted"] + [f"tok/s @ accepted {a:g}" for a in args.mean_accepted]
+        columns = ["K", "step ms", "tok/s if all accepted"]
+        columns += [f"tok/s @ accepted {a:g}" for a in args.mean_accepted]
         for col in columns:
             table.add_column(col, justify="right")
         for row in report["step"]:

@@ -76,7 +76,8 @@ class ApplyModel:
         merged = "".join(chunks)
         s = job.stats
         stats = ApplyStats(prompt_tokens=s.prompt_tokens, generated_tokens=s.generated_tokens,
-                           forward_passes=s.forward_passes, mean_accepted_length=round(s.mean_accepted_length, 4),
+                           forward_passes=s.forward_passes,
+                           mean_accepted_length=round(s.mean_accepted_length, 4),
                            prefill_s=round(s.prefill_s, 6), decode_s=round(s.decode_s, 6))
         original_text = original if isinstance(original, str) else ensure_text(original, "original file")
         return make_result(original_text, merged, method="model", language=job.language, filename=filename,

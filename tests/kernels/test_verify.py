@@ -141,7 +141,8 @@ def test_triton_sample_accepts_and_rejects(device):
     draft_len.fill_(1)
     draft = logits[:, 0].argmax(dim=-1, keepdim=True)  # the likeliest token: accepted often, not always
     uniforms = torch.rand(64, 3, generator=torch.Generator().manual_seed(7)).to(device)
-    expected = reference.verify_sample(logits, draft, draft_len, temperature=1.0, top_p=1.0, uniforms=uniforms)
+    expected = reference.verify_sample(logits, draft, draft_len, temperature=1.0, top_p=1.0,
+                                       uniforms=uniforms)
     got = kernels.verify_sample(logits, draft, draft_len, temperature=1.0, top_p=1.0, uniforms=uniforms)
     assert set(expected[0].tolist()) == {0, 1}
     assert got[0].tolist() == expected[0].tolist()

@@ -18,8 +18,10 @@ UPDATE = "def f(x):\n    return x + 2\n"
 
 @pytest.fixture
 def structural_ok(monkeypatch):
-    monkeypatch.setattr(fastapply.merge, "merge_snippet",
-                        lambda original, update, language: MergeOutcome(text=update, method="stub", segments=1))
+    def stub(original, update, language):
+        return MergeOutcome(text=update, method="stub", segments=1)
+
+    monkeypatch.setattr(fastapply.merge, "merge_snippet", stub)
 
 
 @pytest.fixture
@@ -90,7 +92,8 @@ def test_cli_model_engine_end_to_end(tmp_path, tiny_llama_dir, capsys):
     src.write_text(ORIGINAL)
     upd.write_text(UPDATE)
     # A random model never finishes: the refusal must be the typed truncation error, not a traceback.
-    code = main(["apply", str(src), "--update", str(upd), "--engine", "model", "--model", str(tiny_llama_dir)])
+    code = main(["apply", str(src), "--update", str(upd), "--engine", "model",
+                 "--model", str(tiny_llama_dir)])
     assert code == 1
     assert "[output_truncated]" in capsys.readouterr().err
     assert src.read_text() == ORIGINAL

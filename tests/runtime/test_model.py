@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-import torch
 
 from fastapply.errors import ApplyError, InputError
 
-ORIGINAL = "def total(items):\n    return sum(items)\n\n\ndef mean(items):\n    return total(items) / len(items)\n"
-UPDATE = "# ... existing code ...\ndef mean(items):\n    if not items:\n        return 0.0\n    return total(items) / len(items)\n"
+ORIGINAL = ("def total(items):\n    return sum(items)\n\n\n"
+            "def mean(items):\n    return total(items) / len(items)\n")
+UPDATE = ("# ... existing code ...\ndef mean(items):\n    if not items:\n        return 0.0\n"
+          "    return total(items) / len(items)\n")
 
 
 def expected_text(apply_model, ids: list[int], original: str) -> str:
@@ -117,5 +118,5 @@ def test_real_smollm2_matches_generate(smollm2_dir, eos_at):
     model, ids = eos_at(fastapply.load_model(smollm2_dir), original, update, steps=12, earliest=4)
     expected = expected_text(model, ids, original)
     for speculation in ("none", "auto"):
-        assert model.merge(original, update, speculation=speculation, max_new_tokens=32).merged_code == expected
-    assert torch.get_default_dtype() == torch.float32
+        result = model.merge(original, update, speculation=speculation, max_new_tokens=32)
+        assert result.merged_code == expected

@@ -169,6 +169,9 @@ class ApplyModel:
             raise ApplyError(f"the model did not finish the merged file within {job.max_new_tokens} new "
                              "tokens; raise max_new_tokens", code=ErrorCode.OUTPUT_TRUNCATED,
                              details={"max_new_tokens": job.max_new_tokens})
+        if not restore.last and job.doc.text.strip():
+            # Deleting a whole file is not what a lazy edit asks for: an empty answer is a failed one.
+            raise ApplyError("the model answered with an empty file", code=ErrorCode.CONTENT_LOST)
         if restore.last and not restore.last.endswith("\n") and job.doc.text.endswith("\n"):
             yield restore("\n")  # models often drop the final newline before the closing tag
 

@@ -68,6 +68,14 @@ def test_output_truncated(tiny_model):
         "".join(tiny_model.stream(ORIGINAL, UPDATE, max_new_tokens=5))
 
 
+def test_an_empty_answer_is_refused(tiny_model, eos_at):
+    model, ids = eos_at(tiny_model, ORIGINAL, UPDATE, earliest=0)  # stops at its very first token
+    assert len(ids) == 1
+    with pytest.raises(ApplyError) as err:
+        model.merge(ORIGINAL, UPDATE, max_new_tokens=16)
+    assert err.value.code == "content_lost"
+
+
 def test_closing_the_stream_stops_generation(tiny_model):
     calls = []
     hook = tiny_model.model.register_forward_hook(lambda *args: calls.append(1))

@@ -124,9 +124,10 @@ def residual_kernel(x_ptr, stride_xb, stride_xk, stride_xv, inv_temperature, dra
         running_sum += w
     target = tl.load(u_ptr + b.to(tl.int64) * stride_ub + K + 1) * tl.sum(running_sum, axis=0)
     # Pass 2: the first index whose cumulative weight exceeds the target.
-    cumulative = 0.0
-    chosen = V
-    last_positive = 0
+    # Loop-carried scalars start as typed tensors, as the compiler (not the interpreter) requires.
+    cumulative = tl.full([], 0.0, tl.float32)
+    chosen = tl.full([], V, tl.int32)
+    last_positive = tl.full([], 0, tl.int32)
     for start in range(0, V, BLOCK_V):
         idx = start + lanes
         x = tl.load(row + idx.to(tl.int64) * stride_xv, mask=idx < V, other=float("-inf")).to(tl.float32)

@@ -74,9 +74,10 @@ def from_pretrained(factory: Any, source: str, *, hub: bool, **kwargs: Any) -> A
     """Cache first; download only when allowed, and turn every failure into a clear ModelError."""
     try:
         return factory.from_pretrained(source, local_files_only=True, **kwargs)
-    except (OSError, ValueError) as exc:
+    except Exception as exc:  # missing files, a corrupt or unsupported checkpoint, a missing gguf package
         if not hub:
-            raise ModelError(f"cannot load model from {source!r}: {exc}", code=ErrorCode.MODEL_FAILED) from exc
+            raise ModelError(f"cannot load model from {source!r}: {exc}",
+                             code=ErrorCode.MODEL_FAILED) from exc
         if hub_offline():
             raise ModelError(f"{source!r} is not in the local Hugging Face cache and HF_HUB_OFFLINE is set; "
                              "download it first or pass a local folder or .gguf file",

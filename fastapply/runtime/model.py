@@ -76,7 +76,8 @@ class ApplyModel:
         merged = "".join(chunks)
         s = job.stats
         stats = ApplyStats(prompt_tokens=s.prompt_tokens, generated_tokens=s.generated_tokens,
-                           forward_passes=s.forward_passes, mean_accepted_length=round(s.mean_accepted_length, 4),
+                           forward_passes=s.forward_passes,
+                           mean_accepted_length=round(s.mean_accepted_length, 4),
                            prefill_s=round(s.prefill_s, 6), decode_s=round(s.decode_s, 6))
         original_text = original if isinstance(original, str) else ensure_text(original, "original file")
         return make_result(original_text, merged, method="model", language=job.language, filename=filename,
@@ -136,6 +137,10 @@ class ApplyModel:
         from ..spec import iter_decode, make_drafter
 
         predicted = self._predicted_ids(job) if speculation in ("auto", "predicted") else None
+        if speculation == "predicted" and predicted is None:
+            job.warnings.append("the structural engine gave no candidate merge to draft from; "
+                                "drafted from the prompt instead (speculation 'automaton')")
+            speculation = "automaton"
         drafter = make_drafter(speculation, job.prompt_ids, predicted_ids=predicted)
         decoder = IncrementalDecoder(self.tokenizer, skip_ids=self.eos_token_ids)
         extractor = self.template.extractor()
@@ -164,6 +169,9 @@ class ApplyModel:
             raise ApplyError(f"the model did not finish the merged file within {job.max_new_tokens} new "
                              "tokens; raise max_new_tokens", code=ErrorCode.OUTPUT_TRUNCATED,
                              details={"max_new_tokens": job.max_new_tokens})
+        if not restore.last and job.doc.text.strip():
+            # Deleting a whole file is not what a lazy edit asks for: an empty answer is a failed one.
+            raise ApplyError("the model answered with an empty file", code=ErrorCode.CONTENT_LOST)
         if restore.last and not restore.last.endswith("\n") and job.doc.text.endswith("\n"):
             yield restore("\n")  # models often drop the final newline before the closing tag
 

@@ -1,4 +1,4 @@
-"""Tiny randomly initialised Llama and Qwen2 models with the real SmolLM2 tokenizer, saved once per session."""
+"""Tiny randomly initialised Llama and Qwen2 models with the real SmolLM2 tokenizer, built once a session."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ def build_tiny(kind: str, tokenizer_dir: Path, out: Path) -> Path:
     from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM, Qwen2Config, Qwen2ForCausalLM
 
     tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
-    config_cls, model_cls = (LlamaConfig, LlamaForCausalLM) if kind == "llama" else (Qwen2Config, Qwen2ForCausalLM)
+    llama = kind == "llama"
+    config_cls, model_cls = (LlamaConfig, LlamaForCausalLM) if llama else (Qwen2Config, Qwen2ForCausalLM)
     config = config_cls(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=2048,
                         bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
@@ -41,6 +42,11 @@ def tiny_model(tiny_llama_dir):
     import fastapply
 
     return fastapply.load_model(tiny_llama_dir)
+
+
+@pytest.fixture(scope="session")
+def eos_at():
+    return with_eos_at
 
 
 def with_eos_at(apply_model, original: str, update: str, *, steps: int = 24, earliest: int = 6):

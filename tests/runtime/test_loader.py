@@ -1,5 +1,4 @@
 import importlib.util
-import os
 import time
 from pathlib import Path
 
@@ -69,4 +68,3 @@ def test_load_real_gguf():
         logits = model.model(ids).logits
     assert torch.isfinite(logits).all()
     assert model.eos_token_ids  # from the GGUF's tokenizer metadata
-    assert os.fspath(gguf).endswith(".gguf")

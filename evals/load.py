@@ -40,7 +40,8 @@ def source_file(version: int) -> str:
                   f"        total = sum(item.price * item.quantity for item in order.items)",
                   f"        return total > self.limit and order.region in ('eu', 'us')", ""]
         if i == 14 and version:
-            lines[-2] = f"        return total >= self.limit and order.region in ('eu', 'us', 'uk')  # v{version}"
+            lines[-2] = ("        return total >= self.limit and order.region in ('eu', 'us', 'uk')"
+                         f"  # v{version}")
         lines += [f"    def price(self, amount: decimal.Decimal) -> decimal.Decimal:",
                   f"        return amount * decimal.Decimal('{1 + i / 100:.2f}')", ""]
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -185,15 +186,19 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", help="an already running server (default: start `fastapply serve`)")
     parser.add_argument("--api-key", help="API key for --url servers with auth")
-    parser.add_argument("--clients", default="1,8,32", help="concurrency levels, comma-separated (default 1,8,32)")
+    parser.add_argument("--clients", default="1,8,32",
+                        help="concurrency levels, comma-separated (default 1,8,32)")
     parser.add_argument("--requests", type=int, default=3000, help="at most this many requests per level")
     parser.add_argument("--duration", type=float, default=8.0, help="at most this many seconds per level")
-    parser.add_argument("--case", choices=["whole", "lazy"], default="whole", help="merge to send (default whole)")
+    parser.add_argument("--case", choices=["whole", "lazy"], default="whole",
+                        help="merge to send (default whole)")
     parser.add_argument("--executor", choices=["thread", "process"], default="process",
                         help="merge pool of the started server (default process)")
     parser.add_argument("--executor-workers", type=int, default=0, help="pool size of the started server")
-    parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes of the started server")
-    parser.add_argument("--max-concurrency", type=int, default=64, help="--max-concurrency of the started server")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="uvicorn worker processes of the started server")
+    parser.add_argument("--max-concurrency", type=int, default=64,
+                        help="--max-concurrency of the started server")
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     args = parser.parse_args(argv)
 
@@ -206,7 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         results = []
         for clients in levels:
-            result = asyncio.run(run_level(url, body, expected, clients, args.requests, args.duration, args.api_key))
+            result = asyncio.run(run_level(url, body, expected, clients, args.requests, args.duration,
+                                           args.api_key))
             results.append(result)
             print(json.dumps(result), file=sys.stderr)
     finally:
@@ -220,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     lines = source_file(0).count("\n")
     table = Table(title=f"fastapply service load: {args.case} merge of a {lines}-line file, "
                   f"executor={args.executor}, workers={args.workers}, {os.cpu_count()} CPUs")
-    for column in ("clients", "requests", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "statuses", "wrong"):
+    columns = ("clients", "requests", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "statuses", "wrong")
+    for column in columns:
         table.add_column(column, justify="right")
     for r in results:
         table.add_row(str(r["clients"]), str(r["requests"]), f"{r['rps']:.0f}", f"{r['p50_ms']:.1f}",

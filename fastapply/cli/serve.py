@@ -24,12 +24,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         + DEFAULTS_HELP,
     )
     add = p.add_argument
-    add("--host", default=None, help=f"address to bind; 0.0.0.0 for every interface (default 127.0.0.1) {_env('host')}")
+    add("--host", default=None,
+        help=f"address to bind; 0.0.0.0 for every interface (default 127.0.0.1) {_env('host')}")
     add("--port", type=int, default=None, help=f"TCP port (default 8000) {_env('port')}")
     add("--workers", type=int, default=None,
-        help=f"worker processes; each loads its own model and keeps its own metrics (default 1) {_env('workers')}")
+        help="worker processes; each loads its own model and keeps its own metrics "
+        f"(default 1) {_env('workers')}")
     add("--model", default=None, metavar="SPEC",
-        help=f"also serve a fast-apply model: hub id, local folder or GGUF file (default: none) {_env('model')}")
+        help="also serve a fast-apply model: hub id, local folder or GGUF file "
+        f"(default: none) {_env('model')}")
     add("--model-alias", dest="model_aliases", action="append", default=None, metavar="NAME=TARGET",
         help="serve requests for model NAME with TARGET (auto, fastapply-structural or a loaded model); "
         "repeat for several; morph-v3-fast, morph-v3-large and relace-apply-3 mean auto by default "
@@ -40,7 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add("--max-body-mb", type=float, default=None,
         help=f"largest request body, else 413 (default 8) {_env('max_body_mb')}")
     add("--timeout-s", type=float, default=None,
-        help=f"per-request time limit up to the first response byte, else 504 (default 30) {_env('timeout_s')}")
+        help="per-request time limit up to the response headers (queueing and the merge), else 504 "
+        f"(default 30) {_env('timeout_s')}")
     add("--max-concurrency", type=int, default=None, metavar="N",
         help=f"requests processed at once (default 64) {_env('max_concurrency')}")
     add("--max-queue", type=int, default=None, metavar="N",
@@ -52,7 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"where merges run: processes that use every core, or threads in the server process "
         f"(default process) {_env('executor')}")
     add("--executor-workers", type=int, default=None, metavar="N",
-        help=f"threads or processes for merges; 0 = from the CPU count (default 0) {_env('executor_workers')}")
+        help="threads or processes for merges; 0 = from the CPU count "
+        f"(default 0) {_env('executor_workers')}")
     add("--log-level", choices=["debug", "info", "warning", "error"], default=None,
         help=f"JSON log level on stderr (default info) {_env('log_level')}")
     p.set_defaults(handler=run)
@@ -66,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     from ..service.settings import parse_aliases
 
     options = {name: getattr(args, name) for name in (
-        "host", "port", "workers", "model", "model_aliases", "api_keys", "max_body_mb", "timeout_s", "max_concurrency",
+        "host", "port", "workers", "model", "model_aliases", "api_keys", "max_body_mb", "timeout_s",
+        "max_concurrency",
         "max_queue", "cors_origins", "executor", "executor_workers", "log_level")}
     if options["model_aliases"]:
         options["model_aliases"] = parse_aliases(options["model_aliases"])

@@ -98,7 +98,8 @@ class Engine:
         self.metrics.merge(result.method)
         return result
 
-    async def apply_format(self, function: str, original: str, edit: Any, filename: str | None) -> ApplyResult:
+    async def apply_format(self, function: str, original: str, edit: Any,
+                           filename: str | None) -> ApplyResult:
         """One file's edit in another agent format (str_replace list, SEARCH/REPLACE, udiff, V4A)."""
         try:
             result = await self.pool.run(format_apply, function, original, edit, filename)

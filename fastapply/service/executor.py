@@ -42,7 +42,8 @@ class MergePool:
             self._processes = self._new_processes()
             loop = asyncio.get_running_loop()
             try:
-                await asyncio.gather(*(loop.run_in_executor(self._processes, _ready) for _ in range(self.size)))
+                pool = self._processes
+                await asyncio.gather(*(loop.run_in_executor(pool, _ready) for _ in range(self.size)))
                 return
             except BrokenProcessPool:
                 # Spawned workers re-import __main__; that fails when the app is embedded in a script

@@ -8,13 +8,15 @@ import logging
 import sys
 import time
 
-request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("fastapply_request_id", default=None)
+request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("fastapply_request_id",
+                                                                            default=None)
 
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         entry = {
-            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
             "msg": record.getMessage(),

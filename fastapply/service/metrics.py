@@ -84,7 +84,8 @@ class Metrics:
         self.latency = Histogram("fastapply_request_duration_seconds", "HTTP request latency by route.",
                                  LATENCY_BUCKETS)
         self.merges = Counter("fastapply_merges_total", "Successful merges by method (strategy or model).")
-        self.refusals = Counter("fastapply_refusals_total", "Refused requests and failed merges by error code.")
+        self.refusals = Counter("fastapply_refusals_total",
+                                "Refused requests and failed merges by error code.")
         self.tokens = Counter("fastapply_generated_tokens_total", "Tokens generated on the model path.")
         self.tokens_per_s = Histogram("fastapply_generation_tokens_per_second",
                                       "Decode speed per model merge.", TOKENS_PER_S_BUCKETS)

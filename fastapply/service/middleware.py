@@ -52,8 +52,8 @@ async def send_error(send: Any, status: int, code: str, message: str, details: d
                      headers: list[tuple[bytes, bytes]] | None = None) -> None:
     body = error_body(code, message, details)
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            *(headers or [])]})
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()), *(headers or [])]})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -197,4 +197,5 @@ class Limits:
             self.metrics.refusal(ServiceCode.TIMEOUT)
             await send_error(send, 504, ServiceCode.TIMEOUT,
                              f"the request took longer than the {self.settings.timeout_s:g} s limit; "
-                             "raise --timeout-s or send a smaller edit", {"timeout_s": self.settings.timeout_s})
+                             "raise --timeout-s or send a smaller edit",
+                             {"timeout_s": self.settings.timeout_s})

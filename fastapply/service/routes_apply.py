@@ -29,7 +29,8 @@ ERROR_RESPONSES = {
                          (429, "Saturated; retry after Retry-After seconds"),
                          (504, "Timed out"))
 }
-INTERNAL_STREAM_ERROR = {"code": ServiceCode.INTERNAL, "message": "internal error; it was logged", "details": {}}
+INTERNAL_STREAM_ERROR = {"code": ServiceCode.INTERNAL, "message": "internal error; it was logged",
+                         "details": {}}
 SSE_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
 
 
@@ -43,7 +44,8 @@ def usage_for(result: ApplyResult, original: str, update: str, instruction: str 
     if stats.prompt_tokens or stats.generated_tokens:
         prompt, completion = stats.prompt_tokens, stats.generated_tokens
     else:
-        prompt, completion = estimate_tokens(original, update, instruction), estimate_tokens(result.merged_code)
+        prompt = estimate_tokens(original, update, instruction)
+        completion = estimate_tokens(result.merged_code)
     return Usage(prompt_tokens=prompt, completion_tokens=completion, total_tokens=prompt + completion)
 
 
@@ -75,13 +77,15 @@ async def apply_route(data: ApplyRequest, state: State) -> Response[ApplyRespons
         chunks, result = await engine.stream(job)
         return Stream(_apply_events(chunks, result, job), media_type="text/event-stream", headers=SSE_HEADERS)
     result = await engine.apply(job)
-    body = ApplyResponse(method=result.method, usage=usage_for(result, job.original, job.update, job.instruction),
-                         timing_ms=result.stats.elapsed_ms, language=result.language, warnings=result.warnings,
-                         stats=result.stats, **shape(result, data.output))
+    usage = usage_for(result, job.original, job.update, job.instruction)
+    body = ApplyResponse(method=result.method, usage=usage, timing_ms=result.stats.elapsed_ms,
+                         language=result.language, warnings=result.warnings, stats=result.stats,
+                         **shape(result, data.output))
     return Response(body)
 
 
-async def _apply_events(chunks: AsyncIterator[str], result: ApplyResult | None, job: Job) -> AsyncIterator[bytes]:
+async def _apply_events(chunks: AsyncIterator[str], result: ApplyResult | None,
+                        job: Job) -> AsyncIterator[bytes]:
     merged = []
     try:
         async for chunk in chunks:

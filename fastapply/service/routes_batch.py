@@ -56,8 +56,8 @@ def format_runner(function: str) -> Runner:
 
 # Edit formats by name: lazy snippets (the structural engine or a model), and the other agent formats
 # of fastapply.formats. An unknown name is that item's error, not the batch's.
-FORMATS: dict[str, Runner] = {"lazy": run_lazy,
-                              **{name: format_runner(function) for name, function in FORMAT_FUNCTIONS.items()}}
+FORMATS: dict[str, Runner] = {"lazy": run_lazy}
+FORMATS.update({name: format_runner(function) for name, function in FORMAT_FUNCTIONS.items()})
 
 
 async def run_item(engine: Engine, index: int, item: BatchItem, batch: BatchRequest) -> BatchItemResult:

@@ -20,7 +20,15 @@ from .engine import Engine, Job
 from .errors import ServiceCode, ServiceError
 from .middleware import new_request_id
 from .models import AUTO, STRUCTURAL, Models
-from .routes_apply import ERROR_RESPONSES, INTERNAL_STREAM_ERROR, SSE_HEADERS, estimate_tokens, log, sse, usage_for
+from .routes_apply import (
+    ERROR_RESPONSES,
+    INTERNAL_STREAM_ERROR,
+    SSE_HEADERS,
+    estimate_tokens,
+    log,
+    sse,
+    usage_for,
+)
 from .schemas import (
     AssistantMessage,
     ChatChoice,
@@ -133,7 +141,8 @@ async def _chunk_events(chunks: AsyncIterator[str], job: Job, completion_id: str
     if include_usage:
         prompt, completion = estimate_tokens(job.original, job.update, job.instruction), (produced + 3) // 4
         usage = Usage(prompt_tokens=prompt, completion_tokens=completion, total_tokens=prompt + completion)
-        yield sse(ChatCompletionChunk(id=completion_id, created=created, model=model, choices=[], usage=usage))
+        yield sse(ChatCompletionChunk(id=completion_id, created=created, model=model, choices=[],
+                                      usage=usage))
     yield b"data: [DONE]\n\n"
 
 

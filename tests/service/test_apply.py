@@ -24,7 +24,8 @@ def test_apply_accepts_both_spellings(server, keys):
     body = response.json()
     assert body["mergedCode"] == body["merged_code"] == UPDATE
     assert "diff" not in body
-    assert body["usage"]["total_tokens"] == body["usage"]["prompt_tokens"] + body["usage"]["completion_tokens"] > 0
+    usage = body["usage"]
+    assert usage["total_tokens"] == usage["prompt_tokens"] + usage["completion_tokens"] > 0
     assert body["method"] and body["timing_ms"] >= 0
 
 
@@ -67,7 +68,8 @@ def test_apply_error_is_422_with_code(server, payload, code):
 def test_apply_stream_sends_deltas_then_done(server):
     update = lines_300(3)
     with server.client() as http:
-        response = http.post("/v1/apply", json={"initial_code": ORIGINAL, "edit_snippet": update, "stream": True})
+        response = http.post("/v1/apply", json={"initial_code": ORIGINAL, "edit_snippet": update,
+                                                "stream": True})
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/event-stream")
     events = sse_events(response.text)
@@ -89,7 +91,8 @@ def test_named_model_is_used(server, fake_model):
 
 def test_unknown_model_is_404(server):
     with server.client() as http:
-        response = http.post("/v1/apply", json={"initial_code": ORIGINAL, "edit_snippet": UPDATE, "model": "gpt-9"})
+        response = http.post("/v1/apply", json={"initial_code": ORIGINAL, "edit_snippet": UPDATE,
+                                                "model": "gpt-9"})
     assert response.status_code == 404
     error = response.json()["error"]
     assert error["code"] == "model_not_found" and "gpt-9" in error["message"]
@@ -150,7 +153,8 @@ def test_openapi_schema_and_docs_are_served(plain_server):
         docs = http.get("/schema")
     assert schema.status_code == 200 and docs.status_code == 200
     paths = schema.json()["paths"]
-    for path in ("/v1/apply", "/v1/chat/completions", "/v1/apply/batch", "/v1/models", "/healthz", "/metrics"):
+    expected = ("/v1/apply", "/v1/chat/completions", "/v1/apply/batch", "/v1/models", "/healthz", "/metrics")
+    for path in expected:
         assert path in paths
     props = schema.json()["components"]["schemas"]["ApplyRequest"]["properties"]
     assert {"initial_code", "initialCode", "edit_snippet", "editSnippet", "output", "model"} <= set(props)

@@ -20,7 +20,8 @@ def items(n: int) -> list[dict]:
 def test_batch_plain_with_a_failing_item(server):
     batch = items(3)
     batch[1]["edit_snippet"] = "  "  # empty: refused on its own
-    batch.append({"filename": "x.py", "initialCode": ORIGINAL, "editSnippet": "a = 9\n", "format": "udiff-v9"})
+    batch.append({"filename": "x.py", "initialCode": ORIGINAL, "editSnippet": "a = 9\n",
+                  "format": "udiff-v9"})
     batch.append({"path": "y.py", "initialCode": lines_300(1), "editSnippet": lines_300(2)})
     with server.client() as http:
         response = http.post("/v1/apply/batch", json={"items": batch, "output": "both"})

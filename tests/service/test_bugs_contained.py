@@ -28,7 +28,8 @@ def broken_server():
 
 def test_plain_request_gets_json_500(broken_server):
     with broken_server.client() as http:
-        response = http.post("/v1/apply", json={"initial_code": "a\n", "edit_snippet": "b\n", "model": "broken"})
+        response = http.post("/v1/apply", json={"initial_code": "a\n", "edit_snippet": "b\n",
+                                                "model": "broken"})
     assert response.status_code == 500 and response.json()["error"]["code"] == "internal_error"
     assert "bug in merge" not in response.text  # internals stay in the log
 

@@ -47,7 +47,8 @@ def test_bad_settings_name_the_option(env):
 
 def test_serve_subprocess_from_environment():
     port = free_port()
-    env = {**os.environ, "FASTAPPLY_PORT": str(port), "FASTAPPLY_API_KEY": "sub-key", "FASTAPPLY_LOG_LEVEL": "info"}
+    env = {**os.environ, "FASTAPPLY_PORT": str(port), "FASTAPPLY_API_KEY": "sub-key",
+           "FASTAPPLY_LOG_LEVEL": "info"}
     proc = subprocess.Popen([sys.executable, "-m", "fastapply", "serve", "--timeout-s", "5"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -66,15 +67,22 @@ def test_serve_subprocess_from_environment():
         ok = httpx.post(url + "/v1/apply", json=body, headers={"authorization": "Bearer sub-key",
                                                                "x-request-id": "cli-test-1"})
         assert ok.status_code == 200 and ok.json()["mergedCode"] == "a = 2\n"
+        # The container health check command, against the live server.
+        check = subprocess.run([sys.executable, "-m", "fastapply.service.healthcheck"], env=env)
+        assert check.returncode == 0
     finally:
         proc.terminate()
         _, stderr = proc.communicate(timeout=15)
+    down = subprocess.run([sys.executable, "-m", "fastapply.service.healthcheck"], env=env,
+                          capture_output=True)
+    assert down.returncode == 1
     # Structured JSON logs, one per line, carrying the request id.
     assert '"request_id": "cli-test-1"' in stderr and '"status": 200' in stderr
 
 
 def test_serve_help_lists_options_and_env():
-    out = subprocess.run([sys.executable, "-m", "fastapply", "serve", "--help"], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "fastapply", "serve", "--help"], capture_output=True,
+                         text=True)
     assert out.returncode == 0
     for option in ("--host", "--port", "--workers", "--model", "--api-key", "--max-body-mb", "--timeout-s",
                    "--max-concurrency", "--cors-origin", "FASTAPPLY_PORT"):
@@ -94,7 +102,8 @@ def test_dockerfile_passes_hadolint():
     out = subprocess.run([str(hadolint()), "--no-color", str(dockerfile)], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
     text = dockerfile.read_text()
-    assert "FROM python:3.11-slim" in text and "HEALTHCHECK" in text and "/healthz" in text
+    assert "FROM python:3.11-slim" in text and "HEALTHCHECK" in text
+    assert "fastapply.service.healthcheck" in text
     assert "\nUSER " in text and "fastapply\", \"serve\"" in text and "0.0.0.0" in text
 
 

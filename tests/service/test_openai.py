@@ -53,7 +53,8 @@ def test_chat_completion_streaming(server):
 def test_stream_ends_with_done(server):
     with server.client() as http:
         response = http.post("/v1/chat/completions", json={
-            "model": "auto", "stream": True, "messages": [{"role": "user", "content": morph(ORIGINAL, UPDATE)}]})
+            "model": "auto", "stream": True,
+            "messages": [{"role": "user", "content": morph(ORIGINAL, UPDATE)}]})
     assert response.headers["content-type"].startswith("text/event-stream")
     assert response.text.rstrip().endswith("data: [DONE]")
 
@@ -125,7 +126,8 @@ def test_models_list_through_the_client(server, fake_model):
 
 @pytest.mark.parametrize(("content", "expected"), [
     ("<code>a\n</code><update>b\n</update>", (None, "a\n", "b\n")),
-    ("<instruction> do it </instruction>\n<code>\na\n\n</code>\n<update>\nb\n\n</update>\n", ("do it", "a\n", "b\n")),
+    ("<instruction> do it </instruction>\n<code>\na\n\n</code>\n<update>\nb\n\n</update>\n",
+     ("do it", "a\n", "b\n")),
     # Code that itself contains the tags is cut at the </code> followed by <update>.
     ("<code>s = '<code></code>'\n</code><update>u\n</update>", (None, "s = '<code></code>'\n", "u\n")),
 ])

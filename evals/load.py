@@ -181,6 +181,26 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen, str]:
     raise SystemExit("fastapply serve did not answer /healthz within 60 s")
 
 
+def plot(results: list[dict], path: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    clients = [str(r["clients"]) for r in results]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    left.bar(clients, [r["rps"] for r in results], color="tab:blue")
+    left.set(xlabel="concurrent clients", ylabel="requests/s", title="throughput")
+    for key, label in (("p50_ms", "p50"), ("p99_ms", "p99")):
+        right.plot(clients, [r[key] for r in results], marker="o", label=label)
+    right.set(xlabel="concurrent clients", ylabel="latency (ms)", title="latency")
+    right.legend()
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evals.load", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -200,6 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-concurrency", type=int, default=64,
                         help="--max-concurrency of the started server")
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
+    parser.add_argument("--plot", type=Path, help="write a PNG: req/s and p50/p99 latency per client count")
     args = parser.parse_args(argv)
 
     levels = [int(part) for part in args.clients.split(",") if part.strip()]
@@ -237,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         args.out.write_text(json.dumps({"case": args.case, "executor": args.executor, "workers": args.workers,
                                         "results": results}, indent=2) + "\n")
+    if args.plot:
+        plot(results, args.plot, f"{args.case} merge, executor={args.executor}, workers={args.workers}")
     failed = any(r["wrong_merges"] or set(r["statuses"]) - {"200"} for r in results)
     return 1 if failed else 0
 

@@ -124,4 +124,4 @@ def lines_300(seed: int = 0) -> str:
                 f"    \"\"\"Handle request kind {i}.\"\"\"",
                 f"    items = [x for x in request.items if x.size < limit]",
                 f"    return {{'count': len(items), 'kind': {i}}}", ""]
-    return "\n".join(out) + "\n"
+    return "\n".join(out).rstrip("\n") + "\n"

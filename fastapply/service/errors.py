@@ -130,6 +130,16 @@ def handle_fastapply(request: Request, exc: FastApplyError) -> Response:
                           count=not isinstance(exc, ApplyError))
 
 
+def handle_undecodable(request: Request, exc: Exception) -> Response:
+    """litestar lets two JSON decoding failures escape as plain exceptions: a body that is not UTF-8,
+    and nesting deeper than the decoder's recursion limit. Both are the client's bad input."""
+    if isinstance(exc, UnicodeDecodeError):
+        message = f"the request body is not UTF-8 (byte {exc.start}); send JSON encoded as UTF-8"
+    else:
+        message = "the request body nests too deeply to decode; send a flat JSON object"
+    return error_response(request, 400, ServiceCode.INVALID_JSON, message)
+
+
 def handle_internal(request: Request, exc: Exception) -> Response:
     log.exception("unhandled error on %s %s", request.method, request.url.path)
     return error_response(request, 500, ServiceCode.INTERNAL,
@@ -140,5 +150,7 @@ EXCEPTION_HANDLERS = {
     ValidationException: handle_validation,
     HTTPException: handle_http,
     FastApplyError: handle_fastapply,
+    UnicodeDecodeError: handle_undecodable,
+    RecursionError: handle_undecodable,
     Exception: handle_internal,
 }

@@ -99,6 +99,9 @@ def test_cors_headers_on_actual_request(auth_server):
     (b'{"initial_code": "x", "edit_snippet": "y", "stream": "yes"}', "invalid_request", "stream"),
     (b'{"initial_code": "x"}', "invalid_request", "edit_snippet"),
     (b'{"editSnippet": "x"}', "invalid_request", "initial_code"),
+    (b'{"initial_code": "\xff\xfe", "edit_snippet": "x"}', "invalid_json", "UTF-8"),
+    (b"[" * 10_000 + b"]" * 10_000, "invalid_json", "nests too deeply"),
+    (b'{"initial_code": "\\ud800", "edit_snippet": "x"}', "invalid_json", "JSON"),
 ])
 def test_malformed_apply_requests(plain_server, content, code, needle):
     with plain_server.client() as http:

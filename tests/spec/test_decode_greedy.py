@@ -9,7 +9,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from evals.cases import Case, load_cases  # noqa: E402
+from evals.cases import Case  # noqa: E402
 from evals.prompting import expected_ids, prompt_ids  # noqa: E402
 from fastapply.spec import DecodeStats, generate, iter_decode, make_drafter  # noqa: E402
 
@@ -90,7 +90,8 @@ def test_closing_the_generator_stops_decoding(tiny) -> None:
 SMALL_CASE = Case(
     id="greet",
     original='def greet(name):\n    return "Hello " + name\n\n\ndef main():\n    print(greet("world"))\n',
-    update='def greet(name, punctuation="!"):\n    return "Hello " + name + punctuation\n\n# ... existing code ...\n',
+    update='def greet(name, punctuation="!"):\n    return "Hello " + name + punctuation\n\n'
+           '# ... existing code ...\n',
     expected='def greet(name, punctuation="!"):\n    return "Hello " + name + punctuation\n\n\n'
              'def main():\n    print(greet("world"))\n',
     filename="greet.py",

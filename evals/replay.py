@@ -116,7 +116,7 @@ def print_table(report: dict) -> None:
     for row in report["rows"].values():
         table.add_row(row["drafter"], row["k"], f"{row['passes_per_token']:.3f}",
                       f"{row['mean_accepted']:.2f}", f"{row['fed_per_token']:.2f}")
-    Console().print(table)
+    Console(width=120).print(table)
 
 
 def main(argv: list[str] | None = None) -> int:

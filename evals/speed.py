@@ -146,12 +146,15 @@ def summarize(results: dict[str, list[dict]]) -> dict[str, dict]:
         passes = sum(r["forward_passes"] for r in runs)
         accepted = [a for r in runs for a in (r["accepted"] or [])]
         ttfts = [r["ttft_s"] for r in runs if r["ttft_s"] is not None]
+        # After the first token: what speculation changes (the prefill is the same for every method).
+        after_first = sum(r["seconds"] - r["ttft_s"] for r in runs) if len(ttfts) == len(runs) else None
         summary[method] = {
             "tokens": tokens, "seconds": seconds, "tokens_per_s": tokens / seconds if seconds else 0.0,
             "passes_per_token": passes / tokens if tokens else 0.0,
             "mean_accepted": (sum(accepted) / len(accepted)) if accepted else
             sum(r["mean_accepted"] for r in runs) / len(runs),
             "mean_ttft_s": sum(ttfts) / len(ttfts) if ttfts else None,
+            "decode_tokens_per_s": (tokens - len(runs)) / after_first if after_first else None,
         }
     base = summary["hf_greedy"]["tokens_per_s"]
     for row in summary.values():
@@ -190,14 +193,16 @@ def print_table(summary: dict[str, dict], header: str) -> None:
     from rich.table import Table
 
     table = Table(title=header)
-    for column in ("method", "tokens/s", "x hf_greedy", "passes/token", "mean accepted", "TTFT s"):
+    for column in ("method", "tokens/s", "x hf_greedy", "decode tok/s", "passes/token", "mean accepted",
+                   "TTFT s"):
         table.add_column(column, justify="left" if column == "method" else "right")
     for method, row in summary.items():
         ttft = row["mean_ttft_s"]
+        decode = row["decode_tokens_per_s"]
         table.add_row(method, f"{row['tokens_per_s']:.1f}", f"{row['speedup_vs_hf_greedy']:.2f}",
-                      f"{row['passes_per_token']:.3f}", f"{row['mean_accepted']:.2f}",
-                      f"{ttft:.3f}" if ttft is not None else "-")
-    Console().print(table)
+                      f"{decode:.1f}" if decode else "-", f"{row['passes_per_token']:.3f}",
+                      f"{row['mean_accepted']:.2f}", f"{ttft:.3f}" if ttft is not None else "-")
+    Console(width=120).print(table)
 
 
 def main(argv: list[str] | None = None) -> int:

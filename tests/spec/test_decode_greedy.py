@@ -64,6 +64,17 @@ def test_tiny_greedy_matches_generate(tiny, source: str, k_max: int) -> None:
 
 
 @pytest.mark.parametrize("k_max", KS)
+@pytest.mark.parametrize("source", ["automaton", "auto"])
+def test_tiny_static_cache_matches_generate(tiny, source: str, k_max: int) -> None:
+    """The position-indexed cache: a rollback only moves the write position; stale slots are masked."""
+    model, prompt, reference = tiny
+    drafter = drafter_for(source, prompt, reference, 512)
+    out, _ = generate(model, prompt, max_new_tokens=64, eos_token_ids=set(), drafter=drafter, k_max=k_max,
+                      cache="static")
+    assert out == reference
+
+
+@pytest.mark.parametrize("k_max", KS)
 def test_tiny_eos_and_max_new_tokens(tiny, k_max: int) -> None:
     model, prompt, reference = tiny
     eos = reference[30]

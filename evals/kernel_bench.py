@@ -10,7 +10,9 @@ positions only, greedy verification, cache rollback) for a model built from the 
 config with random weights: bf16 on CUDA; on the CPU a reduced copy (--cpu-layers layers, fp32), since
 the full model takes seconds per step on a laptop-class CPU. Step costs combine with a mean accepted
 length (from `python -m evals.replay`) into projected tokens/s = (accepted + 1) / step time.
-Eager mode only: the decode loop has no CUDA-graph or torch.compile path yet.
+The decode loop itself runs eagerly on a DynamicCache; --static and --compile MODE add the same step
+on a StaticCache, eager and through torch.compile (mode reduce-overhead uses CUDA graphs on CUDA), to
+show what such a path would gain.
 """
 
 from __future__ import annotations
@@ -128,6 +130,50 @@ def bench_step(model: Any, device: Any, context: int, repeats: int) -> list[dict
     return rows
 
 
+def bench_step_static(model: Any, device: Any, context: int, repeats: int, compile_mode: str | None
+                      ) -> list[dict[str, Any]]:
+    """The same step on a position-indexed StaticCache, optionally through torch.compile (on CUDA,
+    mode 'reduce-overhead' captures CUDA graphs). Rolling back is free: resetting each layer's length
+    counter makes the next step write the same cache positions again, so every timed call verifies at
+    position `context`. (transformers 5.x StaticLayer keeps that counter in `cumulative_length`.)"""
+    import torch
+    from transformers import StaticCache
+
+    from fastapply.kernels import backend, verify_greedy
+    from fastapply.spec.decode import _cache_kwarg
+
+    vocab = model.config.vocab_size
+    gen = torch.Generator().manual_seed(0)
+    cache = StaticCache(config=model.config, max_cache_len=context + max(KS) + 1)
+    kwarg = _cache_kwarg(type(model))
+    forward = torch.compile(model.forward, mode=compile_mode) if compile_mode else model.forward
+    rows = []
+    with torch.inference_mode():
+        prompt = torch.randint(0, vocab, (1, context), generator=gen).to(device)
+        model(input_ids=prompt, use_cache=True, logits_to_keep=1, **{kwarg: cache})
+        for k in KS:
+            ids = torch.randint(0, vocab, (1, k + 1), generator=gen).to(device)
+            draft, draft_len = ids[:, 1:], torch.tensor([k], device=device)
+
+            def step() -> None:
+                out = forward(input_ids=ids, use_cache=True, logits_to_keep=k + 1, **{kwarg: cache})
+                verify_greedy(out.logits.float(), draft, draft_len)
+                for layer in cache.layers:  # roll back: an in-place write keeps the static address
+                    layer.cumulative_length.fill_(context)
+
+            seconds = timed(step, device=device, repeats=repeats, warmup=3)
+            rows.append({"K": k, "context": context, "layers": model.config.num_hidden_layers,
+                         "kernels": backend(device), "mode": f"static+{compile_mode or 'eager'}",
+                         "step_ms": seconds * 1e3, "tok_s_all_accepted": (k + 1) / seconds})
+    return rows
+
+
+def progress(console: Any, message: str) -> bool:
+    """Print what is being timed (a plain line: no live display thread running beside the timed code)."""
+    console.print(f"[dim]{message}...[/dim]")
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evals.kernel_bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -139,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mean-accepted", type=float, action="append", default=[],
                         help="mean accepted draft length to project tokens/s with (repeatable)")
     parser.add_argument("--skip-model", action="store_true", help="time the verification kernels only")
+    parser.add_argument("--static", action="store_true", help="also time the step on a StaticCache")
+    parser.add_argument("--compile", metavar="MODE", help="also time the StaticCache step through "
+                        "torch.compile with this mode (reduce-overhead = CUDA graphs on CUDA)")
     parser.add_argument("--out", type=Path, help="write the numbers as JSON")
     args = parser.parse_args(argv)
 
@@ -153,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {"device": torch.cuda.get_device_name(device) if cuda else "cpu"}
 
     vocab = QWEN25_CODER_1_5B["vocab_size"] if cuda else 49152
-    with console.status("timing verification kernels"):
+    if progress(console, "timing verification kernels"):
         report["verify"] = bench_verify(device, vocab, repeats)
     table = Table(title=f"verify step, B=1, vocab {vocab}, {report['device']}")
     for col in ("K", "impl", "greedy ms", "sample ms"):
@@ -165,20 +214,29 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_model:
         layers = None if cuda else args.cpu_layers
         context = args.context or (1024 if cuda else 256)
-        with console.status("building the Qwen2.5-Coder-1.5B-shaped model (random weights)"):
+        if progress(console, "building the Qwen2.5-Coder-1.5B-shaped model (random weights)"):
             model = build_model(device, layers)
-        with console.status("timing target steps"):
-            report["step"] = bench_step(model, device, context, max(3, repeats // 5))
+        step_repeats = max(3, repeats // 5)
+        if progress(console, "timing target steps (DynamicCache, eager)"):
+            report["step"] = [dict(row, mode="dynamic+eager")
+                              for row in bench_step(model, device, context, step_repeats)]
+        if args.static or args.compile:
+            if progress(console, "timing target steps (StaticCache, eager)"):
+                report["step"] += bench_step_static(model, device, context, step_repeats, None)
+        if args.compile:
+            if progress(console, f"compiling and timing target steps (StaticCache, {args.compile})"):
+                report["step"] += bench_step_static(model, device, context, step_repeats, args.compile)
         label = "full 28 layers, bf16" if cuda else f"reduced to {layers} layers, fp32"
-        table = Table(title=f"target step: Qwen2.5-Coder-1.5B config ({label}), context {context}, eager")
-        columns = ["K", "step ms", "tok/s if all accepted"]
+        table = Table(title=f"target step: Qwen2.5-Coder-1.5B config ({label}), context {context}")
+        columns = ["mode", "K", "step ms", "tok/s if all accepted"]
         columns += [f"tok/s @ accepted {a:g}" for a in args.mean_accepted]
         for col in columns:
             table.add_column(col, justify="right")
         for row in report["step"]:
             projected = [(min(a, row["K"]) + 1) / (row["step_ms"] / 1e3) for a in args.mean_accepted]
             row["projected_tok_s"] = dict(zip(map(str, args.mean_accepted), projected, strict=True))
-            table.add_row(str(row["K"]), f"{row['step_ms']:.2f}", f"{row['tok_s_all_accepted']:.0f}",
+            table.add_row(row["mode"], str(row["K"]), f"{row['step_ms']:.2f}",
+                          f"{row['tok_s_all_accepted']:.0f}",
                           *[f"{p:.0f}" for p in projected])
         console.print(table)
     if args.out:

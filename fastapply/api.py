@@ -43,14 +43,20 @@ def apply(original: str | bytes, update: str | bytes, *, filename: str | None = 
                          code=ErrorCode.MODEL_NOT_CONFIGURED)
     doc = Document.parse(original)
     lang = detect_language(filename, doc.text, language)
+    refused: ApplyError | None = None
     if engine != "model":
         try:
             return structural(original, doc, normalize_newlines(update), lang, filename, started)
-        except ApplyError:
+        except ApplyError as exc:
             if engine == "structural" or model is None:
                 raise
+            refused = exc
     assert model is not None
-    return model.merge(original, update, instruction=instruction, filename=filename, language=lang)
+    result = model.merge(original, update, instruction=instruction, filename=filename, language=lang)
+    if refused is not None:
+        result.warnings.insert(0, f"the structural merge refused ({refused.code}: {refused.message}); "
+                                  "the model merged the file")
+    return result
 
 
 def structural(original: str, doc: Document, snippet: str, lang: str | None, filename: str | None,

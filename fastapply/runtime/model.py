@@ -46,6 +46,9 @@ class ApplyModel:
         self.template = template
         self.name = name
         self.eos_token_ids = self._eos_ids()
+        # KV cache of the decode loop: "dynamic" (best on a CPU) or "static" (position-indexed, the
+        # layout CUDA graphs need). Set the attribute to switch.
+        self.kv_cache = "dynamic"
 
     def __repr__(self) -> str:
         return (f"ApplyModel({self.name!r}, template={self.template.name!r}, device={self.device}, "
@@ -147,7 +150,8 @@ class ApplyModel:
         restore = RestoreChunks(job.doc)
         tokens = iter_decode(self.model, job.prompt_ids, max_new_tokens=job.max_new_tokens,
                              eos_token_ids=self.eos_token_ids, drafter=drafter, k_max=k_max,
-                             temperature=temperature, top_p=top_p, seed=seed, stats=job.stats)
+                             temperature=temperature, top_p=top_p, seed=seed, stats=job.stats,
+                             cache=self.kv_cache)
         finished = False
         try:
             for chunk in tokens:

@@ -62,7 +62,8 @@ class SuffixAutomaton:
             if self.length[p] + 1 == self.length[q]:
                 self.link[cur] = q
             else:
-                clone = self._new_state(self.length[p] + 1, self.link[q], dict(self.next[q]), self.first_end[q])
+                clone = self._new_state(self.length[p] + 1, self.link[q], dict(self.next[q]),
+                                        self.first_end[q])
                 while p != -1 and self.next[p].get(token) == q:
                     self.next[p][token] = clone
                     p = self.link[p]

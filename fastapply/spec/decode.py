@@ -23,9 +23,21 @@ from .drafters import Drafter
 from .stats import DecodeStats
 
 
-def make_cache(model: Any) -> Any:
-    from transformers import DynamicCache
+CACHE_KINDS = ("dynamic", "static")
 
+
+def make_cache(model: Any, kind: str = "dynamic", max_len: int = 0) -> Any:
+    """A KV cache whose `crop(-n)` drops the last n positions.
+
+    "dynamic" grows by concatenation (best on a CPU: attention only over real positions). "static" is
+    preallocated and position-indexed, so a rollback only moves the write position (free, and the fixed
+    addresses are what CUDA graphs need); it attends over all `max_len` slots, masking the unused ones."""
+    from transformers import DynamicCache, StaticCache
+
+    if kind == "static":
+        return StaticCache(config=model.config, max_cache_len=max_len)
+    if kind != "dynamic":
+        raise ValueError(f"unknown cache kind {kind!r}; expected one of {', '.join(CACHE_KINDS)}")
     return DynamicCache(config=model.config)
 
 
@@ -69,7 +81,7 @@ def _cut_at_eos(tokens: list[int], eos_token_ids: set[int]) -> tuple[list[int], 
 
 def iter_decode(model: Any, prompt_ids: list[int], *, max_new_tokens: int, eos_token_ids: set[int],
                 drafter: Drafter | None, k_max: int = 64, temperature: float = 0.0, top_p: float = 1.0,
-                seed: int | None = None, stats: DecodeStats) -> Iterator[list[int]]:
+                seed: int | None = None, stats: DecodeStats, cache: str = "dynamic") -> Iterator[list[int]]:
     """Yield the tokens accepted at each verify step (the first yield is the prefill's token).
 
     The output ends with an eos token when the model emits one, and never exceeds max_new_tokens.
@@ -87,10 +99,10 @@ def iter_decode(model: Any, prompt_ids: list[int], *, max_new_tokens: int, eos_t
         else:
             generator.manual_seed(seed)
     sample = {"temperature": temperature, "top_p": top_p, "generator": generator}
-    cache = make_cache(model)
+    kv = make_cache(model, cache, len(prompt_ids) + max_new_tokens + k_max + 1)
     try:
         with torch.inference_mode():
-            logits = forward_logits(model, prompt_ids, cache, keep=1)
+            logits = forward_logits(model, prompt_ids, kv, keep=1)
             _, pending = choose(logits, [], **sample)
         stats.prefill_s = time.perf_counter() - started
         stats.forward_passes = 1
@@ -108,12 +120,12 @@ def iter_decode(model: Any, prompt_ids: list[int], *, max_new_tokens: int, eos_t
             draft = drafter.propose(room) if drafter is not None and room > 0 else []
             draft = draft[:max(room, 0)]
             with torch.inference_mode():
-                logits = forward_logits(model, [pending, *draft], cache, keep=len(draft) + 1)
+                logits = forward_logits(model, [pending, *draft], kv, keep=len(draft) + 1)
                 accepted, token = choose(logits, draft, **sample)
                 # Keep pending and the accepted draft tokens; drop the rejected ones from the cache.
                 rejected = len(draft) - accepted
                 if rejected:
-                    cache.crop(-rejected)
+                    kv.crop(-rejected)
             new, hit_eos = _cut_at_eos([*draft[:accepted], token], eos_token_ids)
             pending = token
             stats.forward_passes += 1
@@ -125,17 +137,18 @@ def iter_decode(model: Any, prompt_ids: list[int], *, max_new_tokens: int, eos_t
             stats.decode_s += time.perf_counter() - step_started
             yield new
     finally:
-        del cache
+        del kv
 
 
 def generate(model: Any, prompt_ids: list[int], *, max_new_tokens: int, eos_token_ids: set[int],
              drafter: Drafter | None, k_max: int = 64, temperature: float = 0.0, top_p: float = 1.0,
-             seed: int | None = None, stats: DecodeStats | None = None) -> tuple[list[int], DecodeStats]:
+             seed: int | None = None, stats: DecodeStats | None = None,
+             cache: str = "dynamic") -> tuple[list[int], DecodeStats]:
     """Run iter_decode to the end; returns the generated tokens and the filled stats."""
     stats = stats if stats is not None else DecodeStats()
     out: list[int] = []
     for chunk in iter_decode(model, prompt_ids, max_new_tokens=max_new_tokens, eos_token_ids=eos_token_ids,
                              drafter=drafter, k_max=k_max, temperature=temperature, top_p=top_p, seed=seed,
-                             stats=stats):
+                             stats=stats, cache=cache):
         out.extend(chunk)
     return out, stats

@@ -55,7 +55,9 @@ def test_auto_prefers_the_structural_merge(structural_ok, model):
 
 
 def test_auto_falls_back_to_the_model(structural_fails, model):
-    assert fastapply.apply(ORIGINAL, UPDATE, engine="auto", model=model).method == "model"
+    result = fastapply.apply(ORIGINAL, UPDATE, engine="auto", model=model)
+    assert result.method == "model"
+    assert "anchor_not_found" in result.warnings[0]
 
 
 def test_auto_without_a_model_raises_the_structural_error(structural_fails):

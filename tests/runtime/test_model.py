@@ -44,6 +44,17 @@ def test_merge_matches_plain_generate(finishing, speculation):
         assert stats.forward_passes == len(ids) and stats.mean_accepted_length == 0
 
 
+def test_static_kv_cache_gives_the_same_merge(finishing):
+    model, ids = finishing
+    model.kv_cache = "static"
+    try:
+        result = model.merge(ORIGINAL, UPDATE, max_new_tokens=64)
+    finally:
+        model.kv_cache = "dynamic"
+    assert result.merged_code == expected_text(model, ids, ORIGINAL)
+    assert result.stats.generated_tokens == len(ids)
+
+
 @pytest.mark.parametrize("k_max", [1, 4, 64])
 def test_stream_joins_to_merge(finishing, k_max):
     model, ids = finishing

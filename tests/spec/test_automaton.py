@@ -52,3 +52,24 @@ def test_automaton_size_is_linear() -> None:
     text = [i % 7 for i in range(3000)] + list(range(100, 1100))
     automaton = SuffixAutomaton(text)
     assert len(automaton.length) <= 2 * len(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(prompt=st.lists(st.integers(0, 3), max_size=30), stream=st.lists(st.integers(0, 3), max_size=40))
+def test_live_automaton_tracks_the_longest_earlier_suffix(prompt: list[int], stream: list[int]) -> None:
+    """Appending output online, the last state's suffix link is the longest suffix occurring earlier."""
+    automaton = SuffixAutomaton(prompt)
+    automaton.add_separator()
+    for token in stream:
+        automaton.extend([token])
+        text = automaton.text
+        state = automaton.link[automaton.last]
+        expected_length, expected_end = 0, -1
+        for length in range(len(text) - 1, 0, -1):
+            ends = [e for e in occurrences_end(text, text[len(text) - length:]) if e < len(text) - 1]
+            if ends:
+                expected_length, expected_end = length, ends[0]
+                break
+        assert automaton.length[state] == expected_length
+        if expected_length:
+            assert automaton.first_end[state] == expected_end

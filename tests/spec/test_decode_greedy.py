@@ -9,7 +9,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from evals.cases import Case, load_cases  # noqa: E402
+from evals.cases import Case  # noqa: E402
 from evals.prompting import expected_ids, prompt_ids  # noqa: E402
 from fastapply.spec import DecodeStats, generate, iter_decode, make_drafter  # noqa: E402
 
@@ -64,6 +64,17 @@ def test_tiny_greedy_matches_generate(tiny, source: str, k_max: int) -> None:
 
 
 @pytest.mark.parametrize("k_max", KS)
+@pytest.mark.parametrize("source", ["automaton", "auto"])
+def test_tiny_static_cache_matches_generate(tiny, source: str, k_max: int) -> None:
+    """The position-indexed cache: a rollback only moves the write position; stale slots are masked."""
+    model, prompt, reference = tiny
+    drafter = drafter_for(source, prompt, reference, 512)
+    out, _ = generate(model, prompt, max_new_tokens=64, eos_token_ids=set(), drafter=drafter, k_max=k_max,
+                      cache="static")
+    assert out == reference
+
+
+@pytest.mark.parametrize("k_max", KS)
 def test_tiny_eos_and_max_new_tokens(tiny, k_max: int) -> None:
     model, prompt, reference = tiny
     eos = reference[30]
@@ -90,7 +101,8 @@ def test_closing_the_generator_stops_decoding(tiny) -> None:
 SMALL_CASE = Case(
     id="greet",
     original='def greet(name):\n    return "Hello " + name\n\n\ndef main():\n    print(greet("world"))\n',
-    update='def greet(name, punctuation="!"):\n    return "Hello " + name + punctuation\n\n# ... existing code ...\n',
+    update='def greet(name, punctuation="!"):\n    return "Hello " + name + punctuation\n\n'
+           '# ... existing code ...\n',
     expected='def greet(name, punctuation="!"):\n    return "Hello " + name + punctuation\n\n\n'
              'def main():\n    print(greet("world"))\n',
     filename="greet.py",

@@ -97,3 +97,9 @@ def test_make_drafter_kinds() -> None:
         make_drafter("predicted", [1, 2])
     with pytest.raises(ValueError):
         make_drafter("ngram", [1, 2])
+
+
+def test_the_output_can_copy_from_itself() -> None:
+    drafter = make_drafter("automaton", [1, 2, 3], adaptive=False)
+    drafter.accept([50, 51, 52, 53, 7, 50, 51])  # not in the prompt, but written before
+    assert drafter.propose(3) == [52, 53, 7]

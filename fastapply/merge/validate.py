@@ -60,3 +60,14 @@ def check_syntax(spec: LanguageSpec | None, original: str, merged: str) -> None:
             "does not have, so the snippet was probably placed wrongly. Include one more unchanged line "
             "of context around the edited block, or send the complete function",
             code=ErrorCode.SYNTAX_REGRESSED, details={"errors_before": before, "errors_after": after})
+
+
+def check_generated(language: str | None, original: str, merged: str) -> None:
+    """The checks that apply to a merge written by a model: no marker text it did not resolve, and no
+    new syntax errors. (Line provenance is unknown there, so every merged line is checked for markers.)"""
+    from ..languages import find_language
+
+    merged_lines = merged.split("\n")
+    check_markers({normalize(line) for line in original.split("\n")}, merged_lines,
+                  set(range(len(merged_lines))))
+    check_syntax(find_language(language), original, merged)

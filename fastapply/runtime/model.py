@@ -148,6 +148,7 @@ class ApplyModel:
         decoder = IncrementalDecoder(self.tokenizer, skip_ids=self.eos_token_ids)
         extractor = self.template.extractor()
         restore = RestoreChunks(job.doc)
+        produced: list[str] = []  # the answer in '\n' form, validated once complete
         tokens = iter_decode(self.model, job.prompt_ids, max_new_tokens=job.max_new_tokens,
                              eos_token_ids=self.eos_token_ids, drafter=drafter, k_max=k_max,
                              temperature=temperature, top_p=top_p, seed=seed, stats=job.stats,
@@ -158,6 +159,7 @@ class ApplyModel:
                 finished = finished or any(t in self.eos_token_ids for t in chunk)
                 text = extractor.feed(decoder.push(chunk))
                 if text:
+                    produced.append(text)
                     yield restore(text)
                 if extractor.done:  # the stop marker ended the answer; the EOS after it is not needed
                     finished = True
@@ -168,6 +170,7 @@ class ApplyModel:
             tokens.close()
         tail = extractor.feed(decoder.flush()) + extractor.finish()
         if tail:
+            produced.append(tail)
             yield restore(tail)
         if not finished and job.stats.generated_tokens >= job.max_new_tokens:
             raise ApplyError(f"the model did not finish the merged file within {job.max_new_tokens} new "
@@ -177,7 +180,12 @@ class ApplyModel:
             # Deleting a whole file is not what a lazy edit asks for: an empty answer is a failed one.
             raise ApplyError("the model answered with an empty file", code=ErrorCode.CONTENT_LOST)
         if restore.last and not restore.last.endswith("\n") and job.doc.text.endswith("\n"):
+            produced.append("\n")
             yield restore("\n")  # models often drop the final newline before the closing tag
+        # Same safety checks as a structural merge: a stream's consumer gets the error as its last event.
+        from ..merge.validate import check_generated
+
+        check_generated(job.language, job.doc.text, "".join(produced))
 
 
 class RestoreChunks:

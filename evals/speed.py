@@ -232,7 +232,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--methods must include hf_greedy and name only {', '.join(METHODS)}")
     model, tokenizer = load_model(args.model)
     eos = {tokenizer.eos_token_id}
-    cases = [case for path in args.data for case in load_cases(path)] if args.data else default_cases()
+    try:
+        cases = [case for path in args.data for case in load_cases(path)] if args.data else default_cases()
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"evals.speed: {exc}", file=sys.stderr)
+        return 2
     chosen = pick(cases, tokenizer, args.n, args.max_prompt_tokens)
     if not chosen:
         print("evals.speed: no case fits --max-prompt-tokens", file=sys.stderr)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(autouse=True, scope="module")
 def one_torch_thread():
     """The CI box has 2 shared cores: a second intra-op thread mostly waits and makes small models ~5x
     slower, so the decode tests run single-threaded."""

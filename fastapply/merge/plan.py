@@ -13,11 +13,10 @@ from .lines import block_extent, header_key, indent_width, is_trivial, opens_blo
 from .segments import SnippetLine, classify, is_gap, normalize
 from .splice import splice
 from .validate import check_loss, check_markers, check_syntax
+from .whole import WHOLE_SHARE, looks_whole, whole_text
 
 # A snippet without markers whose edges are this close to the file's edges replaces them.
 _EDGE_LINES = 3
-# ... and one that matches this share of the file is the whole new file.
-_WHOLE_SHARE = 0.7
 
 
 class Plan(msgspec.Struct):
@@ -47,8 +46,11 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     if not any(onorm):
         if explicit:
             _fail_unanchored(code[0], "the original file is empty")
-        return _finish(original, [item.text for item in items], trailing_newline, "whole_file", 0, 1, spec)
+        return _whole(original, update, items, spec)
+    if explicit == 0 and looks_whole(items, onorm):
+        return _whole(original, update, items, spec)
 
+    classified = items
     items = _without_notes(items)
     if explicit == 0:
         items = _assume_markers(items)
@@ -58,8 +60,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     if explicit == 0:
         if not pairs:
             if len(code) >= 0.5 * sum(1 for n in onorm if n):
-                return _finish(original, [i.text for i in items if not is_gap(i)], trailing_newline,
-                               "whole_file", 0, 1, spec)
+                return _whole(original, update, classified, spec)
             repeated = next((i for i in code if not is_trivial(i.norm) and len(aligner.opos.get(i.norm, ())) > 1),
                             None)
             if repeated is not None:
@@ -72,8 +73,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
             _fail_unanchored(code[0], "none of its lines occur in the original")
         items, whole = _settle_edges(items, pairs, orig, onorm)
         if whole:
-            return _finish(original, [i.text for i in items if not is_gap(i)], trailing_newline,
-                           "whole_file", 0, 1, spec)
+            return _whole(original, update, classified, spec)
         aligner = Aligner(items, orig, onorm)
         pairs = _pair_up(aligner)
         method = "node_replace" if method == "segments" else method
@@ -113,6 +113,12 @@ def _finish(original: str, lines: list[str], trailing_newline: bool, method: str
     text = "\n".join(lines) + ("\n" if trailing_newline and lines else "")
     check_syntax(spec, original, text)
     return Plan(text, method, markers, segments, [])
+
+
+def _whole(original: str, update: str, items: list[SnippetLine], spec: LanguageSpec | None) -> Plan:
+    text = whole_text(update, items)
+    check_syntax(spec, original, text)
+    return Plan(text, "whole_file", 0, 1, [])
 
 
 def _assume_markers(items: list[SnippetLine]) -> list[SnippetLine]:
@@ -164,7 +170,7 @@ def _settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[st
     cut_head = before == 0 or (lead >= 1 and before <= _EDGE_LINES)
     cut_tail = after == 0 or (trail >= 1 and after <= _EDGE_LINES)
     total = sum(1 for n in onorm if n)
-    if cut_head and cut_tail and len(pairs) >= _WHOLE_SHARE * total:
+    if cut_head and cut_tail and len(pairs) >= WHOLE_SHARE * total:
         return items, True
     if cut_head:
         items = items[1:]

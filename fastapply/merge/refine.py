@@ -12,7 +12,7 @@ from rapidfuzz.process import extract
 from .blocks import enclosing, opens_at
 from .lines import continues_block, header_key, indent_width, is_closer, is_trivial
 from .segments import is_gap
-from .similar import FUZZY_MIN, edited_version
+from .similar import FUZZY_MIN, edited_version, rewrites
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -174,7 +174,10 @@ def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
         for k in range(cursor, min(cursor + reach, len(olines))):
             o2 = olines[k]
             same = al.snorm[s2] == al.onorm[o2] and not is_closer(al.snorm[s2])
-            if not same and not edited_version(al.snorm[s2], al.onorm[o2]):
+            # the lines right next to the anchor on both sides may also be a rewrite of each other
+            adjacent = k == 0 and s2 == run[0] and al.onorm[o2] not in al.spos
+            if not same and not edited_version(al.snorm[s2], al.onorm[o2]) and \
+                    not (adjacent and rewrites(al.snorm[s2], al.onorm[o2])):
                 continue
             if base_s is not None and base_o is not None and \
                     indent_width(al.stext[s2]) - base_s != indent_width(al.orig[o2]) - base_o:

@@ -263,9 +263,9 @@ class Aligner:
             if s in self.pairs or self.in_new_definition(s) or s in self.markers:
                 break
             block.append(s)
-        if not block or all(is_trivial(self.snorm[s]) for s in block):
+        if not block or len(block) > 1 and all(is_trivial(self.snorm[s]) for s in block):
             return
-        first = next(s for s in block if not is_trivial(self.snorm[s]))
+        first = next((s for s in block if not is_trivial(self.snorm[s])), block[0])
         offset = block.index(first)
         # the snippet line's indentation relative to the next anchor, when there is one
         after = next((s for s in range(block[-1] + 1, len(self.items)) if s in self.pairs), None)

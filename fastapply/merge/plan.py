@@ -86,6 +86,8 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     spliced = splice(items, orig, pairs, file_style=file_style,
                      snip_style=_snippet_style(items, file_style), drop=drop)
     check_markers(set(onorm), spliced.lines, spliced.snippet_rows)
+    if explicit and _same_code(spliced.lines, orig):
+        _fail_no_change(code)
     check_loss(orig, spliced, len(code))
     segments = 1 + sum(1 for item in items if is_gap(item))
     plan = _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments, spec)
@@ -253,6 +255,25 @@ def _fail_unanchored(item: SnippetLine, why: str) -> None:
         f"could not place snippet line {item.number} ({item.text.strip()!r}): {why}. Include at least "
         "one unchanged line from the original around each edited block, or send the whole file",
         code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
+
+
+def _same_code(merged: list[str], orig: list[str]) -> bool:
+    """True when the merge changed at most blank lines (cheap: lengths first)."""
+    if merged == orig:
+        return True
+    solid = [line for line in merged if line.strip()]
+    return len(solid) == sum(1 for line in orig if line.strip()) and solid == [line for line in orig if line.strip()]
+
+
+def _fail_no_change(code: list[SnippetLine]) -> None:
+    """A snippet with markers whose every line reads as unchanged context changes nothing. Either
+    the edit is already in the file or the snippet meant to delete code that its context lines
+    also fit without deleting anything (`return x` before the next function occurs twice)."""
+    raise MergeError(
+        f"every line of the snippet (from line {code[0].number}) matches the file as it is, so the "
+        "merge would change nothing. If the edit is already in the file, nothing needs doing; if code "
+        "should be deleted, show a distinctive unchanged line on each side of it",
+        code=ErrorCode.AMBIGUOUS_ANCHOR, line=code[0].number)
 
 
 def _without_notes(items: list[SnippetLine]) -> list[SnippetLine]:

@@ -123,10 +123,19 @@ def isolated_common(al: Aligner, s: int, o: int) -> bool:
                 seen += 1
                 o2 = al.pairs.get(s2)
                 if o2 is not None and not is_trivial(other) and len(al.opos.get(other, ())) < 3 \
-                        and abs((o2 - o) - (s2 - s)) <= 2 and (o2 - o) * step > 0:
+                        and (o2 - o) * step > 0 and (abs((o2 - o) - (s2 - s)) <= 2 or step > 0
+                                                     and _before_deleted_blocks(al, s, o, s2, o2)):
                     return False
             s2 += step
     return True
+
+
+def _before_deleted_blocks(al: Aligner, s: int, o: int, s2: int, o2: int) -> bool:
+    """True when (s, o) is the last line before whole blocks that the snippet deletes up to (s2, o2),
+    at the same depth relative to it in both texts."""
+    depth = indent_width(al.stext[s]) - indent_width(al.stext[s2])
+    return indent_width(al.orig[o]) - indent_width(al.orig[o2]) == depth and \
+        al._ends_before_whole_blocks((s, o), o2)
 
 
 def extend_fuzzy(al: Aligner) -> None:

@@ -269,6 +269,8 @@ class Aligner:
         offset = block.index(first)
         # the snippet line's indentation relative to the next anchor, when there is one
         after = next((s for s in range(block[-1] + 1, len(self.items)) if s in self.pairs), None)
+        if after is not None and lo <= self.pairs[after] < hi:
+            hi = self.pairs[after]  # the block's copy must come before the anchor that follows it
         shift = None if after is None or self.pairs[after] != hi else \
             indent_width(self.stext[first]) - indent_width(self.stext[after])
         for start in reversed(self.opos.get(self.snorm[first], [])):
@@ -294,12 +296,14 @@ class Aligner:
         """For a lone context line (`return success`) right before the next anchor `hi`: True when
         the original lines between its closest copy and that anchor are whole blocks at the anchor's
         level (a deleted function), so that reading it as context that deletes them is sound. A
-        decorator or comment at the anchor's level is more likely new, attached to the anchor."""
+        decorator or comment right above the anchor, at its level, is more likely new and its own."""
         s, o = pair
         if hi >= len(self.orig) or not self.snorm[s]:
             return False
         base = indent_width(self.orig[hi])
-        if indent_width(self.stext[s]) <= base and self.snorm[s].startswith(("@", "#", "//", "/*", "--")):
+        attached = s + 1 < len(self.items) and bool(self.snorm[s + 1])  # no blank line before the anchor
+        if attached and indent_width(self.stext[s]) <= base and \
+                self.snorm[s].startswith(("@", "#", "//", "/*", "--")):
             return False
         between = [index for index in range(o + 1, hi) if self.onorm[index]]
         return bool(between) and indent_width(self.orig[between[0]]) == base and \

@@ -263,7 +263,9 @@ class Aligner:
             if s in self.pairs or self.in_new_definition(s) or s in self.markers:
                 break
             block.append(s)
-        if not block or len(block) > 1 and all(is_trivial(self.snorm[s]) for s in block):
+        # a lone line, or a few lines like `pass` / `return None`: it takes more to trust a copy
+        weak = len(block) == 1 or all(is_trivial(self.snorm[s]) for s in block)
+        if not block or weak and len(block) > 3:
             return
         first = next((s for s in block if not is_trivial(self.snorm[s])), block[0])
         offset = block.index(first)
@@ -276,9 +278,8 @@ class Aligner:
         for start in reversed(self.opos.get(self.snorm[first], [])):
             if not lo <= start < hi:
                 continue
-            if len(block) - offset == 1 and shift is not None and \
-                    indent_width(self.orig[start]) - indent_width(self.orig[hi]) != shift:
-                continue  # a lone line: only a copy at the same depth can be it
+            if weak and shift is not None and indent_width(self.orig[start]) - indent_width(self.orig[hi]) != shift:
+                continue  # only a copy at the same depth can be it
             o, run = start, []
             for s in block[offset:]:
                 o = self._skip_blank(o, hi, +1)
@@ -286,8 +287,11 @@ class Aligner:
                     break
                 run.append((s, o))
                 o += 1
-            if len(run) == len(block) - offset and \
-                    (len(run) >= 2 or shift is not None and self._ends_before_whole_blocks(run[0], hi)):
+            complete = len(run) == len(block) - offset
+            if weak and not complete:
+                continue  # `pass` / `return result` together, further up
+            if complete and (len(run) >= 2 and not weak
+                             or shift is not None and self._ends_before_whole_blocks(run[-1], hi)):
                 self.pairs.update(run)
                 self.fuzzy.update(s for s, _ in run)
             return

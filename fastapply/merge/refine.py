@@ -64,11 +64,15 @@ def covered(al: Aligner) -> set[int]:
             if not al.snorm[index] or continues_block(al.snorm[index]):
                 continue
             if indent_width(al.stext[index]) <= width:
-                complete = True
+                # the same header again right after its block: which of the two is the original
+                # one is unclear, so the block is not known to be complete
+                complete = al.snorm[index] != al.snorm[s]
                 break
             body.append(index)
         else:
             complete = True
+        if body and opens_at(al.snorm, body[-1]):
+            complete = False  # it ends with a block header whose body the marker after it stands for
         if complete and body and body[-1] not in al.pairs:
             # the lines after the block's last paired line are replaced by its unpaired tail
             start = max((al.pairs[b] for b in body if b in al.pairs), default=o)

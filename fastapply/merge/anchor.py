@@ -22,6 +22,7 @@ from .segments import SnippetLine, is_gap
 _DP_LIMIT = 300  # candidates up to which the chain search weighs deletions (quadratic in this)
 _DROP_COST = 0.1
 _DROP_CAP = 6.0
+_ORPHAN_MIN = 3  # deleted lines from which a dropped block header means a misplaced anchor
 _WORDS = re.compile(r"\w")
 
 
@@ -35,6 +36,7 @@ class Aligner:
                 self.opos[norm].append(index)
         self._okeys: dict[str, list[int]] = {}
         self._oparent: list[int] | None = None
+        self._solid_upto: list[int] = []
         self._all_keys: dict[str, list[int]] | None = None
         self.rebase(items, {})
         self.fuzzy: set[int] = set()
@@ -226,11 +228,15 @@ class Aligner:
         """True when linking (s1, o1) to (s2, o2) with no marker between them would delete the
         header of the block that o2 sits in (a line with less indentation between o1 and o2) and
         keep its body, while the snippet gives no header of its own for s2 there and does not
-        dedent s2 (unwrapping a block): an anchor on a copy of the line somewhere else."""
+        dedent s2 (unwrapping a block), and the stretch is more than a line or two: an anchor on a
+        copy of the line somewhere else."""
         if self._oparent is None:
             self._oparent = shallower_before(self.orig, self.onorm)
-        if self._oparent[o2] <= o1:
-            return False
+            self._solid_upto = [0] * (len(self.onorm) + 1)  # non-blank original lines before each
+            for index, norm in enumerate(self.onorm):
+                self._solid_upto[index + 1] = self._solid_upto[index] + bool(norm)
+        if self._oparent[o2] <= o1 or self._solid_upto[o2] - self._solid_upto[o1 + 1] < _ORPHAN_MIN:
+            return False  # a header or two dropped on purpose (an unwrapped `try:`) is no sign
         if self._sparent is None:
             self._sparent = shallower_before(self.stext, self.snorm)
         if self._sparent[s2] > s1:

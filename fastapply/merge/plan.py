@@ -7,7 +7,7 @@ import msgspec
 from ..errors import ErrorCode, MergeError
 from ..languages import LanguageSpec
 from .anchor import Aligner
-from .refine import covered, extend_fuzzy, place_stragglers, prune_orphans
+from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
 from .indent import Style, detect_style
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine, classify, is_gap, normalize
@@ -86,7 +86,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     spliced = splice(items, orig, pairs, file_style=file_style,
                      snip_style=_snippet_style(items, file_style), drop=drop)
     check_markers(set(onorm), spliced.lines, spliced.snippet_rows)
-    if explicit and _same_code(spliced.lines, orig):
+    if explicit and spliced.lines != orig and _same_code(spliced.lines, orig):
         _fail_no_change(code)
     check_loss(orig, spliced, len(code))
     segments = 1 + sum(1 for item in items if is_gap(item))
@@ -103,6 +103,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
 
 def _pair_up(aligner: Aligner) -> dict[int, int]:
     aligner.align()
+    pair_closers(aligner)
     prune_orphans(aligner)
     place_stragglers(aligner)
     extend_fuzzy(aligner)
@@ -258,21 +259,19 @@ def _fail_unanchored(item: SnippetLine, why: str) -> None:
 
 
 def _same_code(merged: list[str], orig: list[str]) -> bool:
-    """True when the merge changed at most blank lines (cheap: lengths first)."""
-    if merged == orig:
-        return True
+    """True when the merge changed nothing but blank lines (cheap: counts first)."""
     solid = [line for line in merged if line.strip()]
     return len(solid) == sum(1 for line in orig if line.strip()) and solid == [line for line in orig if line.strip()]
 
 
 def _fail_no_change(code: list[SnippetLine]) -> None:
-    """A snippet with markers whose every line reads as unchanged context changes nothing. Either
-    the edit is already in the file or the snippet meant to delete code that its context lines
-    also fit without deleting anything (`return x` before the next function occurs twice)."""
+    """A snippet with markers whose lines all read as unchanged context, spaced differently from
+    the file: the spacing says something was deleted there, but its context lines also fit the
+    file without deleting anything (`return x` before the next function occurs twice)."""
     raise MergeError(
         f"every line of the snippet (from line {code[0].number}) matches the file as it is, so the "
-        "merge would change nothing. If the edit is already in the file, nothing needs doing; if code "
-        "should be deleted, show a distinctive unchanged line on each side of it",
+        "merge would only change blank lines. If code should be deleted, show a distinctive unchanged "
+        "line on each side of it; if the edit is already in the file, nothing needs doing",
         code=ErrorCode.AMBIGUOUS_ANCHOR, line=code[0].number)
 
 

@@ -44,6 +44,18 @@ def prune_orphans(al: Aligner) -> None:
         del al.pairs[s]
 
 
+def pair_closers(al: Aligner) -> None:
+    """Pair the closing line (`end`, `}`) of every paired block opener whose closer is still
+    unpaired: the opener may have been paired in a later step than the one that left its closer
+    as a lone trivial line (`end` is too common to pair on its own)."""
+    taken = set(al.pairs.values())
+    for s, o in sorted(al.pairs.items()):
+        ends = al._block_ends(s, o, len(al.items), len(al.orig))
+        if ends is not None and ends[0] not in al.pairs and ends[1] not in taken and al._monotone(*ends):
+            al.pairs[ends[0]] = ends[1]
+            taken.add(ends[1])
+
+
 def covered(al: Aligner) -> set[int]:
     """Original lines that a complete block in the snippet replaces although nothing pairs them.
 

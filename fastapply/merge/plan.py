@@ -7,7 +7,7 @@ import msgspec
 from ..errors import ErrorCode, MergeError
 from ..languages import LanguageSpec
 from .anchor import Aligner
-from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
+from .refine import ambiguous_context, covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
 from .indent import Style, detect_style
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine, classify, is_gap, normalize
@@ -86,7 +86,8 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     spliced = splice(items, orig, pairs, file_style=file_style,
                      snip_style=_snippet_style(items, file_style), drop=drop)
     check_markers(set(onorm), spliced.lines, spliced.snippet_rows)
-    if explicit and spliced.lines != orig and _same_code(spliced.lines, orig):
+    if explicit and (spliced.lines != orig and _same_code(spliced.lines, orig)
+                     or spliced.lines == orig and ambiguous_context(aligner) is not None):
         _fail_no_change(code)
     check_loss(orig, spliced, len(code))
     segments = 1 + sum(1 for item in items if is_gap(item))
@@ -266,12 +267,13 @@ def _same_code(merged: list[str], orig: list[str]) -> bool:
 
 def _fail_no_change(code: list[SnippetLine]) -> None:
     """A snippet with markers whose lines all read as unchanged context, spaced differently from
-    the file: the spacing says something was deleted there, but its context lines also fit the
-    file without deleting anything (`return x` before the next function occurs twice)."""
+    the file or with a context line that also fits an earlier copy: something was probably to be
+    deleted there, but the context also fits the file without deleting anything."""
     raise MergeError(
         f"every line of the snippet (from line {code[0].number}) matches the file as it is, so the "
-        "merge would only change blank lines. If code should be deleted, show a distinctive unchanged "
-        "line on each side of it; if the edit is already in the file, nothing needs doing",
+        "merge would change nothing (or only blank lines), but its context lines also fit another "
+        "place where code in between would be deleted. If code should be deleted, show a distinctive "
+        "unchanged line on each side of it; if the edit is already in the file, nothing needs doing",
         code=ErrorCode.AMBIGUOUS_ANCHOR, line=code[0].number)
 
 

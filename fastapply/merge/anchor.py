@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from itertools import islice
 
 from .blocks import block_last, block_stop, enclosing, opens_at, shallower_before, within
 from .chain import count_in, heaviest_chain, span
@@ -35,8 +36,7 @@ class Aligner:
             if norm:
                 self.opos[norm].append(index)
         self._okeys: dict[str, list[int]] = {}
-        self._oparent: list[int] | None = None
-        self._solid_upto: list[int] = []
+        self._oparent: dict[int, int] = {}
         self._all_keys: dict[str, list[int]] | None = None
         self.rebase(items, {})
         self.fuzzy: set[int] = set()
@@ -224,18 +224,26 @@ class Aligner:
     def _marker_between(self, s1: int, s2: int) -> bool:
         return s2 > s1 + 1 and self._markers_upto[s2] > self._markers_upto[s1 + 1]
 
+    def _header_of(self, o: int) -> int:
+        """The nearest earlier original line with less indentation than `o` (-1 when none)."""
+        found = self._oparent.get(o)
+        if found is None:
+            width, found = indent_width(self.orig[o]), -1
+            for index in range(o - 1, -1, -1) if width else ():
+                if self.onorm[index] and indent_width(self.orig[index]) < width:
+                    found = index
+                    break
+            self._oparent[o] = found
+        return found
+
     def _orphans(self, s1: int, o1: int, s2: int, o2: int) -> bool:
         """True when linking (s1, o1) to (s2, o2) with no marker between them would delete the
         header of the block that o2 sits in (a line with less indentation between o1 and o2) and
         keep its body, while the snippet gives no header of its own for s2 there and does not
         dedent s2 (unwrapping a block), and the stretch is more than a line or two: an anchor on a
         copy of the line somewhere else."""
-        if self._oparent is None:
-            self._oparent = shallower_before(self.orig, self.onorm)
-            self._solid_upto = [0] * (len(self.onorm) + 1)  # non-blank original lines before each
-            for index, norm in enumerate(self.onorm):
-                self._solid_upto[index + 1] = self._solid_upto[index] + bool(norm)
-        if self._oparent[o2] <= o1 or self._solid_upto[o2] - self._solid_upto[o1 + 1] < _ORPHAN_MIN:
+        solid = (o for o in range(o1 + 1, o2) if self.onorm[o])
+        if self._header_of(o2) <= o1 or next(islice(solid, _ORPHAN_MIN - 1, None), None) is None:
             return False  # a header or two dropped on purpose (an unwrapped `try:`) is no sign
         if self._sparent is None:
             self._sparent = shallower_before(self.stext, self.snorm)

@@ -260,9 +260,8 @@ def _fail_unanchored(item: SnippetLine, why: str) -> None:
 
 
 def _same_code(merged: list[str], orig: list[str]) -> bool:
-    """True when the merge changed nothing but blank lines (cheap: counts first)."""
-    solid = [line for line in merged if line.strip()]
-    return len(solid) == sum(1 for line in orig if line.strip()) and solid == [line for line in orig if line.strip()]
+    """True when the merge changed nothing but blank lines."""
+    return list(filter(str.strip, merged)) == list(filter(str.strip, orig))
 
 
 def _fail_no_change(code: list[SnippetLine]) -> None:

@@ -18,6 +18,7 @@ from itertools import islice
 
 from .blocks import block_last, block_stop, enclosing, opens_at, shallower_before, within
 from .chain import count_in, heaviest_chain, span
+from .context import context_block
 from .lines import block_end, header_key, indent_width, is_closer, is_trivial, opens_block
 from .segments import SnippetLine, is_gap
 _DP_LIMIT = 300  # candidates up to which the chain search weighs deletions (quadratic in this)
@@ -266,66 +267,7 @@ class Aligner:
         stop = self._greedy(head, o_lo, o_hi, +1)
         self._greedy(tail[::-1], o_hi - 1, stop - 1, -1)
         if tail and tail[0] not in self.pairs:
-            self._context_block(tail, stop, o_hi)
-
-    def _context_block(self, tail: list[int], lo: int, hi: int) -> None:
-        """The lines right after a marker are often unchanged context (`store.append(e)`, `}`, `}`)
-        followed by a deletion up to the next anchor. Find where that block of lines occurs,
-        contiguously, closest to the next anchor (the reading that deletes least), and pair it."""
-        block: list[int] = []
-        for s in tail:
-            if s in self.pairs or self.in_new_definition(s) or s in self.markers:
-                break
-            block.append(s)
-        # a lone line, or a few lines like `pass` / `return None`: it takes more to trust a copy
-        weak = len(block) == 1 or all(is_trivial(self.snorm[s]) for s in block)
-        if not block or weak and len(block) > 3:
-            return
-        first = next((s for s in block if not is_trivial(self.snorm[s])), block[0])
-        offset = block.index(first)
-        # the snippet line's indentation relative to the next anchor, when there is one
-        after = next((s for s in range(block[-1] + 1, len(self.items)) if s in self.pairs), None)
-        if after is not None and lo <= self.pairs[after] < hi:
-            hi = self.pairs[after]  # the block's copy must come before the anchor that follows it
-        shift = None if after is None or self.pairs[after] != hi else \
-            indent_width(self.stext[first]) - indent_width(self.stext[after])
-        for start in reversed(self.opos.get(self.snorm[first], [])):
-            if not lo <= start < hi:
-                continue
-            if weak and shift is not None and indent_width(self.orig[start]) - indent_width(self.orig[hi]) != shift:
-                continue  # only a copy at the same depth can be it
-            o, run = start, []
-            for s in block[offset:]:
-                o = self._skip_blank(o, hi, +1)
-                if o >= hi or self.onorm[o] != self.snorm[s]:
-                    break
-                run.append((s, o))
-                o += 1
-            complete = len(run) == len(block) - offset
-            if weak and not complete:
-                continue  # `pass` / `return result` together, further up
-            if complete and (len(run) >= 2 and not weak
-                             or shift is not None and self._ends_before_whole_blocks(run[-1], hi)):
-                self.pairs.update(run)
-                self.fuzzy.update(s for s, _ in run)
-            return
-
-    def _ends_before_whole_blocks(self, pair: tuple[int, int], hi: int) -> bool:
-        """For a lone context line (`return success`) right before the next anchor `hi`: True when
-        the original lines between its closest copy and that anchor are whole blocks at the anchor's
-        level (a deleted function), so that reading it as context that deletes them is sound. A
-        decorator or comment right above the anchor, at its level, is more likely new and its own."""
-        s, o = pair
-        if hi >= len(self.orig) or not self.snorm[s]:
-            return False
-        base = indent_width(self.orig[hi])
-        attached = s + 1 < len(self.items) and bool(self.snorm[s + 1])  # no blank line before the anchor
-        if attached and indent_width(self.stext[s]) <= base and \
-                self.snorm[s].startswith(("@", "#", "//", "/*", "--")):
-            return False
-        between = [index for index in range(o + 1, hi) if self.onorm[index]]
-        return bool(between) and indent_width(self.orig[between[0]]) == base and \
-            all(indent_width(self.orig[index]) >= base for index in between)
+            context_block(self, tail, stop, o_hi)
 
     def _greedy(self, lines: list[int], start: int, stop: int, step: int) -> int:
         """Match `lines` in order against the original lines from `start` towards `stop` while they

@@ -10,6 +10,7 @@ from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import extract
 
 from .blocks import enclosing, opens_at
+from .context import ends_before_whole_blocks
 from .lines import continues_block, header_key, indent_width, is_closer, is_trivial
 from .segments import is_gap
 from .similar import FUZZY_MIN, edited_version, rewrites
@@ -151,7 +152,7 @@ def _before_deleted_blocks(al: Aligner, s: int, o: int, s2: int, o2: int) -> boo
     at the same depth relative to it in both texts."""
     depth = indent_width(al.stext[s]) - indent_width(al.stext[s2])
     return indent_width(al.orig[o]) - indent_width(al.orig[o2]) == depth and \
-        al._ends_before_whole_blocks((s, o), o2)
+        ends_before_whole_blocks(al, (s, o), o2)
 
 
 def extend_fuzzy(al: Aligner) -> None:
@@ -242,7 +243,7 @@ def ambiguous_context(al: Aligner) -> int | None:
         o = al.pairs[s]
         copies = [c for c in al.opos.get(al.snorm[s], []) if indent_width(al.orig[c]) == indent_width(al.orig[o])]
         if before in al.markers and after in al.pairs:  # context after a marker
-            if any(c < o and al._ends_before_whole_blocks((s, c), al.pairs[after]) for c in copies):
+            if any(c < o and ends_before_whole_blocks(al, (s, c), al.pairs[after]) for c in copies):
                 return s
         if after in al.markers and before in al.pairs:  # context before a marker
             if any(c > o and _whole_blocks(al, al.pairs[before], c) for c in copies):

@@ -7,7 +7,8 @@ import msgspec
 from ..errors import ErrorCode, MergeError
 from ..languages import LanguageSpec
 from .anchor import Aligner
-from .refine import ambiguous_context, covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
+from .ambiguity import ambiguous_block, ambiguous_context
+from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
 from .indent import Style, detect_style
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine, classify, is_gap, normalize
@@ -89,6 +90,8 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     if explicit and (spliced.lines != orig and _same_code(spliced.lines, orig)
                      or spliced.lines == orig and ambiguous_context(aligner) is not None):
         _fail_no_change(code)
+    if explicit and (line := ambiguous_block(aligner)) is not None:
+        _fail_ambiguous_context(items[line])
     check_loss(orig, spliced, len(code))
     segments = 1 + sum(1 for item in items if is_gap(item))
     plan = _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments, spec)
@@ -262,6 +265,14 @@ def _fail_unanchored(item: SnippetLine, why: str) -> None:
 def _same_code(merged: list[str], orig: list[str]) -> bool:
     """True when the merge changed nothing but blank lines."""
     return list(filter(str.strip, merged)) == list(filter(str.strip, orig))
+
+
+def _fail_ambiguous_context(item: SnippetLine) -> None:
+    raise MergeError(
+        f"the context lines from snippet line {item.number} ({item.text.strip()!r}) occur twice, and "
+        "between the two places there is only whole code that the snippet might mean to delete. Add "
+        "a distinctive unchanged line above them (for example the enclosing function's signature)",
+        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 
 def _fail_no_change(code: list[SnippetLine]) -> None:

@@ -223,37 +223,3 @@ def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
         misses += 1
         if misses > 3:
             return
-
-
-def ambiguous_context(al: Aligner) -> int | None:
-    """For a merge that changes nothing: a snippet line right after a marker, paired with its
-    closest copy, that an earlier copy at the same depth would fit just as well, deleting whole
-    blocks up to the next anchor (`return helper` ends two functions in a row; the snippet may
-    mean to delete the second), or right before a marker with a later copy after whole blocks.
-    Returns that snippet line, or None."""
-    for s in sorted(al.pairs):
-        before = s - 1
-        while before >= 0 and al.items[before].kind == "blank":
-            before -= 1
-        after = s + 1
-        while after < len(al.items) and al.items[after].kind == "blank":
-            after += 1
-        if before < 0 or after >= len(al.items) or is_closer(al.snorm[s]):
-            continue  # a `}` fits every block's end: no sign of anything
-        o = al.pairs[s]
-        copies = [c for c in al.opos.get(al.snorm[s], []) if indent_width(al.orig[c]) == indent_width(al.orig[o])]
-        if before in al.markers and after in al.pairs:  # context after a marker
-            if any(c < o and ends_before_whole_blocks(al, (s, c), al.pairs[after]) for c in copies):
-                return s
-        if after in al.markers and before in al.pairs:  # context before a marker
-            if any(c > o and _whole_blocks(al, al.pairs[before], c) for c in copies):
-                return s
-    return None
-
-
-def _whole_blocks(al: Aligner, lo: int, hi: int) -> bool:
-    """True when the original lines strictly between lo and hi are whole blocks at hi's depth."""
-    base = indent_width(al.orig[hi])
-    between = [index for index in range(lo + 1, hi) if al.onorm[index]]
-    return bool(between) and indent_width(al.orig[between[0]]) == base and \
-        all(indent_width(al.orig[index]) >= base for index in between)

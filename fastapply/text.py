@@ -89,14 +89,32 @@ def unified_diff(original: str, merged: str, filename: str | None = None) -> str
     if original == merged:
         return ""
     name = filename or "file"
-    lines = difflib.unified_diff(original.splitlines(keepends=True), merged.splitlines(keepends=True),
-                                 fromfile=f"a/{name}", tofile=f"b/{name}")
+    old, new = original.splitlines(keepends=True), merged.splitlines(keepends=True)
+    # difflib is slow on long files: give it only the changed middle plus the context lines; the
+    # common head and tail cannot change its hunks, only their line numbers (shifted back below).
+    limit = min(len(old), len(new))
+    head = 0
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    skip = max(0, head - _CONTEXT)
+    keep_tail = max(0, tail - _CONTEXT)
+    lines = difflib.unified_diff(old[skip:len(old) - keep_tail], new[skip:len(new) - keep_tail],
+                                 fromfile=f"a/{name}", tofile=f"b/{name}", n=_CONTEXT)
     out = []
     for line in lines:
+        if skip and line.startswith("@@ "):
+            line = _HUNK.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + skip}", line)
         if not line.endswith("\n"):
             line += "\n\\ No newline at end of file\n"
         out.append(line)
     return "".join(out)
+
+
+_CONTEXT = 3
+_HUNK = re.compile(r"([-+])(\d+)")
 
 
 def diff_counts(diff: str) -> tuple[int, int]:

@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from itertools import islice
 
-from .blocks import block_last, block_stop, enclosing, opens_at, within
+from .blocks import block_last, block_stop, enclosing, opens_at, shallower_before, within
 from .chain import count_in, heaviest_chain, span
+from .context import context_block
 from .lines import block_end, header_key, indent_width, is_closer, is_trivial, opens_block
 from .segments import SnippetLine, is_gap
 _DP_LIMIT = 300  # candidates up to which the chain search weighs deletions (quadratic in this)
 _DROP_COST = 0.1
 _DROP_CAP = 6.0
+_ORPHAN_MIN = 3  # deleted lines from which a dropped block header means a misplaced anchor
 _WORDS = re.compile(r"\w")
 
 
@@ -34,6 +37,7 @@ class Aligner:
             if norm:
                 self.opos[norm].append(index)
         self._okeys: dict[str, list[int]] = {}
+        self._oparent: dict[int, int] = {}
         self._all_keys: dict[str, list[int]] | None = None
         self.rebase(items, {})
         self.fuzzy: set[int] = set()
@@ -45,6 +49,10 @@ class Aligner:
         self.snorm = [item.norm if item.kind == "code" else "" for item in items]
         self.markers = {i for i, item in enumerate(items) if is_gap(item)}
         self.marker_list = sorted(self.markers)
+        self._markers_upto = [0] * (len(items) + 1)  # markers before each snippet line
+        for index, item in enumerate(items):
+            self._markers_upto[index + 1] = self._markers_upto[index] + is_gap(item)
+        self._sparent: list[int] | None = None
         self.spos: dict[str, list[int]] = defaultdict(list)
         for index, norm in enumerate(self.snorm):
             if norm:
@@ -160,7 +168,8 @@ class Aligner:
             ends = self._block_ends(s, o, s_hi, o_hi)
             if ends is not None:
                 cands.append((*ends, weight))
-        chain = heaviest_chain(cands) if len(cands) > _DP_LIMIT else self._best_chain(cands)
+        chain = heaviest_chain(cands) if len(cands) > _DP_LIMIT else \
+            self._best_chain(cands, (s_lo - 1, o_lo - 1), (s_hi, o_hi))
         if not chain:
             self._edges(s_lo, s_hi, o_lo, o_hi)
             return []
@@ -173,26 +182,38 @@ class Aligner:
         gaps.append((prev_s + 1, s_hi, prev_o + 1, o_hi))
         return gaps
 
-    def _best_chain(self, cands: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
+    def _best_chain(self, cands: list[tuple[int, int, float]], left: tuple[int, int],
+                    right: tuple[int, int]) -> list[tuple[int, int]]:
         """Heaviest increasing chain where dropping original lines between two links that no marker
         separates costs a little per line: anchors that would delete a stretch of code the snippet
-        says nothing about must earn it."""
+        says nothing about must earn it. No link may orphan a block's body (see _orphans), also
+        not the links to the anchors around the range (`left`, `right`) when they are pairs."""
         cands = sorted(set(cands))
         best = [0.0] * len(cands)
         back = [-1] * len(cands)
+        fixed_left = self.pairs.get(left[0]) == left[1] and left[0] >= 0
+        fixed_right = self.pairs.get(right[0]) == right[1]
         for j, (s2, o2, w2) in enumerate(cands):
             top, arg = 0.0, -1
+            if fixed_left and not self._marker_between(left[0], s2) and self._orphans(*left, s2, o2):
+                top = float("-inf")  # it cannot be the chain's first link
             for i in range(j):
                 s1, o1, _ = cands[i]
                 if s1 >= s2 or o1 >= o2:
                     continue
                 score = best[i]
                 if not self._marker_between(s1, s2):
+                    if self._orphans(s1, o1, s2, o2):
+                        continue
                     score -= min(max(0, (o2 - o1) - (s2 - s1)) * _DROP_COST, _DROP_CAP)
                 if score > top:
                     top, arg = score, i
             best[j], back[j] = top + w2, arg
-        if not cands:
+        if fixed_right:
+            for j, (s1, o1, _) in enumerate(cands):
+                if not self._marker_between(s1, right[0]) and self._orphans(s1, o1, *right):
+                    best[j] = float("-inf")  # it cannot be the chain's last link
+        if not cands or max(best) == float("-inf"):
             return []
         index = max(range(len(cands)), key=best.__getitem__)
         chain = []
@@ -202,7 +223,35 @@ class Aligner:
         return chain[::-1]
 
     def _marker_between(self, s1: int, s2: int) -> bool:
-        return count_in(self.marker_list, s1 + 1, s2) > 0
+        return s2 > s1 + 1 and self._markers_upto[s2] > self._markers_upto[s1 + 1]
+
+    def _header_of(self, o: int) -> int:
+        """The nearest earlier original line with less indentation than `o` (-1 when none)."""
+        found = self._oparent.get(o)
+        if found is None:
+            width, found = indent_width(self.orig[o]), -1
+            for index in range(o - 1, -1, -1) if width else ():
+                if self.onorm[index] and indent_width(self.orig[index]) < width:
+                    found = index
+                    break
+            self._oparent[o] = found
+        return found
+
+    def _orphans(self, s1: int, o1: int, s2: int, o2: int) -> bool:
+        """True when linking (s1, o1) to (s2, o2) with no marker between them would delete the
+        header of the block that o2 sits in (a line with less indentation between o1 and o2) and
+        keep its body, while the snippet gives no header of its own for s2 there and does not
+        dedent s2 (unwrapping a block), and the stretch is more than a line or two: an anchor on a
+        copy of the line somewhere else."""
+        solid = (o for o in range(o1 + 1, o2) if self.onorm[o])
+        if self._header_of(o2) <= o1 or next(islice(solid, _ORPHAN_MIN - 1, None), None) is None:
+            return False  # a header or two dropped on purpose (an unwrapped `try:`) is no sign
+        if self._sparent is None:
+            self._sparent = shallower_before(self.stext, self.snorm)
+        if self._sparent[s2] > s1:
+            return False
+        snip_step = indent_width(self.stext[s2]) - indent_width(self.stext[s1])
+        return snip_step >= indent_width(self.orig[o2]) - indent_width(self.orig[o1])
 
     def _paired_exactly(self, o: int, s_lo: int, s_hi: int) -> bool:
         """True when the original line `o` also occurs verbatim in the snippet range (keep that one)."""
@@ -218,35 +267,7 @@ class Aligner:
         stop = self._greedy(head, o_lo, o_hi, +1)
         self._greedy(tail[::-1], o_hi - 1, stop - 1, -1)
         if tail and tail[0] not in self.pairs:
-            self._context_block(tail, stop, o_hi)
-
-    def _context_block(self, tail: list[int], lo: int, hi: int) -> None:
-        """The lines right after a marker are often unchanged context (`store.append(e)`, `}`, `}`)
-        followed by a deletion up to the next anchor. Find where that block of lines occurs,
-        contiguously, closest to the next anchor (the reading that deletes least), and pair it."""
-        block: list[int] = []
-        for s in tail:
-            if s in self.pairs or self.in_new_definition(s) or s in self.markers:
-                break
-            block.append(s)
-        if not block or all(is_trivial(self.snorm[s]) for s in block):
-            return
-        first = next(s for s in block if not is_trivial(self.snorm[s]))
-        offset = block.index(first)
-        for start in reversed(self.opos.get(self.snorm[first], [])):
-            if not lo <= start < hi:
-                continue
-            o, run = start, []
-            for s in block[offset:]:
-                o = self._skip_blank(o, hi, +1)
-                if o >= hi or self.onorm[o] != self.snorm[s]:
-                    break
-                run.append((s, o))
-                o += 1
-            if len(run) == len(block) - offset and len(run) >= 2:
-                self.pairs.update(run)
-                self.fuzzy.update(s for s, _ in run)
-            return
+            context_block(self, tail, stop, o_hi)
 
     def _greedy(self, lines: list[int], start: int, stop: int, step: int) -> int:
         """Match `lines` in order against the original lines from `start` towards `stop` while they

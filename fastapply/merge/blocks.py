@@ -79,3 +79,19 @@ def block_stop(lines: list[str], norms: list[str], start: int) -> int:
             last = index
         break
     return last
+
+
+def shallower_before(texts: list[str], norms: list[str]) -> list[int]:
+    """For each line, the nearest earlier non-blank line with less indentation (-1 when none): the
+    header of the block it sits in. One pass with a stack of (indentation, line)."""
+    found = [-1] * len(texts)
+    stack: list[tuple[int, int]] = []
+    for index, norm in enumerate(norms):
+        if not norm:
+            continue
+        width = indent_width(texts[index])
+        while stack and stack[-1][0] >= width:
+            stack.pop()
+        found[index] = stack[-1][1] if stack else -1
+        stack.append((width, index))
+    return found

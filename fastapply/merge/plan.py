@@ -7,17 +7,17 @@ import msgspec
 from ..errors import ErrorCode, MergeError
 from ..languages import LanguageSpec
 from .anchor import Aligner
-from .refine import covered, extend_fuzzy, place_stragglers, prune_orphans
+from .ambiguity import ambiguous_block, ambiguous_context
+from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
 from .indent import Style, detect_style
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine, classify, is_gap, normalize
 from .splice import splice
 from .validate import check_loss, check_markers, check_syntax
+from .whole import WHOLE_SHARE, looks_whole, whole_text
 
 # A snippet without markers whose edges are this close to the file's edges replaces them.
 _EDGE_LINES = 3
-# ... and one that matches this share of the file is the whole new file.
-_WHOLE_SHARE = 0.7
 
 
 class Plan(msgspec.Struct):
@@ -47,8 +47,11 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     if not any(onorm):
         if explicit:
             _fail_unanchored(code[0], "the original file is empty")
-        return _finish(original, [item.text for item in items], trailing_newline, "whole_file", 0, 1, spec)
+        return _whole(original, update, items, spec)
+    if explicit == 0 and looks_whole(items, onorm):
+        return _whole(original, update, items, spec)
 
+    classified = items
     items = _without_notes(items)
     if explicit == 0:
         items = _assume_markers(items)
@@ -58,8 +61,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     if explicit == 0:
         if not pairs:
             if len(code) >= 0.5 * sum(1 for n in onorm if n):
-                return _finish(original, [i.text for i in items if not is_gap(i)], trailing_newline,
-                               "whole_file", 0, 1, spec)
+                return _whole(original, update, classified, spec)
             repeated = next((i for i in code if not is_trivial(i.norm) and len(aligner.opos.get(i.norm, ())) > 1),
                             None)
             if repeated is not None:
@@ -72,8 +74,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
             _fail_unanchored(code[0], "none of its lines occur in the original")
         items, whole = _settle_edges(items, pairs, orig, onorm)
         if whole:
-            return _finish(original, [i.text for i in items if not is_gap(i)], trailing_newline,
-                           "whole_file", 0, 1, spec)
+            return _whole(original, update, classified, spec)
         aligner = Aligner(items, orig, onorm)
         pairs = _pair_up(aligner)
         method = "node_replace" if method == "segments" else method
@@ -86,6 +87,11 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     spliced = splice(items, orig, pairs, file_style=file_style,
                      snip_style=_snippet_style(items, file_style), drop=drop)
     check_markers(set(onorm), spliced.lines, spliced.snippet_rows)
+    if explicit and (spliced.lines != orig and _same_code(spliced.lines, orig)
+                     or spliced.lines == orig and ambiguous_context(aligner) is not None):
+        _fail_no_change(code)
+    if explicit and (line := ambiguous_block(aligner)) is not None:
+        _fail_ambiguous_context(items[line])
     check_loss(orig, spliced, len(code))
     segments = 1 + sum(1 for item in items if is_gap(item))
     plan = _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments, spec)
@@ -101,6 +107,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
 
 def _pair_up(aligner: Aligner) -> dict[int, int]:
     aligner.align()
+    pair_closers(aligner)
     prune_orphans(aligner)
     place_stragglers(aligner)
     extend_fuzzy(aligner)
@@ -113,6 +120,12 @@ def _finish(original: str, lines: list[str], trailing_newline: bool, method: str
     text = "\n".join(lines) + ("\n" if trailing_newline and lines else "")
     check_syntax(spec, original, text)
     return Plan(text, method, markers, segments, [])
+
+
+def _whole(original: str, update: str, items: list[SnippetLine], spec: LanguageSpec | None) -> Plan:
+    text = whole_text(update, items)
+    check_syntax(spec, original, text)
+    return Plan(text, "whole_file", 0, 1, [])
 
 
 def _assume_markers(items: list[SnippetLine]) -> list[SnippetLine]:
@@ -164,7 +177,7 @@ def _settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[st
     cut_head = before == 0 or (lead >= 1 and before <= _EDGE_LINES)
     cut_tail = after == 0 or (trail >= 1 and after <= _EDGE_LINES)
     total = sum(1 for n in onorm if n)
-    if cut_head and cut_tail and len(pairs) >= _WHOLE_SHARE * total:
+    if cut_head and cut_tail and len(pairs) >= WHOLE_SHARE * total:
         return items, True
     if cut_head:
         items = items[1:]
@@ -247,6 +260,31 @@ def _fail_unanchored(item: SnippetLine, why: str) -> None:
         f"could not place snippet line {item.number} ({item.text.strip()!r}): {why}. Include at least "
         "one unchanged line from the original around each edited block, or send the whole file",
         code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
+
+
+def _same_code(merged: list[str], orig: list[str]) -> bool:
+    """True when the merge changed nothing but blank lines."""
+    return list(filter(str.strip, merged)) == list(filter(str.strip, orig))
+
+
+def _fail_ambiguous_context(item: SnippetLine) -> None:
+    raise MergeError(
+        f"the context lines from snippet line {item.number} ({item.text.strip()!r}) occur twice, and "
+        "between the two places there is only whole code that the snippet might mean to delete. Add "
+        "a distinctive unchanged line above them (for example the enclosing function's signature)",
+        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _fail_no_change(code: list[SnippetLine]) -> None:
+    """A snippet with markers whose lines all read as unchanged context, spaced differently from
+    the file or with a context line that also fits an earlier copy: something was probably to be
+    deleted there, but the context also fits the file without deleting anything."""
+    raise MergeError(
+        f"every line of the snippet (from line {code[0].number}) matches the file as it is, so the "
+        "merge would change nothing (or only blank lines), but its context lines also fit another "
+        "place where code in between would be deleted. If code should be deleted, show a distinctive "
+        "unchanged line on each side of it; if the edit is already in the file, nothing needs doing",
+        code=ErrorCode.AMBIGUOUS_ANCHOR, line=code[0].number)
 
 
 def _without_notes(items: list[SnippetLine]) -> list[SnippetLine]:

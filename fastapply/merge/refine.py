@@ -10,9 +10,10 @@ from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import extract
 
 from .blocks import enclosing, opens_at
+from .context import ends_before_whole_blocks
 from .lines import continues_block, header_key, indent_width, is_closer, is_trivial
 from .segments import is_gap
-from .similar import FUZZY_MIN, edited_version
+from .similar import FUZZY_MIN, edited_version, rewrites
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -44,6 +45,18 @@ def prune_orphans(al: Aligner) -> None:
         del al.pairs[s]
 
 
+def pair_closers(al: Aligner) -> None:
+    """Pair the closing line (`end`, `}`) of every paired block opener whose closer is still
+    unpaired: the opener may have been paired in a later step than the one that left its closer
+    as a lone trivial line (`end` is too common to pair on its own)."""
+    taken = set(al.pairs.values())
+    for s, o in sorted(al.pairs.items()):
+        ends = al._block_ends(s, o, len(al.items), len(al.orig))
+        if ends is not None and ends[0] not in al.pairs and ends[1] not in taken and al._monotone(*ends):
+            al.pairs[ends[0]] = ends[1]
+            taken.add(ends[1])
+
+
 def covered(al: Aligner) -> set[int]:
     """Original lines that a complete block in the snippet replaces although nothing pairs them.
 
@@ -64,11 +77,15 @@ def covered(al: Aligner) -> set[int]:
             if not al.snorm[index] or continues_block(al.snorm[index]):
                 continue
             if indent_width(al.stext[index]) <= width:
-                complete = True
+                # the same header again right after its block: which of the two is the original
+                # one is unclear, so the block is not known to be complete
+                complete = al.snorm[index] != al.snorm[s]
                 break
             body.append(index)
         else:
             complete = True
+        if body and opens_at(al.snorm, body[-1]):
+            complete = False  # it ends with a block header whose body the marker after it stands for
         if complete and body and body[-1] not in al.pairs:
             # the lines after the block's last paired line are replaced by its unpaired tail
             start = max((al.pairs[b] for b in body if b in al.pairs), default=o)
@@ -123,10 +140,19 @@ def isolated_common(al: Aligner, s: int, o: int) -> bool:
                 seen += 1
                 o2 = al.pairs.get(s2)
                 if o2 is not None and not is_trivial(other) and len(al.opos.get(other, ())) < 3 \
-                        and abs((o2 - o) - (s2 - s)) <= 2 and (o2 - o) * step > 0:
+                        and (o2 - o) * step > 0 and (abs((o2 - o) - (s2 - s)) <= 2 or step > 0
+                                                     and _before_deleted_blocks(al, s, o, s2, o2)):
                     return False
             s2 += step
     return True
+
+
+def _before_deleted_blocks(al: Aligner, s: int, o: int, s2: int, o2: int) -> bool:
+    """True when (s, o) is the last line before whole blocks that the snippet deletes up to (s2, o2),
+    at the same depth relative to it in both texts."""
+    depth = indent_width(al.stext[s]) - indent_width(al.stext[s2])
+    return indent_width(al.orig[o]) - indent_width(al.orig[o2]) == depth and \
+        ends_before_whole_blocks(al, (s, o), o2)
 
 
 def extend_fuzzy(al: Aligner) -> None:
@@ -174,7 +200,10 @@ def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
         for k in range(cursor, min(cursor + reach, len(olines))):
             o2 = olines[k]
             same = al.snorm[s2] == al.onorm[o2] and not is_closer(al.snorm[s2])
-            if not same and not edited_version(al.snorm[s2], al.onorm[o2]):
+            # the lines right next to the anchor on both sides may also be a rewrite of each other
+            adjacent = k == 0 and s2 == run[0] and al.onorm[o2] not in al.spos
+            if not same and not edited_version(al.snorm[s2], al.onorm[o2]) and \
+                    not (adjacent and rewrites(al.snorm[s2], al.onorm[o2])):
                 continue
             if base_s is not None and base_o is not None and \
                     indent_width(al.stext[s2]) - base_s != indent_width(al.orig[o2]) - base_o:

@@ -47,3 +47,22 @@ def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
         else:
             missing += 1
     return missing <= 1
+
+
+def rewrites(new: str, old: str) -> bool:
+    """Looser than edited_version, for the one original line right next to an anchor that a snippet
+    line takes the place of: a new value for the same assignment target, or the same kind of exit
+    (`raise ArgumentError, "..." unless ...`) with most of its text shared. Keeping both would leave
+    two near-copies side by side, which a careful reader would not mean. Sibling lines (imports,
+    calls, markup elements) are left alone: a new one next to an old one is an ordinary insertion."""
+    if is_trivial(new) or is_trivial(old) or opens_block(new) or opens_block(old) or is_closer(old) \
+            or header_key(new) is not None or header_key(old) is not None:
+        return False  # block headers and definitions are edited_version's business
+    new_target, old_target = _ASSIGNED.match(new), _ASSIGNED.match(old)
+    if new_target and old_target:
+        return new_target.group(1).strip() == old_target.group(1).strip()
+    a, b = _TOKEN.findall(new), _TOKEN.findall(old)
+    return len(a) >= 3 and len(b) >= 3 and a[0] in _EXITS and a[:2] == b[:2] and ratio(new, old) >= FUZZY_MIN
+
+
+_EXITS = {"raise", "throw", "return", "assert", "panic", "fail", "abort", "die", "error"}

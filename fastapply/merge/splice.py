@@ -67,7 +67,9 @@ def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, 
     for s in range(len(items)):
         if s in pairs:
             flush(pending, o_pos, pairs[s], s)
-            out.append((snippet_line(s), SNIP, pairs[s]))
+            # a line the snippet repeats byte for byte stays as it is, whatever the indentation style
+            same = items[s].text == orig[pairs[s]]
+            out.append((orig[pairs[s]] if same else snippet_line(s), SNIP, pairs[s]))
             o_pos = pairs[s] + 1
             pending = []
         else:

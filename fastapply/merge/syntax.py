@@ -5,6 +5,7 @@ Imported only when a merge runs; the parsers themselves are cached by `fastapply
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..languages import LanguageSpec
@@ -16,6 +17,45 @@ def parse(spec: LanguageSpec, text: str) -> Any | None:
     if parser is None:
         return None
     return parser.parse(text.encode("utf-8"))
+
+
+# Top-level lines that continue a statement rather than start one.
+_CONTINUES = re.compile(r"^(?:[}\])]|end\b|else\b|elif\b|except\b|finally\b|catch\b|when\b|rescue\b|ensure\b|"
+                        r"fi\b|done\b|esac\b|\.|,|&&|\|\||\+|-(?!-)|\*(?!/)|/(?![/*])|\?|:)")
+# Below this many lines a window saves too little to be worth a second parse.
+_WINDOW_MIN_LINES = 120
+
+
+def changed_window(original: str, merged: str) -> tuple[str, str] | None:
+    """The same stretch of top-level statements around every changed line, in both texts: from the
+    last line at or before the first change that starts a top-level statement (no indentation) to
+    the first such line after the last change. None when that is (nearly) the whole file."""
+    old, new = original.split("\n"), merged.split("\n")
+    if len(old) < _WINDOW_MIN_LINES:
+        return None
+    if old == new:
+        return "", ""
+    limit = min(len(old), len(new))
+    head = 0
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    start = min(head, len(old) - 1)
+    while start > 0 and not _starts_statement(old[start]):
+        start -= 1
+    stop = len(old) - tail  # first line of the common suffix, in `old`
+    while stop < len(old) and not _starts_statement(old[stop]):
+        stop += 1
+    suffix = len(old) - stop
+    if start == 0 and suffix == 0 or (stop - start) * 2 > len(old):
+        return None
+    return "\n".join(old[start:stop]), "\n".join(new[start:len(new) - suffix])
+
+
+def _starts_statement(line: str) -> bool:
+    return bool(line) and not line[0].isspace() and not _CONTINUES.match(line)
 
 
 def error_count(tree: Any) -> int:

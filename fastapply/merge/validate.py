@@ -40,10 +40,24 @@ def check_loss(original: list[str], spliced: Spliced, snippet_lines: int) -> Non
 
 
 def check_syntax(spec: LanguageSpec | None, original: str, merged: str) -> None:
+    """Refuse a merge that has more tree-sitter ERROR/MISSING nodes than the original.
+
+    Most merges change a few lines of a long file, and parsing is the costliest step: first only the
+    top-level statements around the changed lines are parsed, in both versions. When both parse
+    without an error, the merge did not break anything there, and the lines around are the original's
+    own. Otherwise (an error, or a window that does not stand alone) both whole files are compared.
+    """
     if spec is None or spec.grammar is None:
         return
-    from .syntax import embedded_error_count, error_count, error_lines, parse
+    from .syntax import changed_window, embedded_error_count, error_count, error_lines, parse
 
+    window = None if spec.embedded else changed_window(original, merged)
+    if window is not None:
+        merged_part = parse(spec, window[1])
+        if merged_part is None or not merged_part.root_node.has_error:
+            original_part = parse(spec, window[0])
+            if original_part is None or not original_part.root_node.has_error:
+                return
     tree = parse(spec, merged)
     if tree is None:
         return

@@ -1,0 +1,84 @@
+"""Last checks on an alignment for context that fits two places equally well.
+
+Context lines are often the same at the end of several blocks (`return helper`, a callback's
+closing lines). When the snippet's context also fits an earlier copy with only whole blocks
+between it and the next anchor, the snippet may mean to delete those blocks or not: the engine
+refuses instead of guessing (plan.py raises ambiguous_anchor).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .context import ends_before_whole_blocks
+from .lines import indent_width, is_closer, is_trivial
+
+if TYPE_CHECKING:
+    from .anchor import Aligner
+
+
+def ambiguous_context(al: Aligner) -> int | None:
+    """For a merge that changes nothing: a snippet line right after a marker, paired with its
+    closest copy, that an earlier copy at the same depth would fit just as well, deleting whole
+    blocks up to the next anchor (`return helper` ends two functions in a row; the snippet may
+    mean to delete the second), or right before a marker with a later copy after whole blocks.
+    Returns that snippet line, or None."""
+    for s in sorted(al.pairs):
+        before = s - 1
+        while before >= 0 and al.items[before].kind == "blank":
+            before -= 1
+        after = s + 1
+        while after < len(al.items) and al.items[after].kind == "blank":
+            after += 1
+        if before < 0 or after >= len(al.items) or is_closer(al.snorm[s]):
+            continue  # a `}` fits every block's end: no sign of anything
+        o = al.pairs[s]
+        copies = [c for c in al.opos.get(al.snorm[s], []) if indent_width(al.orig[c]) == indent_width(al.orig[o])]
+        if before in al.markers and after in al.pairs:  # context after a marker
+            if any(c < o and ends_before_whole_blocks(al, (s, c), al.pairs[after]) for c in copies):
+                return s
+        if after in al.markers and before in al.pairs:  # context before a marker
+            if any(c > o and _whole_blocks(al, al.pairs[before], c) for c in copies):
+                return s
+    return None
+
+
+def _whole_blocks(al: Aligner, lo: int, hi: int) -> bool:
+    """True when the original lines strictly between lo and hi are whole blocks at hi's depth."""
+    base = indent_width(al.orig[hi])
+    between = [index for index in range(lo + 1, hi) if al.onorm[index]]
+    return bool(between) and indent_width(al.orig[between[0]]) == base and \
+        all(indent_width(al.orig[index]) >= base for index in between)
+
+
+def ambiguous_block(al: Aligner) -> int | None:
+    """A block of context lines right after a marker, none of them unique in the original, paired
+    right before the next anchor (deleting nothing), that also occurs, whole and at the same depth,
+    further up with only whole blocks between it and that anchor: the snippet may as well mean to
+    delete those blocks (two functions that end alike). Returns the block's first line, or None."""
+    for marker in al.marker_list:
+        block, s, anchor = [], marker + 1, None
+        while s < len(al.items) and (s in al.pairs or al.items[s].kind == "blank"):
+            if s in al.pairs and len(al.opos.get(al.snorm[s], ())) == 1:
+                anchor = s  # the first distinctive line: where a deletion would end
+                break
+            if s in al.pairs:
+                block.append(s)
+            s += 1
+        if anchor is None or len(block) < 2 or al.items[anchor - 1].kind != "blank" \
+                or all(is_closer(al.snorm[b]) or is_trivial(al.snorm[b]) for b in block):
+            continue  # one line (`pass`) ends many blocks; a decorator sits right on its definition
+        first, o = block[0], al.pairs[block[0]]
+        for c in al.opos[al.snorm[first]]:
+            if c >= o or indent_width(al.orig[c]) != indent_width(al.orig[o]):
+                continue
+            run, at = 0, c
+            for b in block:
+                while at < o and not al.onorm[at]:
+                    at += 1
+                if at >= o or al.onorm[at] != al.snorm[b]:
+                    break
+                run, at = run + 1, at + 1
+            if run == len(block) and _whole_blocks(al, at - 1, al.pairs[anchor]):
+                return first
+    return None

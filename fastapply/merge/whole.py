@@ -1,0 +1,31 @@
+"""Whole-file snippets: a snippet without markers that covers the file from top to bottom."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .segments import SnippetLine
+
+# A snippet without markers that matches this share of the file's lines is the whole new file.
+WHOLE_SHARE = 0.7
+
+
+def looks_whole(items: list[SnippetLine], onorm: list[str]) -> bool:
+    """A cheap test, done before any alignment: the snippet starts with the file's first line, ends
+    with its last one and shares at least WHOLE_SHARE of its lines. Such a snippet is the new file
+    whatever the alignment would find in between (the alignment's own test is the same, and slower)."""
+    code = [item.norm for item in items if item.kind == "code"]
+    solid = [norm for norm in onorm if norm]
+    if not code or not solid or code[0] != solid[0] or code[-1] != solid[-1]:
+        return False
+    shared = sum((Counter(code) & Counter(solid)).values())
+    return shared >= WHOLE_SHARE * len(solid)
+
+
+def whole_text(update: str, items: list[SnippetLine]) -> str:
+    """The merged text of a whole-file snippet: the snippet itself, exactly (its blank lines and final
+    newline included), unless it carries deletion notes, which never reach the output."""
+    if not any(item.kind == "delete" for item in items):
+        return update
+    lines = [item.text for item in items if item.kind in ("code", "blank")]
+    return "\n".join(lines) + ("\n" if update.endswith("\n") else "")

@@ -1,0 +1,88 @@
+"""Anchoring decisions that used to go silently wrong: each test is a small version of a real case."""
+
+import pytest
+
+from fastapply import ApplyError, apply
+
+RUBY = """\
+class Account
+  def plan_name
+    plan.name
+  end
+
+  def change_seats!(count)
+    raise ArgumentError, "seats must be positive" unless count.positive?
+
+    transaction do
+      update!(seats: count)
+    end
+  end
+end
+"""
+
+
+def test_edited_guard_right_after_a_header_replaces_the_old_guard() -> None:
+    update = """\
+  # ... existing code ...
+  def change_seats!(count)
+    raise ArgumentError, "seats must be in #{SEAT_RANGE}" unless SEAT_RANGE.cover?(count)
+
+    # ... existing code ...
+  end
+  # ... existing code ...
+"""
+    merged = apply(RUBY, update, filename="account.rb").merged_code
+    assert merged == RUBY.replace('"seats must be positive" unless count.positive?',
+                                  '"seats must be in #{SEAT_RANGE}" unless SEAT_RANGE.cover?(count)')
+
+
+def test_a_new_call_next_to_a_similar_one_is_inserted() -> None:
+    original = "def setup():\n    log.info('loading config')\n    return load()\n\n\ndef other():\n    pass\n"
+    update = "def setup():\n    log.info('starting up')\n    # ... existing code ...\n"
+    merged = apply(original, update, filename="m.py").merged_code
+    assert merged == original.replace("    log.info('loading", "    log.info('starting up')\n    log.info('loading")
+
+
+def _functions(names: list[str]) -> str:
+    return "".join(f"def {n}(items):\n    total = sum(items)\n    {n}_log(total)\n    return total\n\n\n"
+                   for n in names)
+
+
+def test_a_lone_common_line_before_a_deleted_function_keeps_the_deletion() -> None:
+    gamma = "def gamma(items):\n    return len(items)\n\n\n"
+    original = _functions(["alpha", "beta"]) + gamma + _functions(["delta"])
+    update = "# ... existing code ...\n    return total\n\n\ndef delta(items):\n    # ... existing code ...\n"
+    merged = apply(original, update, filename="m.py").merged_code
+    assert merged == _functions(["alpha", "beta", "delta"])
+
+
+def test_a_context_line_that_fits_without_deleting_anything_is_refused() -> None:
+    original = _functions(["alpha", "beta", "gamma"])
+    update = "# ... existing code ...\n    return total\n\n\ndef gamma(items):\n    # ... existing code ...\n"
+    with pytest.raises(ApplyError) as caught:
+        apply(original, update, filename="m.py")
+    assert caught.value.code == "ambiguous_anchor"
+
+
+def test_a_new_line_equal_to_a_line_far_away_does_not_delete_code_up_to_it() -> None:
+    original = ('def first(name):\n    """Look the name up."""\n\n    if name in cache:\n'
+                '        return cache[name]\n    return load(name)\n\n\n'
+                'def second(name=None):\n    """Check entries."""\n\n    if name is None:\n'
+                '        names = list(cache)\n    else:\n        names = [name]\n    return names\n')
+    update = ('# ... existing code ...\n    """Look the name up."""\n\n    if name is None:\n'
+              '        raise ValueError("name must not be None")\n    if name in cache:\n'
+              '    # ... existing code ...\n')
+    merged = apply(original, update, filename="m.py").merged_code
+    assert merged == original.replace('    if name in cache:\n',
+                                      '    if name is None:\n        raise ValueError("name must not be None")\n'
+                                      '    if name in cache:\n', 1)
+
+
+def test_lines_the_snippet_repeats_keep_their_own_indentation() -> None:
+    original = "class A {\n\tfoo(): void {\n\t\tthis.a();\n  }\n\n  bar(): void {\n\t\tthis.b();\n  }\n}\n"
+    update = ("// ... existing code ...\n\t\tthis.a();\n\t\tthis.c();\n\t\tthis.d();\n  }\n\n  bar(): void {\n"
+              "// ... existing code ...\n")
+    merged = apply(original, update, filename="a.ts").merged_code.split("\n")
+    # new lines take the file's style; the lines the snippet repeated stay byte for byte
+    assert [line.strip() for line in merged[3:5]] == ["this.c();", "this.d();"]
+    assert merged[:3] + merged[5:] == original.split("\n")

@@ -259,7 +259,7 @@ def _already_applied(index: HayIndex, hunk: Hunk, hint: int | None, lo: int, tak
 
 def _insertion_point(hay: list[str], hunk: Hunk, hint: int | None, sequential: bool, what: str) -> int:
     """A hunk with no old lines only adds lines: it goes where its header (or V4A cursor) says."""
-    if not hay:
+    if not hay and not hunk.old():
         return 0
     if hunk.at_eof and not hunk.old():
         return len(hay)

@@ -25,9 +25,11 @@ log = logging.getLogger("fastapply.service")
 
 
 def _ready() -> bool:
-    # Importing the engine in each worker up front keeps the first real merge fast.
-    import fastapply.api  # noqa: F401
+    # One tiny merge up front keeps the first real one fast: the engine imports its parts lazily,
+    # and the first merge of a process costs ~0.2 s (more on a loaded machine), enough to time out.
+    from fastapply.api import apply
 
+    apply("a = 1\n", "a = 2\n")
     return True
 
 
@@ -53,6 +55,7 @@ class MergePool:
                 self._processes = None
                 self.kind = "thread"
         self._limiter = anyio.CapacityLimiter(self.size)
+        await anyio.to_thread.run_sync(_ready, limiter=self._limiter)
 
     async def run(self, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run func(*args, **kwargs) off the event loop. On cancellation (timeout, disconnect) the

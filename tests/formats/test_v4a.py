@@ -54,3 +54,12 @@ def test_malformed_names_line(text, line):
     with pytest.raises(ApplyError) as e:
         parse_v4a(text)
     assert e.value.code == "malformed_edit" and e.value.details["line"] == line
+
+
+def test_blank_context_in_an_empty_file_is_refused_not_a_crash():
+    # Found by hypothesis: a chunk whose only old line is blank, against an empty file, used to
+    # index past the end of the file (IndexError) instead of refusing.
+    patch = "*** Begin Patch\n*** Update File: f.py\n \n+def f(x):\n*** End Patch\n"
+    with pytest.raises(ApplyError) as caught:
+        apply_v4a("", patch)
+    assert caught.value.code in ("malformed_edit", "no_match")

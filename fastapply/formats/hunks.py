@@ -13,7 +13,7 @@ import msgspec
 from rapidfuzz import fuzz
 
 from ..errors import ErrorCode, MergeError
-from .matching import DEFAULT_FUZZY_THRESHOLD, HayIndex, Match, Reindent, _indent, _width, locate
+from .matching import DEFAULT_FUZZY_THRESHOLD, HayIndex, Match, Reindent, _indent, _width, common_shift, locate
 
 
 class Hunk(msgspec.Struct, kw_only=True):
@@ -134,8 +134,8 @@ def _anchor_line(hay: list[str], anchor: str, lo: int) -> int | None:
 
 
 def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, sequential: bool = False,
-                fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD,
-                label: str = "hunk") -> tuple[list[str], bool, list[Placed]]:
+                fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, label: str = "hunk",
+                shift: int | None = None) -> tuple[list[str], bool, list[Placed]]:
     """Place every hunk in the original lines, then splice. Raises MergeError naming the hunk.
 
     sequential (V4A): each hunk is searched after the previous one and after its `@@` anchors.
@@ -146,6 +146,8 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
     taken: list[tuple[int, int]] = []
     skipped: list[int] = []
     index = HayIndex(hay)
+    if shift is None and len(hunks) > 1:
+        shift = common_shift(index, [hunk.old() for hunk in hunks])
     offset = 0
     cursor = 0
     for idx, hunk in enumerate(hunks):
@@ -177,14 +179,16 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
             continue
         try:
             try:
-                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy=False, index=index)
+                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy=False, index=index,
+                               shift=shift)
             except MergeError as exc:
                 # Hunks of a diff come in file order: a hunk without a line number that matches
                 # several places is looked for after the previous hunk.
                 if exc.code != ErrorCode.AMBIGUOUS_MATCH or sequential or hunk.old_start is not None or not cursor:
                     raise
                 try:
-                    match = locate(hay, old, what=what, hint=cursor, lo=cursor, taken=taken, fuzzy=False, index=index)
+                    match = locate(hay, old, what=what, hint=cursor, lo=cursor, taken=taken, fuzzy=False,
+                                   index=index, shift=shift)
                 except MergeError:
                     raise exc from None
         except MergeError as exc:

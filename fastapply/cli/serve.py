@@ -45,6 +45,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add("--timeout-s", type=float, default=None,
         help="per-request time limit up to the response headers (queueing and the merge), else 504 "
         f"(default 30) {_env('timeout_s')}")
+    add("--max-generation-s", type=float, default=None, metavar="S",
+        help="longest model stream: a streamed response starts at once, so --timeout-s does not bound "
+        "it; generation stops after S seconds with an in-band generation_timeout error "
+        f"(default 300) {_env('max_generation_s')}")
     add("--max-concurrency", type=int, default=None, metavar="N",
         help=f"requests processed at once (default 64) {_env('max_concurrency')}")
     add("--max-queue", type=int, default=None, metavar="N",
@@ -72,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
     options = {name: getattr(args, name) for name in (
         "host", "port", "workers", "model", "model_aliases", "api_keys", "max_body_mb", "timeout_s",
-        "max_concurrency",
+        "max_generation_s", "max_concurrency",
         "max_queue", "cors_origins", "executor", "executor_workers", "log_level")}
     if options["model_aliases"]:
         options["model_aliases"] = parse_aliases(options["model_aliases"])

@@ -38,7 +38,7 @@ def create_app(settings: Settings | None = None, *, models: list[ApplyModelLike]
     for name in registry.names():
         metrics_.model_loaded.set(1, model=name)
     pool = MergePool(settings.executor, settings.pool_size())
-    engine = Engine(pool, registry, metrics_)
+    engine = Engine(pool, registry, metrics_, max_generation_s=settings.max_generation_s)
     background: set[asyncio.Task[Any]] = set()
 
     async def startup(app: Litestar) -> None:

@@ -35,6 +35,7 @@ class ServiceCode:
     PAYLOAD_TOO_LARGE = "payload_too_large"
     RATE_LIMITED = "rate_limited"
     TIMEOUT = "timeout"
+    GENERATION_TIMEOUT = "generation_timeout"
     INTERNAL = "internal_error"
 
 

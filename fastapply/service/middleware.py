@@ -199,8 +199,8 @@ class Limits:
     """Body size (from Content-Length, before any work), concurrency with a bounded queue, timeout.
 
     The timeout covers everything up to the response headers: queueing and the whole merge for a
-    plain response or a structural stream. A model stream starts at once and then runs until done or
-    until the client disconnects.
+    plain response or a structural stream. A model stream starts at once and then runs until done,
+    until the client disconnects, or until `max_generation_s` (the engine stops it, in-band).
     """
 
     def __init__(self, app: Any, settings: Settings, metrics: Metrics, gate: Gate) -> None:

@@ -33,6 +33,9 @@ class Settings(msgspec.Struct, kw_only=True):
     api_keys: list[str] = msgspec.field(default_factory=list)
     max_body_mb: float = 8.0
     timeout_s: float = 30.0
+    # A model stream's response starts at once, so timeout_s cannot bound it: generation stops after
+    # this many seconds (checked between chunks) with an in-band `generation_timeout` error event.
+    max_generation_s: float = 300.0
     # Requests on /v1/* processed at once, and how many more may wait for a slot before 429.
     max_concurrency: int = 64
     max_queue: int = 256
@@ -66,7 +69,7 @@ class Settings(msgspec.Struct, kw_only=True):
         for name in ("max_queue", "executor_workers"):
             if getattr(self, name) < 0:
                 problems.append(f"{name} must not be negative")
-        for name in ("max_body_mb", "timeout_s"):
+        for name in ("max_body_mb", "timeout_s", "max_generation_s"):
             if getattr(self, name) <= 0:
                 problems.append(f"{name} must be positive")
         if problems:

@@ -62,6 +62,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     add("--executor-workers", type=int, default=None, metavar="N",
         help="threads or processes for merges; 0 = from the CPU count "
         f"(default 0) {_env('executor_workers')}")
+    add("--http", choices=["auto", "httptools", "h11"], default=None,
+        help="HTTP parser: httptools (C, faster) or h11 (pure Python); auto = httptools when installed "
+        f"(default auto) {_env('http')}")
+    add("--loop", choices=["auto", "uvloop", "asyncio"], default=None,
+        help=f"event loop; auto = uvloop when installed (default auto) {_env('loop')}")
     add("--log-level", choices=["debug", "info", "warning", "error"], default=None,
         help=f"JSON log level on stderr (default info) {_env('log_level')}")
     p.set_defaults(handler=run)
@@ -77,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     options = {name: getattr(args, name) for name in (
         "host", "port", "workers", "model", "model_aliases", "api_keys", "max_body_mb", "timeout_s",
         "max_generation_s", "max_concurrency",
-        "max_queue", "cors_origins", "executor", "executor_workers", "log_level")}
+        "max_queue", "cors_origins", "executor", "executor_workers", "log_level", "http", "loop")}
     if options["model_aliases"]:
         options["model_aliases"] = parse_aliases(options["model_aliases"])
     settings = from_env(**options)
@@ -85,10 +90,11 @@ def run(args: argparse.Namespace) -> int:
     os.environ.update(to_env(settings))
     from ..service import logs
 
-    from ..service.protocol import NoDelayHTTPProtocol
+    from ..service.protocol import http_protocol, resolve_loop
 
     logs.configure(settings.log_level)
     uvicorn.run("fastapply.service.app:create_app_from_env", factory=True, host=settings.host,
-                port=settings.port, workers=settings.workers, http=NoDelayHTTPProtocol, access_log=False,
+                port=settings.port, workers=settings.workers, http=http_protocol(settings.http),
+                loop=resolve_loop(settings.loop), access_log=False,
                 log_config=None, log_level=settings.log_level, timeout_graceful_shutdown=5)
     return 0

@@ -109,7 +109,7 @@ def handle_http(request: Request, exc: HTTPException) -> Response:
     status = exc.status_code
     detail = str(exc.detail or "")
     code = _CODE_BY_STATUS.get(status, ServiceCode.INVALID_REQUEST if status < 500 else ServiceCode.INTERNAL)
-    if status == 400 and any(word in detail for word in ("JSON", "truncated", "malformed")):
+    if status == 400 and any(word in detail for word in ("JSON", "truncated", "malformed", "UTF-8")):
         code = ServiceCode.INVALID_JSON
         detail = f"the request body is not valid JSON: {detail}"
 

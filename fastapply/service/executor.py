@@ -80,6 +80,9 @@ class MergePool:
         return ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"))
 
     def close(self) -> None:
+        """Stop the worker processes and wait for them (merges take milliseconds). Not waiting left
+        them orphaned when uvicorn re-raised SIGTERM right after shutdown: they kept the server's
+        stdout and stderr open, so a supervisor reading those never saw the server exit."""
         if self._processes is not None:
-            self._processes.shutdown(wait=False, cancel_futures=True)
+            self._processes.shutdown(wait=True, cancel_futures=True)
             self._processes = None

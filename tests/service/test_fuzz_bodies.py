@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 PATHS = ["/v1/apply", "/v1/chat/completions", "/v1/apply/batch"]
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(
         st.sampled_from(["initial_code", "editSnippet", "messages", "items", "model", "stream", "output",
                          "role", "content", "path"]) | st.text(max_size=8), children, max_size=4),

@@ -25,11 +25,12 @@ log = logging.getLogger("fastapply.service")
 
 
 def _ready() -> bool:
-    # One tiny merge up front keeps the first real one fast: the engine imports its parts lazily,
-    # and the first merge of a process costs ~0.2 s (more on a loaded machine), enough to time out.
-    from fastapply.api import apply
+    # One tiny merge up front, through the function the requests use, keeps the first real merge
+    # fast: the engine imports its parts lazily, and unpickling engine.structural_apply imports the
+    # service package; together ~0.15 s per process (more on a loaded machine), enough to time out.
+    from .engine import Job, structural_apply
 
-    apply("a = 1\n", "a = 2\n")
+    structural_apply(Job(original="a = 1\n", update="a = 2\n", filename="warm.py"))
     return True
 
 

@@ -28,9 +28,12 @@ def _ready() -> bool:
     # One tiny merge up front, through the function the requests use, keeps the first real merge
     # fast: the engine imports its parts lazily, and unpickling engine.structural_apply imports the
     # service package; together ~0.15 s per process (more on a loaded machine), enough to time out.
-    from .engine import Job, structural_apply
+    from . import engine
 
-    structural_apply(Job(original="a = 1\n", update="a = 2\n", filename="warm.py"))
+    try:
+        engine.structural_apply(engine.Job(original="a = 1\n", update="a = 2\n", filename="warm.py"))
+    except Exception:  # only a warm-up: whatever is wrong, the requests themselves will report it
+        log.warning("the merge warm-up failed", exc_info=True)
     return True
 
 

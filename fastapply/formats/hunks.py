@@ -13,7 +13,17 @@ import msgspec
 from rapidfuzz import fuzz
 
 from ..errors import ErrorCode, MergeError
-from .matching import DEFAULT_FUZZY_THRESHOLD, HayIndex, Match, Reindent, _indent, _width, common_shift, locate
+from .matching import (
+    DEFAULT_FUZZY_THRESHOLD,
+    HayIndex,
+    Match,
+    Reindent,
+    _indent,
+    _tier_candidates,
+    _width,
+    common_shift,
+    locate,
+)
 
 
 class Hunk(msgspec.Struct, kw_only=True):
@@ -140,7 +150,8 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
 
     sequential (V4A): each hunk is searched after the previous one and after its `@@` anchors.
     Otherwise (unified diffs) each hunk is searched anywhere not already taken, guided by its header's
-    line number corrected by the offset the previous hunk was found at.
+    line number corrected by the offset the previous hunk was found at (for the first hunk: the offset
+    of the first hunk that occurs exactly once, since a stale diff shifts every hunk alike).
     """
     placed: list[tuple[Match, int, int, Hunk]] = []  # (match, insert_at, index, hunk)
     taken: list[tuple[int, int]] = []
@@ -148,7 +159,7 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
     index = HayIndex(hay)
     if shift is None and len(hunks) > 1:
         shift = common_shift(index, [hunk.old() for hunk in hunks])
-    offset = 0
+    offset = 0 if sequential else _first_unique_offset(index, hunks)
     cursor = 0
     for idx, hunk in enumerate(hunks):
         what = f"{label} {idx + 1}" + (f" (patch line {hunk.source_line})" if hunk.source_line else "")
@@ -231,6 +242,21 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
     reports += [Placed(index=i, start=-1, kind="already_applied", similarity=1.0) for i in skipped]
     reports.sort(key=lambda r: r.index)
     return out, final_newline, reports
+
+
+def _first_unique_offset(index: HayIndex, hunks: list[Hunk]) -> int:
+    """How far the file has moved from the diff's line numbers, judged by the first numbered hunk
+    whose lines occur exactly once, indentation aside (0 when none does). Without it, a first hunk
+    whose lines occur twice would follow its stale line number to the wrong copy. Indentation aside,
+    so that a re-indented hunk that equals some other, nested code does not count as unique."""
+    for hunk in hunks:
+        old = hunk.old()
+        if hunk.old_start is None or not any(line.strip() for line in old):
+            continue
+        found = _tier_candidates(index, old, "indent", 0, len(index.hay), ())
+        if len(found) == 1:
+            return found[0].start - (hunk.old_start - 1)
+    return 0
 
 
 def _check_removed(hay: list[str], hunk: Hunk, match: Match, what: str) -> None:

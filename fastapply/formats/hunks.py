@@ -145,13 +145,15 @@ def _anchor_line(hay: list[str], anchor: str, lo: int) -> int | None:
 
 def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, sequential: bool = False,
                 fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, label: str = "hunk",
-                shift: int | None = None) -> tuple[list[str], bool, list[Placed]]:
+                shift: int | None = None, diff_context: bool = False) -> tuple[list[str], bool, list[Placed]]:
     """Place every hunk in the original lines, then splice. Raises MergeError naming the hunk.
 
     sequential (V4A): each hunk is searched after the previous one and after its `@@` anchors.
     Otherwise (unified diffs) each hunk is searched anywhere not already taken, guided by its header's
     line number corrected by the offset the previous hunk was found at (for the first hunk: the offset
     of the first hunk that occurs exactly once, since a stale diff shifts every hunk alike).
+    diff_context: the hunks come from a diff or patch, which shows context after a change unless the
+    change is at the end of the file (see `_check_open_end`).
     """
     placed: list[tuple[Match, int, int, Hunk]] = []  # (match, insert_at, index, hunk)
     taken: list[tuple[int, int]] = []
@@ -215,6 +217,8 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
                 exc2.details.setdefault("hunk", idx + 1)
                 raise
             _check_removed(hay, hunk, match, what)
+        if diff_context:
+            _check_open_end(hay, hunk, match, what)
         if hunk.old_start is not None:
             offset = match.start - (hunk.old_start - 1)
         taken.append((match.start, match.end))
@@ -242,6 +246,26 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
     reports += [Placed(index=i, start=-1, kind="already_applied", similarity=1.0) for i in skipped]
     reports.sort(key=lambda r: r.index)
     return out, final_newline, reports
+
+
+# A diff shows this many lines of context after a change (diff -u, git diff, V4A's convention).
+DIFF_CONTEXT = 3
+
+
+def _check_open_end(hay: list[str], hunk: Hunk, match: Match, what: str) -> None:
+    """A diff hunk that ends with added lines right after context, showing no context after them,
+    says "at the end of the file". When the file goes on for a few lines more (fewer than a diff's
+    context), a context line was most likely lost, and the new lines may belong after those lines."""
+    tags = [tag for tag, _ in hunk.lines]
+    if not tags or tags[-1] != "+" or hunk.at_eof:
+        return
+    last_old = next((tag for tag in reversed(tags) if tag != "+"), None)
+    rest = len(hay) - match.end
+    if last_old == " " and 0 < rest <= DIFF_CONTEXT:
+        raise MergeError(f"{what} ends with added lines and no context after them, as at the end of the "
+                         f"file, but the file has {rest} more line(s) after its context; it is unclear "
+                         "whether the new lines go before or after them; include the lines that follow",
+                         code=ErrorCode.AMBIGUOUS_MATCH, details={"candidates": [match.end, len(hay)]})
 
 
 def _first_unique_offset(index: HayIndex, hunks: list[Hunk]) -> int:

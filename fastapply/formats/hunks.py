@@ -208,12 +208,18 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
             if exc.code != ErrorCode.NO_MATCH:
                 exc.details.setdefault("hunk", idx + 1)
                 raise
-            if _already_applied(index, hunk, hint, lo, taken):
+            # A hunk that only removes lines leaves just its context behind, which is in the file
+            # anyway: that it is "already applied" is the last explanation, after a fuzzy match.
+            deletes_only = not any(tag == "+" for tag, _ in hunk.lines)
+            if not deletes_only and _already_applied(index, hunk, hint, lo, taken):
                 skipped.append(idx)
                 continue
             try:
                 match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy_threshold=fuzzy_threshold, index=index)
             except MergeError as exc2:
+                if deletes_only and exc2.code == ErrorCode.NO_MATCH and _already_applied(index, hunk, hint, lo, taken):
+                    skipped.append(idx)
+                    continue
                 exc2.details.setdefault("hunk", idx + 1)
                 raise
             _check_removed(hay, hunk, match, what)

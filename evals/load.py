@@ -8,7 +8,8 @@ Each client is a keep-alive HTTP/1.1 connection driven by a minimal asyncio clie
 request, Content-Length framing), so the load generator spends little CPU of its own: on a small
 machine the generator and the server share the cores, and a heavy client would measure itself.
 Cases: `whole` (a ~300-line file, the update is the whole edited file), `lazy` (a ~300-line file and
-a lazy snippet with `... existing code ...` markers; needs the structural engine).
+a lazy snippet with `... existing code ...` markers; needs the structural engine), `tiny` (a one-line
+file: measures the HTTP stack and the service around the merge, e.g. `--http h11` against httptools).
 Bounded: each level stops after --requests requests or --duration seconds, whichever comes first.
 """
 
@@ -61,7 +62,9 @@ def lazy_snippet() -> str:
 
 def payload(case: str) -> tuple[bytes, str]:
     original = source_file(0)
-    if case == "whole":
+    if case == "tiny":
+        original, update, expected = "a = 1\n", "a = 2\n", "a = 2\n"
+    elif case == "whole":
         update = expected = source_file(1)
     else:
         update, expected = lazy_snippet(), source_file(1)
@@ -163,7 +166,7 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen, str]:
     port = free_port()
     command = [sys.executable, "-m", "fastapply", "serve", "--port", str(port), "--log-level", "warning",
                "--executor", args.executor, "--workers", str(args.workers),
-               "--max-concurrency", str(args.max_concurrency)]
+               "--max-concurrency", str(args.max_concurrency), "--http", args.http, "--loop", args.loop]
     if args.executor_workers:
         command += ["--executor-workers", str(args.executor_workers)]
     proc = subprocess.Popen(command, env={**os.environ, "FASTAPPLY_API_KEY": ""}, stderr=subprocess.DEVNULL)
@@ -210,13 +213,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="concurrency levels, comma-separated (default 1,8,32)")
     parser.add_argument("--requests", type=int, default=3000, help="at most this many requests per level")
     parser.add_argument("--duration", type=float, default=8.0, help="at most this many seconds per level")
-    parser.add_argument("--case", choices=["whole", "lazy"], default="whole",
+    parser.add_argument("--case", choices=["whole", "lazy", "tiny"], default="whole",
                         help="merge to send (default whole)")
     parser.add_argument("--executor", choices=["thread", "process"], default="process",
                         help="merge pool of the started server (default process)")
     parser.add_argument("--executor-workers", type=int, default=0, help="pool size of the started server")
     parser.add_argument("--workers", type=int, default=1,
                         help="uvicorn worker processes of the started server")
+    parser.add_argument("--http", choices=["auto", "httptools", "h11"], default="auto",
+                        help="HTTP parser of the started server (default auto: httptools when installed)")
+    parser.add_argument("--loop", choices=["auto", "uvloop", "asyncio"], default="auto",
+                        help="event loop of the started server (default auto: uvloop when installed)")
     parser.add_argument("--max-concurrency", type=int, default=64,
                         help="--max-concurrency of the started server")
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
@@ -246,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
 
     lines = source_file(0).count("\n")
     table = Table(title=f"fastapply service load: {args.case} merge of a {lines}-line file, "
-                  f"executor={args.executor}, workers={args.workers}, {os.cpu_count()} CPUs")
+                  f"executor={args.executor}, http={args.http}, loop={args.loop}, workers={args.workers}, "
+                  f"{os.cpu_count()} CPUs")
     columns = ("clients", "requests", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "statuses", "wrong")
     for column in columns:
         table.add_column(column, justify="right")
@@ -257,7 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     Console(width=140).print(table)
     if args.out:
         args.out.write_text(json.dumps({"case": args.case, "executor": args.executor, "workers": args.workers,
-                                        "results": results}, indent=2) + "\n")
+                                        "http": args.http, "loop": args.loop, "results": results},
+                                       indent=2) + "\n")
     if args.plot:
         plot(results, args.plot, f"{args.case} merge, executor={args.executor}, workers={args.workers}")
     failed = any(r["wrong_merges"] or set(r["statuses"]) - {"200"} for r in results)

@@ -28,6 +28,8 @@ class ErrorCode:
     BINARY_PATCH = "binary_patch"
     FILE_NOT_FOUND = "file_not_found"
     FILE_EXISTS = "file_exists"
+    IO_ERROR = "io_error"
+    INTERNAL_ERROR = "internal_error"
     # model path
     MODEL_NOT_CONFIGURED = "model_not_configured"
     MODEL_NOT_FOUND = "model_not_found"

@@ -3,10 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import traceback
 from importlib import import_module
 
-from ..errors import FastApplyError
+from ..errors import ErrorCode, FastApplyError
+
+EPILOG = """\
+Run `fastapply COMMAND --help` for a command's options.
+
+examples:
+  fastapply apply app.py --update snippet.py --in-place   merge a lazy snippet into app.py
+  fastapply patch --root . agent_output.md                apply diffs / SEARCH-REPLACE / V4A edits
+  fastapply serve                                         HTTP API on 127.0.0.1:8000
+
+Errors print `fastapply: error [code]: message` on stderr and exit 1; usage errors exit 2.
+Set FASTAPPLY_DEBUG=1 to see the traceback of an unexpected error.
+"""
 
 # Order is the order shown in --help.
 SUBCOMMANDS = ["apply", "patch", "serve"]
@@ -15,7 +29,10 @@ SUBCOMMANDS = ["apply", "patch", "serve"]
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fastapply",
-        description="Merge AI-written code edits (lazy snippets, diffs, search/replace blocks) into files.",
+        description="Merge AI-written code edits (lazy snippets, diffs, search/replace blocks, V4A\n"
+        "patches) into files, from the command line or as an HTTP service.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     from .. import __version__
 
@@ -35,9 +52,21 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except FastApplyError as exc:
-        print(f"fastapply: error [{exc.code}]: {exc.message}", file=sys.stderr)
-        return 1
+        return _error(exc.code, exc.message)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # e.g. writing a file on a full or read-only disk
+        where = f" ({exc.filename})" if exc.filename else ""
+        return _error(ErrorCode.IO_ERROR, f"{exc.strerror or exc}{where}")
+    except Exception as exc:  # a bug: still one line, with a way to get the details
+        if os.environ.get("FASTAPPLY_DEBUG"):
+            traceback.print_exc()
+        return _error(ErrorCode.INTERNAL_ERROR, f"unexpected {type(exc).__name__}: {exc}; this is a bug, "
+                      "please report it (FASTAPPLY_DEBUG=1 shows the traceback)")
+
+
+def _error(code: str, message: str) -> int:
+    print(f"fastapply: error [{code}]: {message}", file=sys.stderr)
+    return 1

@@ -14,10 +14,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "apply",
         help="merge a lazy edit snippet into a file",
-        description="Merge an edit snippet, in which unchanged code is elided with markers such as "
-        "'// ... existing code ...', into FILE. Prints the merged file (or a diff) to stdout; with "
-        "--in-place rewrites FILE atomically. Exit 1 with the error code on stderr when the edit "
-        "cannot be placed safely; the file is then left untouched.",
+        description="Merge an edit snippet, in which unchanged code is elided with markers such as\n"
+        "'// ... existing code ...', into FILE. Prints the merged file (or a diff) to stdout; with\n"
+        "--in-place rewrites FILE atomically. When the edit cannot be placed safely: exit 1 with\n"
+        "the error code on stderr, and the file is left untouched.",
+        epilog="examples:\n"
+        "  fastapply apply app.py --update snippet.py            # merged file on stdout\n"
+        "  fastapply apply app.py -u snippet.py --in-place --diff # rewrite app.py, show the diff\n"
+        "  pbpaste | fastapply apply app.py -u - -i               # snippet from stdin\n\n"
+        "exit status: 0 merged; 1 refused or failed (message on stderr, file untouched); 2 usage.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", metavar="FILE", help="the original file")
     p.add_argument("--update", "-u", required=True, metavar="SNIPPET",
@@ -55,9 +61,15 @@ def run(args: argparse.Namespace) -> int:
     from ..api import apply
     from ..fsutil import atomic_write
 
+    if args.file == "-":
+        raise InputError("FILE must be a file path (only --update can be - for stdin)",
+                         code=ErrorCode.INVALID_ARGUMENT)
+    engine = args.engine or ("auto" if args.model else "structural")
+    if engine != "structural" and not args.model:
+        raise InputError(f"--engine {engine} needs a model: add --model SPEC (a hub id, a folder or a "
+                         ".gguf file)", code=ErrorCode.MODEL_NOT_CONFIGURED)
     original = read_text(args.file, "file")
     update = read_text(args.update, "update snippet")
-    engine = args.engine or ("auto" if args.model else "structural")
     model = None
     if args.model and engine != "structural":
         from ..runtime.loader import load_model

@@ -16,7 +16,8 @@ formats (auto-detected; several may be mixed in one output):
   udiff           git diff / diff -u; wrong or missing line numbers (@@ ... @@) are tolerated
   search-replace  <<<<<<< SEARCH / ======= / >>>>>>> REPLACE blocks, path on the line before
                   (also ------- SEARCH / ======= / +++++++ REPLACE)
-  v4a             *** Begin Patch / *** Update File: / *** Add File: / *** Delete File: / *** End Patch
+  v4a             *** Begin Patch / *** Update File: / *** Add File: / *** Delete File: /
+                  *** End Patch (OpenAI's apply_patch)
   replacements    JSON list: [{"path": "a.py", "old": "...", "new": "...", "replace_all": false}]
   lazy            JSON list: [{"path": "a.py", "update": "<snippet with // ... existing code ...>"}]
 
@@ -37,9 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "patch",
         help="apply an agent's diffs / SEARCH-REPLACE blocks / V4A patches / edit lists to files",
-        description="Read an agent's raw output (or a JSON list of edits), find the edits in it, and apply "
-        "them to the files under --root. Prints a summary per file: hunks or edits applied, fuzzed "
-        "(placed with tolerance) and failed, with the reasons. Each file is written atomically.",
+        description="Read an agent's raw output (or a JSON list of edits), find the edits in it, and\n"
+        "apply them to the files under --root. Prints a summary per file: hunks or edits applied,\n"
+        "fuzzed (placed with tolerance) and failed, with the reasons. Each file is written atomically.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -48,7 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--root", default=".", metavar="DIR", help="folder the paths are relative to (default: .)")
     p.add_argument("--format", "-f", default="auto",
                    choices=["auto", "udiff", "search-replace", "v4a", "replacements", "lazy"],
-                   help="edit format (default: auto-detect)")
+                   metavar="FORMAT",
+                   help="edit format: auto (default: detect), udiff, search-replace, v4a, replacements "
+                   "or lazy")
     p.add_argument("--atomic", action="store_true",
                    help="all or nothing: write no file unless every edit applies")
     p.add_argument("--dry-run", "-n", action="store_true", help="apply in memory only; write nothing")

@@ -18,16 +18,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "serve",
         help="run the HTTP service (Relace /v1/apply, OpenAI /v1/chat/completions, batch apply)",
-        description="Serve fastapply over HTTP. With no options: the structural engine on "
-        "127.0.0.1:8000, no auth. Endpoints: POST /v1/apply, POST /v1/chat/completions, "
-        "POST /v1/apply/batch, GET /v1/models, /healthz, /readyz, /metrics; API docs at /schema. "
+        description="Serve fastapply over HTTP. With no options: the structural engine on 127.0.0.1:8000,\n"
+        "no auth. Endpoints: POST /v1/apply (Relace), POST /v1/chat/completions (OpenAI, Morph's\n"
+        "format), POST /v1/apply/batch, GET /v1/models, /healthz, /readyz, /metrics; docs at /schema.\n"
         + DEFAULTS_HELP,
+        epilog="examples:\n"
+        "  fastapply serve                                   # structural engine on 127.0.0.1:8000\n"
+        "  fastapply serve --host 0.0.0.0 --api-key \"$KEY\"   # reachable from other machines, with auth\n"
+        "  fastapply serve --model path/to/model.gguf        # also serve a fast-apply model\n"
+        "  curl -s localhost:8000/v1/apply -d '{\"initial_code\": \"a = 1\\n\", \"edit_snippet\": \"a = 2\\n\"}'",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add = p.add_argument
     add("--host", default=None,
         help=f"address to bind; 0.0.0.0 for every interface (default 127.0.0.1) {_env('host')}")
     add("--port", type=int, default=None, help=f"TCP port (default 8000) {_env('port')}")
-    add("--workers", type=int, default=None,
+    add("--workers", type=int, default=None, metavar="N",
         help="worker processes; each loads its own model and keeps its own metrics "
         f"(default 1) {_env('workers')}")
     add("--model", default=None, metavar="SPEC",
@@ -40,11 +46,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     add("--api-key", dest="api_keys", action="append", default=None, metavar="KEY",
         help=f"require this key as `Authorization: Bearer KEY` or `x-api-key`; repeat for several "
         f"(default: no auth) [FASTAPPLY_API_KEY, or comma-separated FASTAPPLY_API_KEYS]")
-    add("--max-body-mb", type=float, default=None,
+    add("--max-body-mb", type=float, default=None, metavar="MB",
         help=f"largest request body, else 413 (default 8) {_env('max_body_mb')}")
-    add("--timeout-s", type=float, default=None,
+    add("--timeout-s", type=float, default=None, metavar="S",
         help="per-request time limit up to the response headers (queueing and the merge), else 504 "
         f"(default 30) {_env('timeout_s')}")
+    add("--max-generation-s", type=float, default=None, metavar="S",
+        help="longest model stream: a streamed response starts at once, so --timeout-s does not bound "
+        "it; generation stops after S seconds with an in-band generation_timeout error "
+        f"(default 300) {_env('max_generation_s')}")
     add("--max-concurrency", type=int, default=None, metavar="N",
         help=f"requests processed at once (default 64) {_env('max_concurrency')}")
     add("--max-queue", type=int, default=None, metavar="N",
@@ -58,6 +68,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     add("--executor-workers", type=int, default=None, metavar="N",
         help="threads or processes for merges; 0 = from the CPU count "
         f"(default 0) {_env('executor_workers')}")
+    add("--http", choices=["auto", "httptools", "h11"], default=None,
+        help="HTTP parser: httptools (C, faster) or h11 (pure Python); auto = httptools when installed "
+        f"(default auto) {_env('http')}")
+    add("--loop", choices=["auto", "uvloop", "asyncio"], default=None,
+        help=f"event loop; auto = uvloop when installed (default auto) {_env('loop')}")
     add("--log-level", choices=["debug", "info", "warning", "error"], default=None,
         help=f"JSON log level on stderr (default info) {_env('log_level')}")
     p.set_defaults(handler=run)
@@ -72,8 +87,8 @@ def run(args: argparse.Namespace) -> int:
 
     options = {name: getattr(args, name) for name in (
         "host", "port", "workers", "model", "model_aliases", "api_keys", "max_body_mb", "timeout_s",
-        "max_concurrency",
-        "max_queue", "cors_origins", "executor", "executor_workers", "log_level")}
+        "max_generation_s", "max_concurrency",
+        "max_queue", "cors_origins", "executor", "executor_workers", "log_level", "http", "loop")}
     if options["model_aliases"]:
         options["model_aliases"] = parse_aliases(options["model_aliases"])
     settings = from_env(**options)
@@ -81,10 +96,11 @@ def run(args: argparse.Namespace) -> int:
     os.environ.update(to_env(settings))
     from ..service import logs
 
-    from ..service.protocol import NoDelayHTTPProtocol
+    from ..service.protocol import http_protocol, resolve_loop
 
     logs.configure(settings.log_level)
     uvicorn.run("fastapply.service.app:create_app_from_env", factory=True, host=settings.host,
-                port=settings.port, workers=settings.workers, http=NoDelayHTTPProtocol, access_log=False,
+                port=settings.port, workers=settings.workers, http=http_protocol(settings.http),
+                loop=resolve_loop(settings.loop), access_log=False,
                 log_config=None, log_level=settings.log_level, timeout_graceful_shutdown=5)
     return 0

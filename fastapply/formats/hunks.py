@@ -13,7 +13,17 @@ import msgspec
 from rapidfuzz import fuzz
 
 from ..errors import ErrorCode, MergeError
-from .matching import DEFAULT_FUZZY_THRESHOLD, HayIndex, Match, Reindent, _indent, _width, locate
+from .matching import (
+    DEFAULT_FUZZY_THRESHOLD,
+    HayIndex,
+    Match,
+    Reindent,
+    _indent,
+    _tier_candidates,
+    _width,
+    common_shift,
+    locate,
+)
 
 
 class Hunk(msgspec.Struct, kw_only=True):
@@ -134,19 +144,24 @@ def _anchor_line(hay: list[str], anchor: str, lo: int) -> int | None:
 
 
 def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, sequential: bool = False,
-                fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD,
-                label: str = "hunk") -> tuple[list[str], bool, list[Placed]]:
+                fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, label: str = "hunk",
+                shift: int | None = None, diff_context: bool = False) -> tuple[list[str], bool, list[Placed]]:
     """Place every hunk in the original lines, then splice. Raises MergeError naming the hunk.
 
     sequential (V4A): each hunk is searched after the previous one and after its `@@` anchors.
     Otherwise (unified diffs) each hunk is searched anywhere not already taken, guided by its header's
-    line number corrected by the offset the previous hunk was found at.
+    line number corrected by the offset the previous hunk was found at (for the first hunk: the offset
+    of the first hunk that occurs exactly once, since a stale diff shifts every hunk alike).
+    diff_context: the hunks come from a diff or patch, which shows context after a change unless the
+    change is at the end of the file (see `_check_open_end`).
     """
     placed: list[tuple[Match, int, int, Hunk]] = []  # (match, insert_at, index, hunk)
     taken: list[tuple[int, int]] = []
     skipped: list[int] = []
     index = HayIndex(hay)
-    offset = 0
+    if shift is None and len(hunks) > 1:
+        shift = common_shift(index, [hunk.old() for hunk in hunks])
+    offset = 0 if sequential else _first_unique_offset(index, hunks)
     cursor = 0
     for idx, hunk in enumerate(hunks):
         what = f"{label} {idx + 1}" + (f" (patch line {hunk.source_line})" if hunk.source_line else "")
@@ -177,29 +192,39 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
             continue
         try:
             try:
-                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy=False, index=index)
+                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy=False, index=index,
+                               shift=shift)
             except MergeError as exc:
                 # Hunks of a diff come in file order: a hunk without a line number that matches
                 # several places is looked for after the previous hunk.
                 if exc.code != ErrorCode.AMBIGUOUS_MATCH or sequential or hunk.old_start is not None or not cursor:
                     raise
                 try:
-                    match = locate(hay, old, what=what, hint=cursor, lo=cursor, taken=taken, fuzzy=False, index=index)
+                    match = locate(hay, old, what=what, hint=cursor, lo=cursor, taken=taken, fuzzy=False,
+                                   index=index, shift=shift)
                 except MergeError:
                     raise exc from None
         except MergeError as exc:
             if exc.code != ErrorCode.NO_MATCH:
                 exc.details.setdefault("hunk", idx + 1)
                 raise
-            if _already_applied(index, hunk, hint, lo, taken):
+            # A hunk that only removes lines leaves just its context behind, which is in the file
+            # anyway: that it is "already applied" is the last explanation, after a fuzzy match.
+            deletes_only = not any(tag == "+" for tag, _ in hunk.lines)
+            if not deletes_only and _already_applied(index, hunk, hint, lo, taken):
                 skipped.append(idx)
                 continue
             try:
                 match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy_threshold=fuzzy_threshold, index=index)
             except MergeError as exc2:
+                if deletes_only and exc2.code == ErrorCode.NO_MATCH and _already_applied(index, hunk, hint, lo, taken):
+                    skipped.append(idx)
+                    continue
                 exc2.details.setdefault("hunk", idx + 1)
                 raise
             _check_removed(hay, hunk, match, what)
+        if diff_context:
+            _check_open_end(hay, hunk, match, what)
         if hunk.old_start is not None:
             offset = match.start - (hunk.old_start - 1)
         taken.append((match.start, match.end))
@@ -227,6 +252,41 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
     reports += [Placed(index=i, start=-1, kind="already_applied", similarity=1.0) for i in skipped]
     reports.sort(key=lambda r: r.index)
     return out, final_newline, reports
+
+
+# A diff shows this many lines of context after a change (diff -u, git diff, V4A's convention).
+DIFF_CONTEXT = 3
+
+
+def _check_open_end(hay: list[str], hunk: Hunk, match: Match, what: str) -> None:
+    """A diff hunk that ends with added lines right after context, showing no context after them,
+    says "at the end of the file". When the file goes on for a few lines more (fewer than a diff's
+    context), a context line was most likely lost, and the new lines may belong after those lines."""
+    tags = [tag for tag, _ in hunk.lines]
+    if not tags or tags[-1] != "+" or hunk.at_eof:
+        return
+    last_old = next((tag for tag in reversed(tags) if tag != "+"), None)
+    rest = len(hay) - match.end
+    if last_old == " " and 0 < rest <= DIFF_CONTEXT:
+        raise MergeError(f"{what} ends with added lines and no context after them, as at the end of the "
+                         f"file, but the file has {rest} more line(s) after its context; it is unclear "
+                         "whether the new lines go before or after them; include the lines that follow",
+                         code=ErrorCode.AMBIGUOUS_MATCH, details={"candidates": [match.end, len(hay)]})
+
+
+def _first_unique_offset(index: HayIndex, hunks: list[Hunk]) -> int:
+    """How far the file has moved from the diff's line numbers, judged by the first numbered hunk
+    whose lines occur exactly once, indentation aside (0 when none does). Without it, a first hunk
+    whose lines occur twice would follow its stale line number to the wrong copy. Indentation aside,
+    so that a re-indented hunk that equals some other, nested code does not count as unique."""
+    for hunk in hunks:
+        old = hunk.old()
+        if hunk.old_start is None or not any(line.strip() for line in old):
+            continue
+        found = _tier_candidates(index, old, "indent", 0, len(index.hay), ())
+        if len(found) == 1:
+            return found[0].start - (hunk.old_start - 1)
+    return 0
 
 
 def _check_removed(hay: list[str], hunk: Hunk, match: Match, what: str) -> None:
@@ -259,7 +319,7 @@ def _already_applied(index: HayIndex, hunk: Hunk, hint: int | None, lo: int, tak
 
 def _insertion_point(hay: list[str], hunk: Hunk, hint: int | None, sequential: bool, what: str) -> int:
     """A hunk with no old lines only adds lines: it goes where its header (or V4A cursor) says."""
-    if not hay:
+    if not hay and not hunk.old():
         return 0
     if hunk.at_eof and not hunk.old():
         return len(hay)

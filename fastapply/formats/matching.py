@@ -10,6 +10,8 @@ Tiers, tried in order; the first tier that finds anything decides (a worse tier 
 
 Never guess: when two places match equally well the caller gets `ambiguous_match` with the candidate
 lines, unless a line-number hint clearly points at one of them (twice as close as the next one).
+Without a line hint, the edit's other blocks vote: when they all sit at one indentation offset from
+the file, a block that matches both exactly and at that offset goes where the offset says.
 """
 
 from __future__ import annotations
@@ -227,10 +229,12 @@ def _tier_candidates(index: HayIndex, needle: Sequence[str], kind: str, lo: int,
 def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit", hint: int | None = None,
            lo: int = 0, hi: int | None = None, taken: Sequence[Span] = (),
            fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, fuzzy: bool = True,
-           index: HayIndex | None = None, kinds: Sequence[str] = _TIERS) -> Match:
+           index: HayIndex | None = None, kinds: Sequence[str] = _TIERS, shift: int | None = None) -> Match:
     """Find `needle` (lines without '\\n') in `hay` within [lo, hi), avoiding `taken` spans.
 
     Raises MergeError no_match / ambiguous_match. `hint` is a 0-based line where the block is expected.
+    `shift`: the indentation offset (file minus edit, in columns) the edit's other blocks were found at
+    (see `common_shift`); with no line hint it decides between an exact match and a re-indented one.
     """
     hi = len(hay) if hi is None else hi
     n = len(needle)
@@ -251,11 +255,47 @@ def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit",
             closer = [m.start for t in tiers for m in t if 2 * abs(m.start - hint) < dist]
             if closer:
                 raise _ambiguous(what, [chosen.start, *closer], f"{kind} vs. nearer laxer match")
+        elif shift and kind in ("exact", "whitespace") and "indent" in kinds:
+            # The edit's other blocks all sit `shift` columns off in the file: this one was most likely
+            # copied at the same wrong depth, and its exact match is a nested copy of the real target
+            # (an edit re-indented by 4 can be byte-identical to code one level deeper).
+            shifted = [m for m in tiers[kinds.index("indent")] if _delta(m) == shift
+                       and not _overlaps((m.start, m.end), [(chosen.start, chosen.end)])]
+            if len(shifted) > 1:
+                raise _ambiguous(what, [m.start for m in shifted], f"{kind}, re-indented like the other blocks")
+            if shifted:
+                return shifted[0]
         return chosen
 
     if not fuzzy:
         raise MergeError(f"{what} was not found in the file (fuzzy matching off)", code=ErrorCode.NO_MATCH)
     return _fuzzy(index, needle, what=what, hint=hint, lo=lo, hi=hi, taken=taken, threshold=fuzzy_threshold)
+
+
+def _delta(match: Match) -> int:
+    return match.reindent.delta if match.reindent else 0
+
+
+def shifted_elsewhere(index: HayIndex, needle: Sequence[str], shift: int) -> bool:
+    """Whether the needle also sits somewhere at indentation offset `shift` (see `common_shift`)."""
+    found = _tier_candidates(index, needle, "indent", 0, len(index.hay), ())
+    return any(_delta(m) == shift for m in found)
+
+
+def common_shift(index: HayIndex, needles: Sequence[Sequence[str]]) -> int | None:
+    """The indentation offset shared by every block that has one place in the file (ignoring
+    indentation): 0 when they match as written, e.g. -4 when the edit was written one level too deep.
+    None when no block has one place, or when they disagree."""
+    deltas = set()
+    placed = 0
+    for needle in needles:
+        if not any(line.strip() for line in needle):
+            continue
+        found = _tier_candidates(index, needle, "indent", 0, len(index.hay), ())
+        if len(found) == 1:
+            deltas.add(_delta(found[0]))
+            placed += 1
+    return deltas.pop() if placed and len(deltas) == 1 else None
 
 
 def _fuzzy(index: HayIndex, needle: Sequence[str], *, what: str, hint: int | None, lo: int, hi: int,

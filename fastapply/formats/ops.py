@@ -47,7 +47,7 @@ def run_op(op: FileOp, current: str | None, *, filename: str | None = None,
     if op.format in ("udiff", "v4a"):
         lines, final_newline = split_lines(current)
         out, final_newline, placed = apply_hunks(lines, final_newline, op.hunks, sequential=op.format == "v4a",
-                                                 fuzzy_threshold=fuzzy_threshold, label=label)
+                                                 diff_context=True, fuzzy_threshold=fuzzy_threshold, label=label)
         outcome = Outcome(text=join_lines(out, final_newline))
         outcome.note(placed, label)
         return outcome.text, outcome

@@ -16,7 +16,7 @@ from ..errors import ErrorCode, InputError, MergeError
 from ..result import ApplyResult, ApplyStats, make_result
 from ..text import DEFAULT_LIMITS, Document, Limits, check_size, ensure_text, normalize_newlines
 from .hunks import Outcome, apply_hunks, hunk_from_pair, join_lines, split_lines
-from .matching import DEFAULT_FUZZY_THRESHOLD
+from .matching import DEFAULT_FUZZY_THRESHOLD, HayIndex, common_shift, shifted_elsewhere
 
 _OLD_KEYS = ("old", "old_string", "old_str", "search")
 _NEW_KEYS = ("new", "new_string", "new_str", "replace")
@@ -79,6 +79,30 @@ def _indent_prefixed(text: str, old: str, new: str) -> bool:
     return at > line_start and not text[line_start:at].strip()
 
 
+def _block_lines(old: str) -> list[str]:
+    """The lines of `old` when it is a block of two or more lines; [] for a one-line edit, which is
+    often a substring of a line (`x = 1` in `    x = 1  # note`), not a block at some indentation."""
+    lines = _trim_blank_edges(split_lines(old)[0], [])[0]
+    return lines if len(lines) >= 2 else []
+
+
+def _edits_shift(text: str, edits: list[Edit]) -> int | None:
+    """The indentation offset the edits' blocks share in the file (None: no single one, or one edit)."""
+    if len(edits) < 2:
+        return None
+    blocks = [lines for lines in map(_block_lines, (e.old for e in edits)) if lines]
+    return common_shift(HayIndex(split_lines(text)[0]), blocks) if blocks else None
+
+
+def _shifted_rival(text: str, old: str, shift: int) -> bool:
+    """`old` occurs once, as whole lines, and also sits elsewhere at indentation offset `shift`."""
+    at = text.find(old)
+    if at > 0 and text[at - 1] != "\n":
+        return False
+    needle = _block_lines(old)
+    return bool(needle) and shifted_elsewhere(HayIndex(split_lines(text)[0]), needle, shift)
+
+
 def _trim_blank_edges(old: list[str], new: list[str]) -> tuple[list[str], list[str]]:
     """Drop blank lines at the edges of `old` (and as many at the edges of `new`): they often drift."""
     while old and not old[0].strip():
@@ -93,8 +117,12 @@ def _trim_blank_edges(old: list[str], new: list[str]) -> tuple[list[str], list[s
 
 
 def replace_one(text: str, edit: Edit, index: int, outcome: Outcome, *,
-                fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, label: str = "edit") -> str:
-    """Apply one edit to '\\n'-text; records counts and warnings in `outcome`. Raises MergeError."""
+                fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, label: str = "edit",
+                shift: int | None = None) -> str:
+    """Apply one edit to '\\n'-text; records counts and warnings in `outcome`. Raises MergeError.
+
+    `shift`: the indentation offset the other edits were found at (matching.common_shift).
+    """
     what = f"{label} {index}"
     if edit.old == edit.new:
         outcome.warnings.append(f"{what} changes nothing (old and new are the same); skipped")
@@ -108,6 +136,8 @@ def replace_one(text: str, edit: Edit, index: int, outcome: Outcome, *,
     count = text.count(edit.old)
     if count == 1 and _indent_prefixed(text, edit.old, edit.new):
         count = 0  # a multi-line block found one indentation level in: shift it as a block below
+    if count == 1 and shift and _shifted_rival(text, edit.old, shift):
+        count = 0  # also there at the other edits' indentation offset: let the block matcher decide
     if count == 1 or (count > 1 and edit.replace_all):
         outcome.applied += 1
         return text.replace(edit.old, edit.new)
@@ -124,7 +154,7 @@ def replace_one(text: str, edit: Edit, index: int, outcome: Outcome, *,
     hunk = hunk_from_pair(old, new)
     try:
         lines_out, final_newline, placed = apply_hunks(hay, final_newline, [hunk], fuzzy_threshold=fuzzy_threshold,
-                                                       label=label)
+                                                       label=label, shift=shift)
     except MergeError as exc:
         exc.message = exc.message.replace(f"{label} 1", what, 1)
         exc.details["edit"] = index
@@ -139,8 +169,9 @@ def replace_one(text: str, edit: Edit, index: int, outcome: Outcome, *,
 def replace_all_in(text: str, edits: list[Edit], *, fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD,
                    label: str = "edit") -> Outcome:
     outcome = Outcome(text=text)
+    shift = _edits_shift(text, edits)
     for i, edit in enumerate(edits, 1):
-        text = replace_one(text, edit, i, outcome, fuzzy_threshold=fuzzy_threshold, label=label)
+        text = replace_one(text, edit, i, outcome, fuzzy_threshold=fuzzy_threshold, label=label, shift=shift)
     outcome.text = text
     return outcome
 

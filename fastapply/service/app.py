@@ -18,7 +18,7 @@ from .engine import Engine
 from .errors import EXCEPTION_HANDLERS
 from .executor import MergePool
 from .metrics import Metrics
-from .middleware import Auth, Gate, Limits, RequestContext
+from .middleware import Auth, Gate, Limits, PreflightErrors, RequestContext
 from .models import ApplyModelLike, Models
 from .routes_apply import apply_route
 from .routes_batch import apply_batch
@@ -38,7 +38,7 @@ def create_app(settings: Settings | None = None, *, models: list[ApplyModelLike]
     for name in registry.names():
         metrics_.model_loaded.set(1, model=name)
     pool = MergePool(settings.executor, settings.pool_size())
-    engine = Engine(pool, registry, metrics_)
+    engine = Engine(pool, registry, metrics_, max_generation_s=settings.max_generation_s)
     background: set[asyncio.Task[Any]] = set()
 
     async def startup(app: Litestar) -> None:
@@ -60,10 +60,9 @@ def create_app(settings: Settings | None = None, *, models: list[ApplyModelLike]
         cors = CORSConfig(allow_origins=settings.cors_origins, allow_methods=["GET", "POST", "OPTIONS"],
                           allow_headers=["authorization", "content-type", "x-api-key", "x-request-id"],
                           expose_headers=["x-request-id", "retry-after"])
-    return Litestar(
+    app = Litestar(
         route_handlers=[apply_route, apply_batch, chat_completions, list_models, healthz, readyz, metrics],
-        middleware=[DefineMiddleware(RequestContext, metrics=metrics_),
-                    DefineMiddleware(Auth, settings=settings, metrics=metrics_),
+        middleware=[DefineMiddleware(Auth, settings=settings, metrics=metrics_),
                     DefineMiddleware(Limits, settings=settings, metrics=metrics_,
                                      gate=Gate(settings.max_concurrency))],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
@@ -79,6 +78,11 @@ def create_app(settings: Settings | None = None, *, models: list[ApplyModelLike]
             "`x-api-key` when the server has keys."),
         debug=False,
     )
+    # Route middleware runs only once a route matched; wrapping litestar's whole handler (its CORS
+    # layer and router included) gives 404s, 405s and preflights a request id and a metrics line too.
+    routes = frozenset(route.path for route in app.routes)
+    app.asgi_handler = RequestContext(PreflightErrors(app.asgi_handler, metrics_), metrics_, routes)
+    return app
 
 
 def _security(settings: Settings) -> dict[str, Any]:

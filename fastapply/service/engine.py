@@ -8,6 +8,7 @@ is not about the input itself) the first loaded model, if any.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -17,6 +18,7 @@ import msgspec
 
 from ..errors import ApplyError, ErrorCode, InputError
 from ..result import ApplyResult
+from .errors import ServiceCode, ServiceError
 from .executor import MergePool
 from .metrics import Metrics
 from .models import AUTO, STRUCTURAL, ApplyModelLike, Models
@@ -73,8 +75,10 @@ def structural_apply(job: Job) -> ApplyResult:
 
 
 class Engine:
-    def __init__(self, pool: MergePool, models: Models, metrics: Metrics) -> None:
+    def __init__(self, pool: MergePool, models: Models, metrics: Metrics, *,
+                 max_generation_s: float = 300.0) -> None:
         self.pool, self.models, self.metrics = pool, models, metrics
+        self.max_generation_s = max_generation_s
         self._background: set[asyncio.Task[Any]] = set()
 
     async def apply(self, job: Job) -> ApplyResult:
@@ -165,8 +169,10 @@ class Engine:
     async def _model_stream(self, model: ApplyModelLike, job: Job) -> AsyncIterator[str]:
         # Each next() runs in a thread and is awaited to completion, so closing the iterator never
         # races a running step; a disconnect cancels this generator, whose finally closes the
-        # model's iterator, which stops generation.
+        # model's iterator, which stops generation. The generation time limit is checked between
+        # chunks for the same reason (a running forward pass cannot be interrupted).
         async with self.models.lock(model):
+            started = time.monotonic()
             iterator = await anyio.to_thread.run_sync(
                 lambda: iter(model.stream(job.original, job.update, **job.model_kwargs())))
             try:
@@ -175,6 +181,13 @@ class Engine:
                     if chunk is _END:
                         break
                     yield chunk
+                    if time.monotonic() - started > self.max_generation_s:
+                        self.metrics.refusal(ServiceCode.GENERATION_TIMEOUT)
+                        raise ServiceError(
+                            504, f"generation stopped after the {self.max_generation_s:g} s limit; the "
+                            "merged file is incomplete; raise --max-generation-s or send a smaller edit",
+                            code=ServiceCode.GENERATION_TIMEOUT,
+                            details={"max_generation_s": self.max_generation_s})
                 self.metrics.merge(model.name)
             finally:
                 close = getattr(iterator, "close", None)

@@ -28,11 +28,14 @@ class ServiceCode:
     UNAUTHORIZED = "unauthorized"
     NOT_FOUND = "not_found"
     METHOD_NOT_ALLOWED = "method_not_allowed"
+    CORS_ORIGIN_DENIED = "cors_origin_denied"
+    CORS_PREFLIGHT_DENIED = "cors_preflight_denied"
     MODEL_NOT_FOUND = "model_not_found"
     MODEL_NOT_READY = "model_not_ready"
     PAYLOAD_TOO_LARGE = "payload_too_large"
     RATE_LIMITED = "rate_limited"
     TIMEOUT = "timeout"
+    GENERATION_TIMEOUT = "generation_timeout"
     INTERNAL = "internal_error"
 
 

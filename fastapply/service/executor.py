@@ -25,9 +25,15 @@ log = logging.getLogger("fastapply.service")
 
 
 def _ready() -> bool:
-    # Importing the engine in each worker up front keeps the first real merge fast.
-    import fastapply.api  # noqa: F401
+    # One tiny merge up front, through the function the requests use, keeps the first real merge
+    # fast: the engine imports its parts lazily, and unpickling engine.structural_apply imports the
+    # service package; together ~0.15 s per process (more on a loaded machine), enough to time out.
+    from . import engine
 
+    try:
+        engine.structural_apply(engine.Job(original="a = 1\n", update="a = 2\n", filename="warm.py"))
+    except Exception:  # only a warm-up: whatever is wrong, the requests themselves will report it
+        log.warning("the merge warm-up failed", exc_info=True)
     return True
 
 
@@ -53,6 +59,7 @@ class MergePool:
                 self._processes = None
                 self.kind = "thread"
         self._limiter = anyio.CapacityLimiter(self.size)
+        await anyio.to_thread.run_sync(_ready, limiter=self._limiter)
 
     async def run(self, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run func(*args, **kwargs) off the event loop. On cancellation (timeout, disconnect) the
@@ -77,6 +84,9 @@ class MergePool:
         return ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"))
 
     def close(self) -> None:
+        """Stop the worker processes and wait for them (merges take milliseconds). Not waiting left
+        them orphaned when uvicorn re-raised SIGTERM right after shutdown: they kept the server's
+        stdout and stderr open, so a supervisor reading those never saw the server exit."""
         if self._processes is not None:
-            self._processes.shutdown(wait=False, cancel_futures=True)
+            self._processes.shutdown(wait=True, cancel_futures=True)
             self._processes = None

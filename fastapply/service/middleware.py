@@ -1,7 +1,9 @@
-"""ASGI middleware around every route: request id, access log and metrics; API keys; limits.
+"""ASGI middleware: request id, access log and metrics; CORS refusals as JSON; API keys; limits.
 
-Order (outermost first): RequestContext, Auth, Limits. CORS preflights are answered by litestar before
-these run, so browsers get their preflight without a key.
+Order (outermost first): RequestContext and PreflightErrors wrap the whole litestar application
+(app.py installs them around `Litestar.asgi_handler`), so they also see what litestar answers before
+any route runs: 404 and 405 for unknown routes and methods, and CORS preflights. Auth and Limits are
+route middleware. Preflights never reach Auth, so browsers get them without a key.
 """
 
 from __future__ import annotations
@@ -57,11 +59,26 @@ async def send_error(send: Any, status: int, code: str, message: str, details: d
     await send({"type": "http.response.body", "body": body})
 
 
-class RequestContext:
-    """Gives each request an id (the client's x-request-id when sane), echoes it, logs and counts it."""
+# The metrics label for a request that matched no route: raw paths would let any scanner create an
+# unbounded number of series.
+UNMATCHED_ROUTE = "(unmatched)"
 
-    def __init__(self, app: Any, metrics: Metrics) -> None:
-        self.app, self.metrics = app, metrics
+
+class RequestContext:
+    """Gives each request an id (the client's x-request-id when sane), echoes it, logs and counts it.
+
+    `routes`: the application's route paths, for labelling a 405 (a known path, another method).
+    """
+
+    def __init__(self, app: Any, metrics: Metrics, routes: frozenset[str] = frozenset()) -> None:
+        self.app, self.metrics, self.routes = app, metrics, routes
+
+    def route_label(self, scope: Scope, path: str) -> str:
+        # litestar sets path_template once a route matched (the same for every path of a template).
+        template = scope.get("path_template")
+        if template:
+            return str(template)
+        return path if path in self.routes else UNMATCHED_ROUTE
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -72,6 +89,7 @@ class RequestContext:
         token = request_id_var.set(request_id)
         status = 500
         started = time.perf_counter()
+        path = scope["path"]  # routing may rewrite scope["path"]; log what the client asked for
 
         async def send_with_id(message: dict[str, Any]) -> None:
             nonlocal status
@@ -84,12 +102,55 @@ class RequestContext:
             await self.app(scope, receive, send_with_id)
         finally:
             seconds = time.perf_counter() - started
-            route, method = scope["path"], scope["method"]
-            self.metrics.request(route, method, status, seconds)
+            method = scope["method"]
+            self.metrics.request(self.route_label(scope, path), method, status, seconds)
             log.info("request", extra={"request_id": request_id, "fields": {
-                "method": method, "path": route, "status": status, "duration_ms": round(seconds * 1000, 3),
+                "method": method, "path": path, "status": status, "duration_ms": round(seconds * 1000, 3),
                 "client": (scope.get("client") or ("", 0))[0]}})
             request_id_var.reset(token)
+
+
+class PreflightErrors:
+    """litestar answers a refused CORS preflight with a plain-text 400 ("Disallowed CORS Origin, method");
+    turn it into the service's JSON error: `cors_origin_denied` when the origin is not on the
+    allow-list, `cors_preflight_denied` when only the method or the headers are not allowed."""
+
+    def __init__(self, app: Any, metrics: Metrics) -> None:
+        self.app, self.metrics = app, metrics
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        origin = header(scope, b"origin") if scope["type"] == "http" else None
+        if origin is None or scope["method"] != "OPTIONS":
+            await self.app(scope, receive, send)
+            return
+        refused = False
+
+        async def send_json(message: dict[str, Any]) -> None:
+            nonlocal refused
+            if message["type"] == "http.response.start" and message["status"] == 400:
+                refused = True
+                return  # sent below, with the body
+            if refused and message["type"] == "http.response.body":
+                await self._refuse(send, origin, bytes(message.get("body", b"")))
+                return
+            await send(message)
+
+        await self.app(scope, receive, send_json)
+
+    async def _refuse(self, send: Any, origin: bytes, text: bytes) -> None:
+        # litestar's text names what failed: "Disallowed CORS Origin, method, headers".
+        failed = [part.strip().lower() for part in text.decode("utf-8", "replace")
+                  .removeprefix("Disallowed CORS").split(",") if part.strip()]
+        name = origin.decode("latin-1")
+        if "origin" in failed:
+            code = ServiceCode.CORS_ORIGIN_DENIED
+            message = (f"origin {name} is not allowed; the server allows the origins given with "
+                       "--cors-origin (FASTAPPLY_CORS_ORIGINS)")
+        else:
+            code = ServiceCode.CORS_PREFLIGHT_DENIED
+            message = f"CORS preflight from {name} refused; not allowed: {', '.join(failed)}"
+        self.metrics.refusal(code)
+        await send_error(send, 400, code, message, {"origin": name, "failed": failed})
 
 
 class Auth:
@@ -138,8 +199,8 @@ class Limits:
     """Body size (from Content-Length, before any work), concurrency with a bounded queue, timeout.
 
     The timeout covers everything up to the response headers: queueing and the whole merge for a
-    plain response or a structural stream. A model stream starts at once and then runs until done or
-    until the client disconnects.
+    plain response or a structural stream. A model stream starts at once and then runs until done,
+    until the client disconnects, or until `max_generation_s` (the engine stops it, in-band).
     """
 
     def __init__(self, app: Any, settings: Settings, metrics: Metrics, gate: Gate) -> None:

@@ -7,6 +7,7 @@ so a container or a process manager can configure the service without a command 
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -33,6 +34,9 @@ class Settings(msgspec.Struct, kw_only=True):
     api_keys: list[str] = msgspec.field(default_factory=list)
     max_body_mb: float = 8.0
     timeout_s: float = 30.0
+    # A model stream's response starts at once, so timeout_s cannot bound it: generation stops after
+    # this many seconds (checked between chunks) with an in-band `generation_timeout` error event.
+    max_generation_s: float = 300.0
     # Requests on /v1/* processed at once, and how many more may wait for a slot before 429.
     max_concurrency: int = 64
     max_queue: int = 256
@@ -43,6 +47,10 @@ class Settings(msgspec.Struct, kw_only=True):
     # Threads or processes in that pool; 0 = a default from the CPU count.
     executor_workers: int = 0
     log_level: Literal["debug", "info", "warning", "error"] = "info"
+    # uvicorn's HTTP parser and event loop; `auto` picks httptools and uvloop when installed
+    # (uvicorn[standard], a dependency), else the pure-Python h11 and asyncio.
+    http: Literal["auto", "httptools", "h11"] = "auto"
+    loop: Literal["auto", "uvloop", "asyncio"] = "auto"
 
     @property
     def max_body_bytes(self) -> int:
@@ -66,9 +74,12 @@ class Settings(msgspec.Struct, kw_only=True):
         for name in ("max_queue", "executor_workers"):
             if getattr(self, name) < 0:
                 problems.append(f"{name} must not be negative")
-        for name in ("max_body_mb", "timeout_s"):
+        for name in ("max_body_mb", "timeout_s", "max_generation_s"):
             if getattr(self, name) <= 0:
                 problems.append(f"{name} must be positive")
+        for name, module in (("http", "httptools"), ("loop", "uvloop")):
+            if getattr(self, name) == module and importlib.util.find_spec(module) is None:
+                problems.append(f"{name} {module} needs the {module} package: pip install 'uvicorn[standard]'")
         if problems:
             raise InputError("invalid service settings: " + "; ".join(problems),
                              code=ErrorCode.INVALID_ARGUMENT)

@@ -117,11 +117,20 @@ def test_needs_exactly_one_source(tmp_path):
 
 def test_lazy_edits_go_through_fastapply_apply():
     files = {"m.py": "def f():\n    return 1\n\n\ndef g():\n    return 2\n"}
-    r = apply_batch([{"path": "m.py", "update": "def g():\n    return 3\n"}], files)
+    update = "# ... existing code ...\ndef g():\n    return 3\n"
+    r = apply_batch([{"path": "m.py", "update": update}], files)
     f = r.files[0]
-    assert f.formats == ["lazy"]
-    # The structural engine is another module; whatever it decides, the batch reports it per file.
-    if f.status == "failed":
-        assert f.error.code and not r.ok
-    else:
-        assert "return 3" in r.contents["m.py"]
+    assert f.formats == ["lazy"] and f.status == "modified" and f.error is None and r.ok
+    assert r.contents["m.py"] == "def f():\n    return 1\n\n\ndef g():\n    return 3\n"
+    # The same engine as fastapply.apply, byte for byte.
+    from fastapply import apply
+
+    assert r.contents["m.py"] == apply(files["m.py"], update, filename="m.py").merged_code
+
+
+def test_a_lazy_edit_the_engine_refuses_fails_its_file_only():
+    files = {"m.py": "def f():\n    return 1\n", "n.py": "x = 1\n"}
+    r = apply_batch([{"path": "m.py", "update": "   \n"}, {"path": "n.py", "old": "x = 1", "new": "x = 2"}], files)
+    assert not r.ok
+    assert r.files[0].status == "failed" and r.files[0].error.code == "empty_update"
+    assert r.contents["n.py"] == "x = 2\n" and "m.py" not in r.contents

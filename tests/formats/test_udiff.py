@@ -125,3 +125,15 @@ def test_deletion_next_to_blank_lines_is_not_mistaken_for_applied():
     d = "@@ -1,7 +1,6 @@\n x = 1\n \n class W:\n-    pass\n \n     pass\n"
     out = apply_udiff(src, d)
     assert out.merged_code == "x = 1\n\nclass W:\n\nclass R:\n    pass\n"
+
+
+def test_a_deletion_whose_context_lost_a_line_is_matched_not_taken_for_already_applied():
+    # Only a hunk's context is left once its lines are deleted, and the context is in the file
+    # anyway: that must not read as "already applied" when a fuzzy match finds the hunk
+    # (diffbench context_dropped: the hunk lost the line between its context and its deletion).
+    original = ("def build(self):\n    # builds an archive\n    self.compiler.create_static_lib(\n"
+                "        objects, lib_name\n    )\n")
+    diff = ("--- a/b.py\n+++ b/b.py\n@@ -2,3 +2,2 @@\n     # builds an archive\n"
+            "     self.compiler.create_static_lib(\n-    )\n")
+    result = apply_udiff(original, diff)
+    assert result.merged_code == original.replace("    )\n", "")

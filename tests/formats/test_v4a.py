@@ -54,3 +54,32 @@ def test_malformed_names_line(text, line):
     with pytest.raises(ApplyError) as e:
         parse_v4a(text)
     assert e.value.code == "malformed_edit" and e.value.details["line"] == line
+
+
+def test_blank_context_in_an_empty_file_is_refused_not_a_crash():
+    # Found by hypothesis: a chunk whose only old line is blank, against an empty file, used to
+    # index past the end of the file (IndexError) instead of refusing.
+    patch = "*** Begin Patch\n*** Update File: f.py\n \n+def f(x):\n*** End Patch\n"
+    with pytest.raises(ApplyError) as caught:
+        apply_v4a("", patch)
+    assert caught.value.code in ("malformed_edit", "no_match")
+
+
+TAIL = "import os\n\n### Encoding table\nencoding_table = build()\n"
+
+
+def test_added_lines_without_context_after_them_near_the_end_are_refused():
+    # "### Encoding table" then "+x": a diff would have shown the line that follows it, so a context
+    # line was probably lost and the new line may belong after it (diffbench context_dropped).
+    patch = "*** Begin Patch\n*** Update File: t.py\n@@\n \n ### Encoding table\n+x = 1\n*** End Patch\n"
+    with pytest.raises(ApplyError) as caught:
+        apply_v4a(TAIL, patch)
+    assert caught.value.code == "ambiguous_match" and "1 more line" in caught.value.message
+
+
+def test_added_lines_at_the_real_end_or_far_from_it_apply():
+    at_end = "*** Begin Patch\n*** Update File: t.py\n@@\n ### Encoding table\n encoding_table = build()\n+x = 1\n*** End Patch\n"
+    assert apply_v4a(TAIL, at_end).merged_code == TAIL + "x = 1\n"
+    long = TAIL + "".join(f"line{i} = {i}\n" for i in range(5))
+    far = "*** Begin Patch\n*** Update File: t.py\n@@\n import os\n+import sys\n*** End Patch\n"
+    assert apply_v4a(long, far).merged_code == long.replace("import os\n", "import os\nimport sys\n")

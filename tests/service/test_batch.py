@@ -90,11 +90,8 @@ def test_batch_item_count_is_bounded(server):
     assert response.status_code == 400 and "items" in response.json()["error"]["message"]
 
 
-def test_batch_other_formats_when_the_build_has_them(server):
-    # fastapply.formats (str_replace lists, SEARCH/REPLACE, udiff, V4A) plugs in by name; a build
-    # without it answers a clear per-item error instead.
-    import fastapply
-
+def test_batch_formats_udiff_and_replacements(server):
+    # Every format has its own exact end-to-end test in test_batch_formats.py.
     original = "x = 1\ny = 2\n"
     udiff = "--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n x = 1\n-y = 2\n+y = 3\n"
     batch = [{"path": "m.py", "initial_code": original, "edit_snippet": udiff, "format": "udiff"},
@@ -103,9 +100,6 @@ def test_batch_other_formats_when_the_build_has_them(server):
              {"path": "m.py", "initial_code": original, "format": "replacements"}]
     with server.client() as http:
         results = http.post("/v1/apply/batch", json={"items": batch}).json()["results"]
-    for result, function in zip(results, ("apply_udiff", "apply_replacements")):
-        if hasattr(fastapply, function):
-            assert result["ok"] and result["mergedCode"] == "x = 1\ny = 3\n", result
-        else:
-            assert result["error"]["code"] == "invalid_argument" and function in result["error"]["message"]
+    assert results[0]["ok"] and results[0]["mergedCode"] == "x = 1\ny = 3\n", results[0]
+    assert results[1]["ok"] and results[1]["mergedCode"] == "x = 1\ny = 3\n", results[1]
     assert results[2]["error"]["code"] == "invalid_argument" and "edits" in results[2]["error"]["message"]

@@ -73,9 +73,30 @@ def test_cors_preflight_allowed_origin(auth_server):
 def test_cors_preflight_denied_origin(auth_server):
     with auth_server.client() as http:
         response = http.options("/v1/apply", headers={
-            "origin": "http://evil.example", "access-control-request-method": "POST"})
+            "origin": "http://evil.example", "access-control-request-method": "POST",
+            "x-request-id": "preflight-1"})
+        metrics = http.get("/metrics", headers={"x-api-key": "secret-one"}).text
     assert "access-control-allow-origin" not in response.headers
-    assert response.status_code >= 400
+    assert response.status_code == 400
+    assert response.headers["content-type"] == "application/json"
+    assert response.headers["x-request-id"] == "preflight-1"
+    error = response.json()["error"]
+    assert error["code"] == "cors_origin_denied"
+    assert "http://evil.example" in error["message"] and "--cors-origin" in error["message"]
+    assert error["details"] == {"origin": "http://evil.example", "failed": ["origin"]}
+    assert 'fastapply_refusals_total{code="cors_origin_denied"}' in metrics
+    assert 'fastapply_requests_total{method="OPTIONS",route="/v1/apply",status="400"}' in metrics
+
+
+def test_cors_preflight_denied_method(auth_server):
+    with auth_server.client() as http:
+        response = http.options("/v1/apply", headers={
+            "origin": "http://allowed.example", "access-control-request-method": "DELETE"})
+    assert response.status_code == 400
+    assert response.json()["error"] == {
+        "code": "cors_preflight_denied",
+        "message": "CORS preflight from http://allowed.example refused; not allowed: method",
+        "details": {"origin": "http://allowed.example", "failed": ["method"]}}
 
 
 def test_cors_headers_on_actual_request(auth_server):

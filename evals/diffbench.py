@@ -11,7 +11,7 @@ unified diff, SEARCH/REPLACE blocks and a V4A patch, then drifted:
   no_numbers       headers stripped to `@@ ... @@`
   reindent         every hunk line shifted by 4 spaces (context copied at the wrong depth)
   trailing_ws      the file has trailing whitespace the edit lost
-  context_dropped  one interior context line missing from one hunk
+  context_dropped  one interior context line missing from one hunk (never one next to an added line)
   crlf             the file has CRLF line endings, the edit LF
 
 Each tool's output is compared with the intended file: correct (byte-identical), wrong (the tool
@@ -58,16 +58,18 @@ class Case(msgspec.Struct):
 
 # ---------------------------------------------------------------- corpus
 
-def source_files(rng: random.Random, limit: int = 3000) -> list[tuple[str, Path]]:
-    roots = [Path(sysconfig.get_paths()["stdlib"]), *map(Path, site.getsitepackages())]
+def source_files(rng: random.Random, limit: int = 3000, site_packages: bool = False) -> list[tuple[str, Path]]:
+    # The standard library alone by default: the same Python gives the same corpus on every machine,
+    # whatever else is installed. Sorted before shuffling, since rglob's order is the filesystem's.
+    roots = [Path(sysconfig.get_paths()["stdlib"])]
+    if site_packages:
+        roots += map(Path, site.getsitepackages())
     found: list[tuple[str, Path]] = []
     for root in roots:
-        for p in root.rglob("*.py"):
+        for p in sorted(root.rglob("*.py")):
             if "test" in p.parts or "site-packages" in p.relative_to(root).parts:
                 continue
             found.append((p.relative_to(root).as_posix(), p))
-            if len(found) >= limit * 4:
-                break
     rng.shuffle(found)
     out = []
     for rel, p in found:
@@ -157,9 +159,9 @@ def _grow(a: list[str], hunks: list[Hunk]) -> list[Hunk]:
     return out
 
 
-def build_cases(n: int, seed: int) -> list[Case]:
+def build_cases(n: int, seed: int, site_packages: bool = False) -> list[Case]:
     rng = random.Random(seed)
-    files = source_files(rng, limit=n * 2)
+    files = source_files(rng, limit=n * 2, site_packages=site_packages)
     cases = []
     for rel, p in files:
         a = p.read_text(encoding="utf-8").split("\n")[:-1]
@@ -194,8 +196,11 @@ def drift_case(case: Case, drift: str, rng: random.Random) -> tuple[str, str, li
         intended = "\n".join(x + "  " if x in mark else x for x in b)
     elif drift == "context_dropped":
         for group in (hunks, blocks):
+            # Never the line right next to an inserted line: without it the insertion point moves, so
+            # the drifted edit is a different valid edit that no tool can tell apart from the intended one.
             options = [(hi, li) for hi, h in enumerate(group) for li in range(1, len(h.lines) - 1)
-                       if h.lines[li][0] == " " and h.lines[li][1].strip()]
+                       if h.lines[li][0] == " " and h.lines[li][1].strip()
+                       and h.lines[li - 1][0] != "+" and h.lines[li + 1][0] != "+"]
             if not options:
                 return None
             hi, li = rng.choice(options)
@@ -281,10 +286,10 @@ def run_ours(path: str, original: str, patch: str) -> tuple[str | None, str]:
 
 # ---------------------------------------------------------------- main
 
-def run_bench(n: int, seed: int, *, show: bool = True) -> dict:
+def run_bench(n: int, seed: int, *, show: bool = True, site_packages: bool = False) -> dict:
     from rich.progress import Progress
 
-    cases = build_cases(n, seed)
+    cases = build_cases(n, seed, site_packages)
     rng = random.Random(seed + 1)
     counts: dict[tuple[str, str, str], dict[str, int]] = defaultdict(lambda: {"correct": 0, "wrong": 0, "refused": 0})
     failures: list[dict] = []
@@ -384,6 +389,8 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=200, help="number of edits (files) to generate (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--site-packages", action="store_true",
+                        help="also draw files from site-packages (the corpus then depends on what is installed)")
     parser.add_argument("--out", metavar="JSON", help="write the report (counts and our failures) here")
     parser.add_argument("--plot", metavar="PNG", help="write a bar chart of the unified-diff results here")
     args = parser.parse_args(argv)
@@ -391,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
         if shutil.which(exe) is None:
             print(f"diffbench: {exe} is not installed", file=sys.stderr)
             return 2
-    report = run_bench(args.n, args.seed)
+    report = run_bench(args.n, args.seed, site_packages=args.site_packages)
     print_table(report)
     rows = report["rows"]
     drifted = [d for d in DRIFTS if d != "none"]

@@ -161,7 +161,7 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
     index = HayIndex(hay)
     if shift is None and len(hunks) > 1:
         shift = common_shift(index, [hunk.old() for hunk in hunks])
-    offset = 0 if sequential else _first_unique_offset(index, hunks)
+    offset, support = (0, set()) if sequential else _first_unique_offset(index, hunks)
     cursor = 0
     for idx, hunk in enumerate(hunks):
         what = f"{label} {idx + 1}" + (f" (patch line {hunk.source_line})" if hunk.source_line else "")
@@ -190,6 +190,8 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
             taken.append((match.start, match.end))
             cursor = match.end
             continue
+        if hint is not None and not sequential and offset != 0 and len(support) < 2:
+            _refuse_unconfirmed_copies(index, old, taken, offset, hint, what)
         try:
             try:
                 match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy=False, index=index,
@@ -226,7 +228,9 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
         if diff_context:
             _check_open_end(hay, hunk, match, what)
         if hunk.old_start is not None:
-            offset = match.start - (hunk.old_start - 1)
+            found_at = match.start - (hunk.old_start - 1)
+            support = support | {idx} if found_at == offset else {idx}
+            offset = found_at
         taken.append((match.start, match.end))
         cursor = match.end
         placed.append((match, match.start, idx, hunk))
@@ -274,19 +278,36 @@ def _check_open_end(hay: list[str], hunk: Hunk, match: Match, what: str) -> None
                          code=ErrorCode.AMBIGUOUS_MATCH, details={"candidates": [match.end, len(hay)]})
 
 
-def _first_unique_offset(index: HayIndex, hunks: list[Hunk]) -> int:
+def _refuse_unconfirmed_copies(index: HayIndex, old: list[str], taken: list[tuple[int, int]], offset: int,
+                               hint: int, what: str) -> None:
+    """A hunk whose lines occur more than once can only be told apart by its line number. Once the diff's
+    numbers are known to be off, a correction judged from a single hunk chooses a copy only when it
+    lands exactly on one; a copy that is merely nearest may belong to a stretch the file gained since."""
+    if not any(line.strip() for line in old):
+        return
+    copies = _tier_candidates(index, old, "indent", 0, len(index.hay), taken)
+    if len(copies) > 1 and all(c.start != hint for c in copies):
+        lines = [c.start + 1 for c in copies]
+        raise MergeError(
+            f"{what}: its lines occur at lines {', '.join(map(str, lines))}, and the diff's line numbers are "
+            f"off by {offset} (judged from one hunk only), so which copy is meant cannot be told. Regenerate "
+            "the diff against the current file, or add context lines that occur once",
+            code=ErrorCode.AMBIGUOUS_MATCH, details={"candidates": lines, "offset": offset})
+
+
+def _first_unique_offset(index: HayIndex, hunks: list[Hunk]) -> tuple[int, set[int]]:
     """How far the file has moved from the diff's line numbers, judged by the first numbered hunk
     whose lines occur exactly once, indentation aside (0 when none does). Without it, a first hunk
     whose lines occur twice would follow its stale line number to the wrong copy. Indentation aside,
     so that a re-indented hunk that equals some other, nested code does not count as unique."""
-    for hunk in hunks:
+    for idx, hunk in enumerate(hunks):
         old = hunk.old()
         if hunk.old_start is None or not any(line.strip() for line in old):
             continue
         found = _tier_candidates(index, old, "indent", 0, len(index.hay), ())
         if len(found) == 1:
-            return found[0].start - (hunk.old_start - 1)
-    return 0
+            return found[0].start - (hunk.old_start - 1), {idx}
+    return 0, set()
 
 
 def _check_removed(hay: list[str], hunk: Hunk, match: Match, what: str) -> None:

@@ -117,3 +117,20 @@ def test_a_stale_first_hunk_follows_the_offset_of_its_unique_sibling():
     merged = apply_udiff(DOCS, diff).merged_code
     head, tail = DOCS.split("def iglob")
     assert merged == head + "def iglob" + tail.replace("    are special.\n", "", 1).replace("return []", "return ()")
+
+
+def test_a_copy_merely_nearest_to_a_corrected_line_number_is_refused():
+    from fastapply import ApplyError, apply_udiff
+
+    body = ["def a():", "    x = 1", "    return x", ""]
+    filler = [f"v{i} = {i}" for i in range(12)]
+    original = "\n".join(["import os", "", *filler, "", *body, *filler, "", *body]) + "\n"
+    # Hunk 1 is unique and says the numbers are off by -2; hunk 2's corrected line lands near the first
+    # of the two identical copies of a(), but on neither: only a guess could choose.
+    diff = ("--- a/m.py\n+++ b/m.py\n@@ -3,2 +3,3 @@\n import os\n+import sys\n \n"
+            "@@ -20,3 +21,3 @@\n def a():\n-    x = 1\n+    x = 2\n     return x\n")
+    original_lines = original.split("\n")
+    assert original_lines.count("def a():") == 2
+    with pytest.raises(ApplyError) as err:
+        apply_udiff(original, diff)
+    assert err.value.code == "ambiguous_match"

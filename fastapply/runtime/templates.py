@@ -175,7 +175,19 @@ MORPH = PromptTemplate(
     user="<instruction>{instruction}</instruction>\n<code>{original}</code>\n<update>{update}</update>",
 )
 
-TEMPLATES: dict[str, PromptTemplate] = {"fastapply": FASTAPPLY, "morph": MORPH}
+# For instruct models not trained on merging: a short system prompt plus an answer prefilled with the
+# opening tag makes them start copying the file at once instead of writing prose first; generation stops
+# at the closing tag. The same prompt suits fast-apply models, whose answers copy the file anyway.
+COPY = PromptTemplate(
+    name="copy",
+    system="You merge code edits. Answer with the complete updated file only, in one code block.",
+    user="<code>\n{original}</code>\n\n<update>\n{update}</update>\n\n"
+         "Write the complete updated code, with the update applied, inside <updated-code> tags.",
+    answer_prefix="<updated-code>",
+    stop="</updated-code>",
+)
+
+TEMPLATES: dict[str, PromptTemplate] = {"fastapply": FASTAPPLY, "morph": MORPH, "copy": COPY}
 ALIASES = {"kortix": "fastapply", "relace": "morph"}
 
 

@@ -6,6 +6,8 @@ Two families are known:
   generation starts with code and stops at the closing tag.
 - "morph" (Morph / Relace style): the user turn is `<instruction>..</instruction>\n<code>..</code>\n
   <update>..</update>` and the answer is the bare merged file.
+- "copy": for general instruct models (SmolLM2 in the benchmarks): a one-line merge system prompt and the
+  answer prefilled with `<updated-code>` and a newline, so the model starts copying the file at once.
 The tokenizer's chat template wraps the turns when it has one; otherwise plain text is used.
 """
 
@@ -183,7 +185,7 @@ COPY = PromptTemplate(
     system="You merge code edits. Answer with the complete updated file only, in one code block.",
     user="<code>\n{original}</code>\n\n<update>\n{update}</update>\n\n"
          "Write the complete updated code, with the update applied, inside <updated-code> tags.",
-    answer_prefix="<updated-code>",
+    answer_prefix="<updated-code>\n",
     stop="</updated-code>",
 )
 

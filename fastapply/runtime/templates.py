@@ -183,8 +183,9 @@ MORPH = PromptTemplate(
 COPY = PromptTemplate(
     name="copy",
     system="You merge code edits. Answer with the complete updated file only, in one code block.",
-    user="<code>\n{original}</code>\n\n<update>\n{update}</update>\n\n"
-         "Write the complete updated code, with the update applied, inside <updated-code> tags.",
+    # No instruction sentence in the user turn: the system prompt says it, and the prompt stays shorter
+    # than the Morph one (SmolLM2's chat template adds a default system prompt when none is given).
+    user="<code>\n{original}</code>\n<update>\n{update}</update>",
     answer_prefix="<updated-code>\n",
     stop="</updated-code>",
 )

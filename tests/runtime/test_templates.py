@@ -32,7 +32,7 @@ def test_fastapply_extract_strips_fences_and_stop(answer):
 def test_copy_template_prefills_the_opening_tag():
     text = COPY.prompt_text(PlainTokenizer(), "old\n", "new\n", None)
     assert text.startswith(COPY.system) and text.endswith("<updated-code>\n")
-    assert "<code>\nold\n</code>" in text and "<update>\nnew\n</update>" in text
+    assert "<code>\nold\n</code>\n<update>\nnew\n</update>" in text
 
 
 def test_inner_fences_are_kept():

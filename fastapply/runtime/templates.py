@@ -6,6 +6,8 @@ Two families are known:
   generation starts with code and stops at the closing tag.
 - "morph" (Morph / Relace style): the user turn is `<instruction>..</instruction>\n<code>..</code>\n
   <update>..</update>` and the answer is the bare merged file.
+- "copy": for general instruct models (SmolLM2 in the benchmarks): a one-line merge system prompt and the
+  answer prefilled with `<updated-code>` and a newline, so the model starts copying the file at once.
 The tokenizer's chat template wraps the turns when it has one; otherwise plain text is used.
 """
 
@@ -175,7 +177,20 @@ MORPH = PromptTemplate(
     user="<instruction>{instruction}</instruction>\n<code>{original}</code>\n<update>{update}</update>",
 )
 
-TEMPLATES: dict[str, PromptTemplate] = {"fastapply": FASTAPPLY, "morph": MORPH}
+# For instruct models not trained on merging: a short system prompt plus an answer prefilled with the
+# opening tag makes them start copying the file at once instead of writing prose first; generation stops
+# at the closing tag. The same prompt suits fast-apply models, whose answers copy the file anyway.
+COPY = PromptTemplate(
+    name="copy",
+    system="You merge code edits. Answer with the complete updated file only, in one code block.",
+    # No instruction sentence in the user turn: the system prompt says it, and the prompt stays shorter
+    # than the Morph one (SmolLM2's chat template adds a default system prompt when none is given).
+    user="<code>\n{original}</code>\n<update>\n{update}</update>",
+    answer_prefix="<updated-code>\n",
+    stop="</updated-code>",
+)
+
+TEMPLATES: dict[str, PromptTemplate] = {"fastapply": FASTAPPLY, "morph": MORPH, "copy": COPY}
 ALIASES = {"kortix": "fastapply", "relace": "morph"}
 
 

@@ -3,7 +3,7 @@ import random
 import pytest
 
 from fastapply.errors import InputError
-from fastapply.runtime.templates import FASTAPPLY, MORPH, get_template, resolve_template, template_for
+from fastapply.runtime.templates import COPY, FASTAPPLY, MORPH, get_template, resolve_template, template_for
 
 CODE = "def add(a, b):\n    return a + b\n\n\nprint('héllo ✓')\n"
 
@@ -14,7 +14,7 @@ class PlainTokenizer:
     chat_template = None
 
 
-@pytest.mark.parametrize("template", [FASTAPPLY, MORPH])
+@pytest.mark.parametrize("template", [FASTAPPLY, MORPH, COPY])
 def test_predicted_answer_round_trips(template):
     assert template.extract(template.predicted_answer(CODE)) == CODE
 
@@ -26,6 +26,13 @@ def test_predicted_answer_round_trips(template):
 ])
 def test_fastapply_extract_strips_fences_and_stop(answer):
     assert FASTAPPLY.extract(answer) == CODE
+    assert COPY.extract(answer) == CODE
+
+
+def test_copy_template_prefills_the_opening_tag():
+    text = COPY.prompt_text(PlainTokenizer(), "old\n", "new\n", None)
+    assert text.startswith(COPY.system) and text.endswith("<updated-code>\n")
+    assert "<code>\nold\n</code>\n<update>\nnew\n</update>" in text
 
 
 def test_inner_fences_are_kept():
@@ -34,7 +41,7 @@ def test_inner_fences_are_kept():
     assert MORPH.extract("```md\n" + markdown + "```\n") == markdown
 
 
-@pytest.mark.parametrize("template", [FASTAPPLY, MORPH])
+@pytest.mark.parametrize("template", [FASTAPPLY, MORPH, COPY])
 @pytest.mark.parametrize("answer", [
     CODE + "</updated-code>", "```py\n" + CODE + "```\n", "x = '</up'\n</updated-co", "  ```\nq\n```",
     "a\n```\nb\n```\nc", "</updated-code>", "",
@@ -84,6 +91,7 @@ def test_template_registry():
     assert template_for("relace-apply-3") is MORPH
     assert template_for(None) is FASTAPPLY
     assert get_template("Kortix") is FASTAPPLY and get_template("relace") is MORPH
+    assert get_template("copy") is COPY
     assert resolve_template("morph", "Kortix/FastApply") is MORPH
     with pytest.raises(InputError) as err:
         get_template("nope")

@@ -85,13 +85,8 @@ def normalize_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def unified_diff(original: str, merged: str, filename: str | None = None) -> str:
-    if original == merged:
-        return ""
-    name = filename or "file"
-    old, new = original.splitlines(keepends=True), merged.splitlines(keepends=True)
-    # difflib is slow on long files: give it only the changed middle plus the context lines; the
-    # common head and tail cannot change its hunks, only their line numbers (shifted back below).
+def common_affixes(old: list[str], new: list[str]) -> tuple[int, int]:
+    """How many leading and trailing lines two line lists share (the tail never overlaps the head)."""
     limit = min(len(old), len(new))
     head = 0
     while head < limit and old[head] == new[head]:
@@ -99,6 +94,17 @@ def unified_diff(original: str, merged: str, filename: str | None = None) -> str
     tail = 0
     while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
+    return head, tail
+
+
+def unified_diff(original: str, merged: str, filename: str | None = None) -> str:
+    if original == merged:
+        return ""
+    name = filename or "file"
+    old, new = original.splitlines(keepends=True), merged.splitlines(keepends=True)
+    # difflib is slow on long files: give it only the changed middle plus the context lines; the
+    # common head and tail cannot change its hunks, only their line numbers (shifted back below).
+    head, tail = common_affixes(old, new)
     skip = max(0, head - _CONTEXT)
     keep_tail = max(0, tail - _CONTEXT)
     lines = difflib.unified_diff(old[skip:len(old) - keep_tail], new[skip:len(new) - keep_tail],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .lines import _next_code, continues_block, indent_width, is_closer, opens_block
+from .lines import _next_code, block_stop, continues_block, indent_width, is_closer, opens_block
 
 
 def opens_at(norms: list[str], index: int) -> bool:
@@ -58,26 +58,6 @@ def block_last(texts: list[str], norms: list[str], start: int, stop: int, marker
         if indent_width(texts[index]) <= base:
             break
         last = index
-    return last
-
-
-def block_stop(lines: list[str], norms: list[str], start: int) -> int:
-    """The last original line that belongs to the block opened at `start` (its closer included)."""
-    base = indent_width(lines[start])
-    last = start
-    for index in range(start + 1, len(lines)):
-        if not norms[index] or continues_block(norms[index]):
-            continue
-        width = indent_width(lines[index])
-        if width > base:
-            last = index
-            continue
-        if width == base and continues_block(norms[index]):
-            last = index
-            continue
-        if width == base and is_closer(norms[index]):
-            last = index
-        break
     return last
 
 

@@ -138,7 +138,12 @@ def block_extent(lines: list[str], norms: list[str], start: int) -> tuple[int, i
     while first > 0 and norms[first - 1] and indent_width(lines[first - 1]) == base and \
             norms[first - 1].startswith(("@", "#[", "//", "# ", "/*", "*", "--")):
         first -= 1
-    stop = start + 1
+    return first, block_stop(lines, norms, start) + 1
+
+
+def block_stop(lines: list[str], norms: list[str], start: int) -> int:
+    """The last original line that belongs to the block opened at `start` (its closer included)."""
+    base = indent_width(lines[start])
     last = start
     for index in range(start + 1, len(lines)):
         if not norms[index] or continues_block(norms[index]):
@@ -153,8 +158,7 @@ def block_extent(lines: list[str], norms: list[str], start: int) -> tuple[int, i
         if width == base and is_closer(norms[index]):
             last = index
         break
-    stop = last + 1
-    return first, stop
+    return last
 
 
 def _next_code(norms: list[str], start: int) -> int:

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from ..languages import LanguageSpec
+from ..text import common_affixes
 
 
 def parse(spec: LanguageSpec, text: str) -> Any | None:
@@ -35,13 +36,7 @@ def changed_window(original: str, merged: str) -> tuple[str, str] | None:
         return None
     if old == new:
         return "", ""
-    limit = min(len(old), len(new))
-    head = 0
-    while head < limit and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
+    head, tail = common_affixes(old, new)
     start = min(head, len(old) - 1)
     while start > 0 and not _starts_statement(old[start]):
         start -= 1

@@ -115,12 +115,12 @@ def literal_constant(outline: Outline, d: Definition, lang: Lang, rng: random.Ra
     if not lang.constant:
         return None
     rows = [r for r in _body_lines(d, outline)
-            if any(len(t[2]) >= 2 and t[2].isdigit() for t in outline.literals.get(r, []))]
+            if any(t[2].isdigit() and t[2] not in ("0", "1") for t in outline.literals.get(r, []))]
     top = outline.top_span(d.start)
     if not rows or top is None or top[0] < 1:
         return None
     row = rng.choice(rows)
-    start, end, value = next(t for t in outline.literals[row] if len(t[2]) >= 2 and t[2].isdigit())
+    start, end, value = next(t for t in outline.literals[row] if t[2].isdigit() and t[2] not in ("0", "1"))
     name = re.sub(r"[^A-Za-z0-9]+", "_", d.name).strip("_").upper() + "_" + rng.choice(
         ["LIMIT", "DEFAULT", "THRESHOLD", "SIZE", "MAX"])
     if not _fresh(outline, name) or not name[0].isalpha():

@@ -139,3 +139,9 @@ def same_code(a: str, b: str) -> bool:
     """Equality after stripping trailing whitespace per line and at the end (the harness's 'correct')."""
     norm = lambda s: "\n".join(line.rstrip() for line in s.replace("\r\n", "\n").split("\n")).strip("\n")  # noqa: E731
     return norm(a) == norm(b)
+
+
+def same_modulo_whitespace(a: str, b: str) -> bool:
+    """Equal after ignoring indentation, trailing spaces and blank lines ("wrong, whitespace only")."""
+    norm = lambda s: [line.strip() for line in s.replace("\r\n", "\n").split("\n") if line.strip()]  # noqa: E731
+    return norm(a) == norm(b)

@@ -196,7 +196,7 @@ def _new_name(outline: Outline, d: Definition, base: str) -> str | None:
 
 
 def add_function(outline: Outline, d: Definition, lang: Lang, rng: random.Random) -> Change | None:
-    if d.in_function:
+    if d.in_function or not _clean_end(outline, d):
         return None
     name = _new_name(outline, d, rng.choice(["value_or_default", "coalesce_value", "fallback_value"]))
     template = _template(outline, lang, d, name) if name else None
@@ -205,9 +205,14 @@ def add_function(outline: Outline, d: Definition, lang: Lang, rng: random.Random
     return Change([Edit(d.end, d.end, [""] + template)], ["add_method" if d.nested else "insert_function"])
 
 
+def _clean_end(outline: Outline, d: Definition) -> bool:
+    """The definition ends on its own closing line (not `} &&` or `});`): code can follow it."""
+    return bool(d.closing) or not LANGS[outline.language].brace
+
+
 def _siblings(outline: Outline, d: Definition) -> list[Definition]:
     return [x for x in outline.definitions if x.parent == d.parent and not x.in_function
-            and x.indent == d.indent]
+            and x.indent == d.indent and _clean_end(outline, x)]
 
 
 def _span_with_blanks(outline: Outline, d: Definition) -> tuple[int, int]:
@@ -222,7 +227,7 @@ def _span_with_blanks(outline: Outline, d: Definition) -> tuple[int, int]:
 
 
 def delete(outline: Outline, d: Definition, rng: random.Random) -> Change | None:
-    if d.in_function or len(_siblings(outline, d)) < 3:
+    if d.in_function or not _clean_end(outline, d) or len(_siblings(outline, d)) < 3:
         return None
     start, end = _span_with_blanks(outline, d)
     if end >= len(outline.lines) or start == 0:
@@ -232,7 +237,7 @@ def delete(outline: Outline, d: Definition, rng: random.Random) -> Change | None
 
 def move(outline: Outline, d: Definition, rng: random.Random) -> Change | None:
     siblings = _siblings(outline, d)
-    if d.in_function or len(siblings) < 4:
+    if d.in_function or d not in siblings or len(siblings) < 4:
         return None
     index = siblings.index(d)
     targets = [s for k, s in enumerate(siblings) if abs(k - index) > 1]
@@ -252,7 +257,7 @@ def move(outline: Outline, d: Definition, rng: random.Random) -> Change | None:
 
 def reorder(outline: Outline, d: Definition, rng: random.Random) -> Change | None:
     siblings = _siblings(outline, d)
-    if d.in_function or len(siblings) < 3 or d is siblings[-1]:
+    if d.in_function or d not in siblings or len(siblings) < 3 or d is siblings[-1]:
         return None
     nxt = siblings[siblings.index(d) + 1]
     a_start, a_end = _span_with_blanks(outline, d)

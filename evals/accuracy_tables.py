@@ -42,7 +42,7 @@ def print_report(report: Report, console: Console, show_failures: bool = False,
     console.print(summary_table(f"fastapply accuracy ({report.engine} engine)", "language",
                                 report.languages, report.overall))
     if by_tag and report.tags:
-        console.print(summary_table("by habit and kind of edit (case tags)", "tag", report.tags, None))
+        console.print(summary_table("by kind of edit and habit (case tags)", "tag", report.tags, None))
     for result in report.results:
         if result.outcome == "wrong":
             kind = "whitespace only" if result.whitespace_only else "substantive"

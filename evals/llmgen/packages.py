@@ -48,6 +48,9 @@ PACKAGES: list[Package] = [
     Package("deb", "libfmt-dev", "9.1.0+ds1-2", "dev"),
     Package("deb", "libcjson-dev", "1.7.15-1+deb12u4", "dev"),
     Package("pypi", "msgpack", "1.1.0", "dev"),
+    Package("pypi", "ujson", "6.0.0", "dev"),
+    Package("npm", "axios", "1.7.7", "dev"),
+    Package("npm", "lodash", "4.17.21", "dev"),
     # held out: never used by the dev split
     Package("npm", "immer", "10.1.1", "heldout"),
     Package("npm", "koa", "2.15.3", "heldout"),
@@ -68,6 +71,11 @@ PACKAGES: list[Package] = [
     Package("deb", "libinih-dev", "55-1", "heldout"),
     Package("deb", "libutf8proc-dev", "2.8.0-1", "heldout"),
     Package("pypi", "pyyaml", "6.0.2", "heldout"),
+    Package("pypi", "cmarkgfm", "2024.11.20", "heldout"),
+    Package("npm", "react-day-picker", "8.10.1", "heldout"),
+    Package("npm", "commander", "12.1.0", "heldout"),
+    Package("deb", "pass", "1.7.4-6", "heldout"),
+    Package("deb", "dkms", "3.0.10-8+deb12u1", "heldout"),
 ]
 
 RELEASE_PAIRS: list[ReleasePair] = [

@@ -64,7 +64,9 @@ def _walk(root: Path, label: str, split: str | None, per_language: int) -> list[
         return []
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root)
-        if set(relative.parts[:-1]) & SKIP_PARTS or path.name.startswith("test_") or not path.is_file():
+        if set(relative.parts[:-1]) & SKIP_PARTS or path.name.startswith("test_") \
+                or any(part in path.name for part in (".test.", ".spec.", ".stories.", "_test.")) \
+                or not path.is_file():
             continue
         lang = language_of(path)
         if lang is None or len(found.get(lang, [])) >= per_language:

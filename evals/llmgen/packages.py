@@ -48,7 +48,6 @@ PACKAGES: list[Package] = [
     Package("deb", "libfmt-dev", "9.1.0+ds1-2", "dev"),
     Package("deb", "libcjson-dev", "1.7.15-1+deb12u4", "dev"),
     Package("pypi", "msgpack", "1.1.0", "dev"),
-    Package("pypi", "ujson", "6.0.0", "dev"),
     Package("npm", "axios", "1.7.7", "dev"),
     Package("npm", "lodash", "4.17.21", "dev"),
     # held out: never used by the dev split

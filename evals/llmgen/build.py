@@ -32,14 +32,21 @@ def _overlaps(a: Change, b: Change, gap: int = 3) -> bool:
                for x in a.edits for y in b.edits)
 
 
+def _choose(pool: list[Change], rng: random.Random) -> Change:
+    """A kind of edit uniformly, then one change of that kind: rare kinds get their share."""
+    kinds = sorted({change.tags[0] for change in pool})
+    kind = rng.choice(kinds)
+    return rng.choice([change for change in pool if change.tags[0] == kind])
+
+
 def _pick(pool: list[Change], rng: random.Random) -> list[Change]:
-    first = rng.choice(pool)
+    first = _choose(pool, rng)
     picked = [first]
     wanted = 1 if rng.random() < 0.6 else rng.randint(2, 3)
     for _ in range(12):
         if len(picked) >= wanted:
             break
-        other = rng.choice(pool)
+        other = _choose(pool, rng)
         if all(not _overlaps(other, p) for p in picked):
             picked.append(other)
     return picked

@@ -144,8 +144,10 @@ def rename(outline: Outline, d: Definition, rng: random.Random) -> Change | None
     header = outline.lines[d.header]
     if header.count(d.name) != 1 or len(d.name) < 3:
         return None
-    new_name = _styled(d.name, d.name + rng.choice(RENAME_SUFFIXES)) if "_" in d.name or d.name.islower() \
-        else d.name + rng.choice(["Checked", "Safe", "Impl", "V2"])
+    stem, mark = (d.name[:-1], d.name[-1]) if d.name[-1] in "?!" else (d.name, "")  # Ruby's `empty?`
+    suffix = rng.choice(RENAME_SUFFIXES) if "_" in stem or stem.islower() else \
+        rng.choice(["Checked", "Safe", "Impl", "V2"])
+    new_name = stem + suffix + mark
     if not _fresh(outline, new_name):
         return None
     return Change([Edit(d.header, d.header + 1, [header.replace(d.name, new_name)])], ["rename"], d)
@@ -360,7 +362,7 @@ def candidates(outline: Outline, rng: random.Random) -> list[Change]:
         for make_l in (annotation, literal_constant, body_insert, rewrite, add_function, extract_helper):
             if (change := make_l(outline, d, lang, rng)) is not None:
                 out.append(change)
-    for extra in (add_import(outline, lang, rng), bare_comment(outline, rng)):
+    for extra in (add_import(outline, lang, rng), *(bare_comment(outline, rng) for _ in range(3))):
         if extra is not None:
             out.append(extra)
     return out

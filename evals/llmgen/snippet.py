@@ -27,6 +27,8 @@ from .langs import MARKER_WORDS, comment_syntaxes, foreign_syntax, render_marker
 from .outline import Definition
 
 MARKER_LIKE = re.compile(r"^\s*(//|#|--|/\*|<!--|\{/\*|;)?\s*(\.\.\.|…|\[\.\.\.\])")
+# A comment that reads like a marker; code such as `...args` is not one.
+COMMENT_MARKER = re.compile(r"^\s*(//|#|--|/\*|<!--|\{/\*|;)\s*(\.\.\.|…|\[\.\.\.\])")
 
 
 @dataclass
@@ -171,6 +173,9 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
                 tags += ["marker_before_close", "trivial_context"]
                 break
     if not all(_anchored(lines, w, unique) for w in windows):
+        return None
+    # A kept comment that reads like a marker (`# ...` in the original) would make the snippet ambiguous.
+    if any(COMMENT_MARKER.match(lines[r]) for w in windows for r in range(w.lo, w.hi)):
         return None
 
     syntaxes = comment_syntaxes(language)

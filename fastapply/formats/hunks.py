@@ -81,7 +81,7 @@ def hunk_from_pair(old: list[str], new: list[str]) -> Hunk:
     return Hunk(lines=out)
 
 
-def _render(hay: list[str], hunk: Hunk, match: Match, what: str) -> list[str]:
+def _render(hay: list[str], hunk: Hunk, match: Match, what: str, reindent: bool = True) -> list[str]:
     out: list[str] = []
     j = match.start
     k = 0
@@ -91,7 +91,10 @@ def _render(hay: list[str], hunk: Hunk, match: Match, what: str) -> list[str]:
     local = _local_shifts(hay, hunk, match) if match.kind == "fuzzy" and match.reindent else None
     for n, (tag, text) in enumerate(hunk.lines):
         if tag == "+":
-            out.append(local[n].line(text) if local and local[n] else match.new_line(text))
+            if not reindent:
+                out.append(text)  # Policy(reindent=False): as written, as Codex and Cline do
+            else:
+                out.append(local[n].line(text) if local and local[n] else match.new_line(text))
             added += 1
             continue
         h = match.pairs[k]
@@ -145,7 +148,8 @@ def _anchor_line(hay: list[str], anchor: str, lo: int) -> int | None:
 
 def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, sequential: bool = False,
                 fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, label: str = "hunk",
-                shift: int | None = None, diff_context: bool = False) -> tuple[list[str], bool, list[Placed]]:
+                shift: int | None = None, diff_context: bool = False, ambiguity: str = "refuse",
+                reindent: bool = True, after: int = 0) -> tuple[list[str], bool, list[Placed]]:
     """Place every hunk in the original lines, then splice. Raises MergeError naming the hunk.
 
     sequential (V4A): each hunk is searched after the previous one and after its `@@` anchors.
@@ -154,6 +158,9 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
     of the first hunk that occurs exactly once, since a stale diff shifts every hunk alike).
     diff_context: the hunks come from a diff or patch, which shows context after a change unless the
     change is at the end of the file (see `_check_open_end`).
+    ambiguity, reindent: Policy fields (fastapply.formats.policy); `after`: where the previous edit
+    ended, which ambiguity="first" prefers to start from.
+    Cost: each hunk is one `locate` (see fastapply.formats.matching), so linear in the hunks.
     """
     placed: list[tuple[Match, int, int, Hunk]] = []  # (match, insert_at, index, hunk)
     taken: list[tuple[int, int]] = []
@@ -190,12 +197,12 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
             taken.append((match.start, match.end))
             cursor = match.end
             continue
-        if hint is not None and not sequential and offset != 0 and len(support) < 2:
+        if hint is not None and not sequential and offset != 0 and len(support) < 2 and ambiguity != "first":
             _refuse_unconfirmed_copies(index, old, taken, offset, hint, what)
         try:
             try:
                 match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy=False, index=index,
-                               shift=shift)
+                               shift=shift, ambiguity=ambiguity, after=max(cursor, after))
             except MergeError as exc:
                 # Hunks of a diff come in file order: a hunk without a line number that matches
                 # several places is looked for after the previous hunk.
@@ -217,7 +224,8 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
                 skipped.append(idx)
                 continue
             try:
-                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy_threshold=fuzzy_threshold, index=index)
+                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy_threshold=fuzzy_threshold,
+                               index=index, ambiguity=ambiguity, after=max(cursor, after))
             except MergeError as exc2:
                 if deletes_only and exc2.code == ErrorCode.NO_MATCH and _already_applied(index, hunk, hint, lo, taken):
                     skipped.append(idx)
@@ -244,7 +252,7 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
             raise MergeError(f"{label} {idx + 1} overlaps another {label}", code=ErrorCode.AMBIGUOUS_MATCH,
                              details={"hunk": idx + 1})
         out.extend(hay[pos:at])
-        out.extend(_render(hay, hunk, match, f"{label} {idx + 1}"))
+        out.extend(_render(hay, hunk, match, f"{label} {idx + 1}", reindent))
         pos = end = match.end
         reports.append(Placed(index=idx, start=match.start, kind=match.kind, similarity=match.similarity))
         if end >= len(hay):
@@ -344,6 +352,10 @@ def _insertion_point(hay: list[str], hunk: Hunk, hint: int | None, sequential: b
         return 0
     if hunk.at_eof and not hunk.old():
         return len(hay)
+    if sequential and not hunk.old():
+        # V4A: a chunk with no old lines is appended at the end of the file, as Codex's apply_patch
+        # does (its `@@` line, if any, must still be found after the previous chunk).
+        return len(hay)
     if hunk.old_start == 0:
         return 0
     if hint is None:
@@ -367,6 +379,7 @@ class Outcome(msgspec.Struct, kw_only=True):
     applied: int = 0
     fuzzed: int = 0
     warnings: list[str] = msgspec.field(default_factory=list)
+    cursor: int = 0  # line where the last edit ended, for Policy(ambiguity="first")
 
     def note(self, placed: list[Placed], label: str) -> None:
         """Count placed hunks and say which ones needed tolerance, and which kind."""

@@ -88,7 +88,7 @@ def _render(hay: list[str], hunk: Hunk, match: Match, what: str, reindent: bool 
     added = 0  # lines added since the last file line the hunk matched
     last_tag = "-"
     # A fuzzy match may shift lines unevenly: added lines follow the shift of the nearest matched line.
-    local = _local_shifts(hay, hunk, match) if match.kind == "fuzzy" and match.reindent else None
+    local = _local_shifts(hay, hunk, match) if match.kind in ("fuzzy", "trimmed") and match.reindent else None
     for n, (tag, text) in enumerate(hunk.lines):
         if tag == "+":
             if not reindent:

@@ -6,7 +6,9 @@ Tiers, tried in order; the first tier that finds anything decides (a worse tier 
 3. indentation and inner whitespace ignored, provided the indentation is shifted *uniformly*
    (tabs vs spaces counted by width) - the replacement text is then shifted the same way;
 4. as 3, but blank lines ignored (a blank line too many or too few, inside or at the edges);
-5. fuzzy: a line-by-line alignment scored with rapidfuzz, accepted above a threshold.
+5. trimmed: every line equal once its leading and trailing whitespace is trimmed, however unevenly the
+   indentation differs (Cline's and Codex's last exact tier) - new lines follow the nearest line's shift;
+6. fuzzy: a line-by-line alignment scored with rapidfuzz, accepted above a threshold.
 
 Never guess: when two places match equally well the caller gets `ambiguous_match` with the candidate
 lines, unless a line-number hint clearly points at one of them (twice as close as the next one).
@@ -217,24 +219,26 @@ def _ambiguous(what: str, starts: Sequence[int], kind: str) -> MergeError:
                       code=ErrorCode.AMBIGUOUS_MATCH, details={"candidates": lines, "tier": kind})
 
 
-_TIERS = ("exact", "whitespace", "indent", "blank_lines")
+_TIERS = ("exact", "whitespace", "indent", "blank_lines", "trimmed")
 _NORMS = {"exact": lambda x: x, "whitespace": str.rstrip, "indent": _squash}
 
 
 def _tier_candidates(index: HayIndex, needle: Sequence[str], kind: str, lo: int, hi: int,
                      taken: Sequence[Span]) -> list[Match]:
-    """Every place the needle matches under one non-fuzzy tier (with a uniform indentation shift)."""
+    """Every place the needle matches under one non-fuzzy tier (with a uniform indentation shift,
+    except in the trimmed tier)."""
     hay = index.hay
     if kind == "blank_lines":
         found = _blank_tier(index, needle, lo, hi)
     else:
         n = len(needle)
-        found = [(s, s + n, [s + k for k in range(n)]) for s in _line_tier(index, needle, kind, lo, hi)]
+        norm = "indent" if kind == "trimmed" else kind
+        found = [(s, s + n, [s + k for k in range(n)]) for s in _line_tier(index, needle, norm, lo, hi)]
     out = []
     for s, e, pairs in found:
         if _overlaps((s, e), taken):
             continue
-        good, plan = indent_plan(needle, hay, pairs, strict=True)
+        good, plan = indent_plan(needle, hay, pairs, strict=kind != "trimmed")
         if good:
             out.append(Match(start=s, end=e, kind=kind, similarity=1.0, pairs=pairs, reindent=plan))
     return out

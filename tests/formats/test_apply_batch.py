@@ -99,7 +99,7 @@ def test_fuzzed_counts_and_progress():
     r = apply_batch(diff, FILES, progress=lambda done, total, path: seen.append((done, total, path)))
     assert r.ok and r.contents["a.py"] == "def a():\n    return 7\n"
     f: FileResult = r.files[0]
-    assert (f.applied, f.fuzzed) == (1, 1) and "fuzzy" in f.warnings[0]
+    assert (f.applied, f.fuzzed) == (1, 1) and "trimmed tolerance" in f.warnings[0]
     assert seen == [(1, 1, "a.py")]
 
 

@@ -48,7 +48,8 @@ _STRICT_START = re.compile(r"^(?:\s*<{3,} SEARCH>?\s*|-{3,} SEARCH>?)$")
 _STRICT_DIVIDER = {"cline": re.compile(r"^={3,}$"), "angle": re.compile(r"^\s*={3,}\s*$")}
 _STRICT_END = {"cline": re.compile(r"^\+{3,} REPLACE>?$"), "angle": re.compile(r"^\s*>{3,} REPLACE>?\s*$")}
 _HINT = re.compile(r"^\s*:(start|end)_line:\s*(\d+)\s*$")
-_ROO_SEPARATOR = re.compile(r"^\s*-{3,}\s*$")
+# Exactly seven, as Roo's own pattern: YAML's `---` as the first SEARCH line stays content.
+_ROO_SEPARATOR = re.compile(r"^-{7}\s*$")
 _LINE_NUMBER = re.compile(r"^\s*(\d+)\s+\|(?!\|)")
 _LINE_NUMBER_STRIP = re.compile(r"^\s*\d+\s+\|(?!\|) ?")
 _ESCAPED = re.compile(r"^(\s*)\\(?=<{3,}|={3,}|>{3,}|-{3,}|\+{3,}|:start_line:|:end_line:)")

@@ -37,6 +37,12 @@ def test_hint_and_separator_lines_are_not_search_content():
     assert apply_search_replace(SRC, text).merged_code == SRC.replace("def g()", "def h()")
 
 
+def test_the_separator_is_exactly_seven_dashes_so_yaml_front_matter_stays_content():
+    src = "---\ntitle: a\n---\nbody\n"
+    text = "<<<<<<< SEARCH\n---\ntitle: a\n=======\n---\ntitle: b\n>>>>>>> REPLACE\n"
+    assert apply_search_replace(src, text).merged_code == "---\ntitle: b\n---\nbody\n"
+
+
 def test_line_number_prefixes_are_stripped_and_give_the_start_line():
     text = roo(" 7 |     total = 0\n 8 |     return total\n", " 7 |     total = 5\n 8 |     return total\n")
     out = apply_search_replace(SRC, text).merged_code

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 
 from ..errors import ErrorCode, MergeError
@@ -75,6 +77,8 @@ def _run(op: FileOp, current: str | None, filename: str | None, fuzzy_threshold:
         return outcome.text, outcome
     if op.format in ("search_replace", "replacements"):
         edits = op.edits
+        if op.format == "search_replace":
+            edits = [piece for i, e in enumerate(edits, 1) for piece in _split_elided(e, current, i)]
         if op.format == "search_replace" and current.strip():
             edits = [_empty_search(e, current, i) if not e.old.strip() else e for i, e in enumerate(edits, 1)]
         outcome = replace_all_in(current, edits, fuzzy_threshold=fuzzy_threshold, label=label, policy=policy)
@@ -98,3 +102,22 @@ def _empty_search(edit: Edit, current: str, index: int) -> Edit:
                          "(Roo Code's format does not allow an empty SEARCH)", code=ErrorCode.MALFORMED_EDIT,
                          details={"edit": index})
     return Edit(old=current, new=current + ("" if current.endswith("\n") else "\n") + edit.new)
+
+
+_DOTS = re.compile(r"^[ \t]*\.\.\.[ \t]*\n", re.M)
+
+
+def _split_elided(edit: Edit, current: str, index: int) -> list[Edit]:
+    """Aider's `...` lines: a block whose SEARCH is not in the file as written, and whose SEARCH and
+    REPLACE elide the same stretches with `...` lines, is the blocks between the dots, in order."""
+    if edit.dialect not in ("aider", "") or not _DOTS.search(edit.old) or edit.old in current:
+        return [edit]
+    olds, news = _DOTS.split(edit.old), _DOTS.split(edit.new)
+    if len(olds) != len(news):
+        raise MergeError(f"block {index}: SEARCH and REPLACE have different numbers of '...' lines; elide "
+                         "the same stretches in both", code=ErrorCode.MALFORMED_EDIT, details={"edit": index})
+    pieces = [Edit(old=o, new=n, dialect=edit.dialect) for o, n in zip(olds, news) if o.strip() or n.strip()]
+    if any(not p.old.strip() for p in pieces):
+        raise MergeError(f"block {index}: a stretch between '...' lines has new text but no SEARCH text to "
+                         "find", code=ErrorCode.MALFORMED_EDIT, details={"edit": index})
+    return pieces

@@ -72,6 +72,15 @@ def test_a_block_without_its_replace_marker_is_an_error():
     assert e.value.code == "malformed_edit"
 
 
+def test_dotted_lines_elide_the_same_stretches_of_search_and_replace():
+    text = block("def f():\n    return 1\n...\ndef g():\n    return 1\n",
+                 "def f():\n    return 10\n...\ndef g():\n    return 20\n")
+    assert apply_search_replace(SRC, text).merged_code == SRC.replace("1", "10", 1)[::-1].replace("1", "02", 1)[::-1]
+    with pytest.raises(ApplyError) as e:
+        apply_search_replace(SRC, block("def f():\n...\ndef g():\n", "def f():\ndef g():\n"))
+    assert e.value.code == "malformed_edit"
+
+
 def test_shell_command_blocks_are_not_edits():
     text = block("def g():\n", "def h():\n") + "Then run:\n```bash\npytest -q\n```\n"
     r = apply_batch(text, {"m.py": SRC})

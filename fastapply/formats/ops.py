@@ -23,6 +23,7 @@ class FileOp(msgspec.Struct, kw_only=True):
     content: str = ""  # created file's text, the whole file's new text, or the lazy snippet
     source_line: int | None = None  # where the op starts in the agent's output
     warnings: list[str] = msgspec.field(default_factory=list)  # what parsing had to repair
+    guessed: bool = False  # the format was detected, not given (whole files: guard what they drop)
 
 
 def run_op(op: FileOp, current: str | None, *, filename: str | None = None,

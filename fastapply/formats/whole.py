@@ -89,8 +89,10 @@ def parse_whole(text: str, *, known: Sequence[str] | None = None, policy: Policy
             op.content = "".join(x + "\n" for x in body)
             op.warnings.append(f"the fence of {op.path} at line {i + first_line} was not closed; "
                                "took the file to the end of the reply")
-        if op is not None and auto and _elides(body):
-            op.format = "lazy"
+        if op is not None and auto:
+            op.guessed = True
+            if _elides(body):
+                op.format = "lazy"
         if op is not None:
             found.append((_RANK[source], op))
         saw = None
@@ -109,11 +111,25 @@ def _elides(body: list[str]) -> bool:
     return any(is_marker(line) for line in body)
 
 
+# A detected (not requested) whole file must keep this share of the file's lines: a reply that only
+# quotes part of a file, in a fence under its name, is no instruction to cut the rest.
+_KEEP = 0.5
+
+
 def check_whole(op: FileOp, current: str | None) -> None:
-    """Refuse a whole file that elides code: writing `// ... existing code ...` would lose it."""
+    """Refuse a whole file that elides code: writing `// ... existing code ...` would lose it. O(file)."""
     from ..merge.markers import is_marker
 
     have = set(current.split("\n")) if current else set()
+    old = [x.strip() for x in (current or "").split("\n") if x.strip()]
+    if op.guessed and len(old) >= 10:
+        new = {x.strip() for x in op.content.split("\n")}
+        kept = sum(1 for x in old if x in new)
+        if kept < _KEEP * len(old):
+            raise MergeError(f"{op.path}: the fenced block under its name keeps {kept} of its {len(old)} lines; "
+                             "taken as the whole new file it would drop the rest. Send format 'whole' to "
+                             "replace the file, or an edit format", code=ErrorCode.CONTENT_LOST,
+                             details={"kept": kept, "lines": len(old)})
     for k, line in enumerate(op.content.split("\n")):
         if line not in have and is_marker(line):
             raise MergeError(f"{op.path or 'the file'}: the whole-file block elides code at its line {k + 1} "

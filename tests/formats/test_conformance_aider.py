@@ -138,6 +138,14 @@ def test_whole_file_is_detected_in_auto_mode_when_named():
     assert apply_batch(text, {"m.py": SRC}).contents == {"m.py": "x = 1\n"}
 
 
+def test_whole_file_guessed_in_auto_mode_must_not_drop_most_of_the_file():
+    big = "".join(f"line_{k} = {k}\n" for k in range(20))
+    part = "a.py\n```python\nline_3 = 30\n```\n"
+    r = apply_batch(part, {"a.py": big})
+    assert not r.ok and r.files[0].error.code == "content_lost" and r.contents == {}
+    assert apply_batch(part, {"a.py": big}, format="whole").contents == {"a.py": "line_3 = 30\n"}
+
+
 def test_whole_file_that_elides_code_is_refused_not_written():
     # Aider would write the marker into the file; that loses the code it stands for.
     with pytest.raises(ApplyError) as e:

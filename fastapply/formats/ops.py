@@ -110,9 +110,12 @@ _DOTS = re.compile(r"^[ \t]*\.\.\.[ \t]*\n", re.M)
 
 def _split_elided(edit: Edit, current: str, index: int) -> list[Edit]:
     """Aider's `...` lines: a block whose SEARCH is not in the file as written, and whose SEARCH and
-    REPLACE elide the same stretches with `...` lines, is the blocks between the dots, in order."""
+    REPLACE elide the same stretches with `...` lines, is the blocks between the dots, in order.
+    Not in a file that has `...` lines itself. O(file)."""
     if edit.dialect not in ("aider", "") or not _DOTS.search(edit.old) or edit.old in current:
         return [edit]
+    if _DOTS.search(current if current.endswith("\n") else current + "\n"):
+        return [edit]  # the file has `...` lines of its own (Python stubs): they are code, not elision
     olds, news = _DOTS.split(edit.old), _DOTS.split(edit.new)
     if len(olds) != len(news):
         raise MergeError(f"block {index}: SEARCH and REPLACE have different numbers of '...' lines; elide "

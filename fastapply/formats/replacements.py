@@ -153,11 +153,12 @@ def replace_one(text: str, edit: Edit, index: int, outcome: Outcome, *,
         outcome.cursor = _line_of(text, at) - 1 + edit.new.count("\n")
         return text.replace(edit.old, edit.new)
     if count > 1:
-        starts, at = [], text.find(edit.old)
-        while at >= 0 and len(starts) < 1000:
+        starts, lines, at, prev, line = [], [], text.find(edit.old), 0, 1
+        while at >= 0 and len(starts) < 1000:  # one pass over the file, however many copies
+            line += text.count("\n", prev, at)
             starts.append(at)
-            at = text.find(edit.old, at + len(edit.old))
-        lines = [_line_of(text, at) for at in starts]
+            lines.append(line)
+            prev, at = at, text.find(edit.old, at + len(edit.old))
         hint = edit.start_line - 1 if edit.start_line else None
         # A line hint chooses first; then the policy (Aider, Cline and Codex take the first).
         chosen = _choose([(line - 1, at) for line, at in zip(lines, starts)], hint, policy.ambiguity,

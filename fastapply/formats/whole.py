@@ -151,8 +151,12 @@ def apply_whole(original: str | bytes, text: str | bytes, *, filename: str | Non
     check_size(original, limits.max_file_bytes, "original file")
     check_size(text, limits.max_update_bytes, "edit")
     ops = parse_whole(text, known=[filename] if filename else ["the file"], policy=policy)
-    if filename and len(ops) > 1:
-        ops = [op for op in ops if op.path == filename] or ops
+    if filename and ops:
+        named = [op for op in ops if op.path == filename]
+        if not named:
+            raise InputError(f"the reply holds {', '.join(str(op.path) for op in ops)}, not {filename}",
+                             code=ErrorCode.INVALID_ARGUMENT, details={"paths": [op.path for op in ops]})
+        ops = named
     if len(ops) != 1:
         raise InputError(f"expected one file in the reply, found {len(ops)}"
                          + ("; use apply_batch for several" if ops else ""),

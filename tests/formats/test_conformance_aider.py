@@ -107,6 +107,10 @@ def test_whole_file_name_mentioned_in_the_prose():
 
 def test_whole_file_single_file_needs_no_name():
     assert apply_whole(SRC, "```python\nx = 1\n```\n", filename="m.py").merged_code == "x = 1\n"
+    assert apply_whole(SRC, "```python\nx = 1\n```\n").merged_code == "x = 1\n"
+    with pytest.raises(ApplyError) as e:
+        apply_whole(SRC, "other.py\n```python\nx = 1\n```\n", filename="m.py")
+    assert e.value.code == "invalid_argument"
     assert apply_batch("```\nx = 1\n```\n", {"m.py": SRC}, format="whole").contents == {"m.py": "x = 1\n"}
 
 

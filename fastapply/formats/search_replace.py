@@ -54,6 +54,7 @@ _LINE_NUMBER = re.compile(r"^\s*(\d+)\s+\|(?!\|)")
 _LINE_NUMBER_STRIP = re.compile(r"^\s*\d+\s+\|(?!\|) ?")
 _ESCAPED = re.compile(r"^(\s*)\\(?=<{3,}|={3,}|>{3,}|-{3,}|\+{3,}|:start_line:|:end_line:)")
 _PATH_TAG = re.compile(r"<path>\s*(.+?)\s*</path>")
+_FILE_LIKE = re.compile(r"^[\w.\-/\\]*[./][\w.\-/\\]*$")
 
 
 class Block(msgspec.Struct, kw_only=True):
@@ -99,7 +100,10 @@ def _path_before(lines: list[str], i: int) -> str | None:
             j -= 1
     if j < 0 or lines[j].strip().startswith("```"):
         return None
-    return _clean_name(lines[j])
+    name = _clean_name(lines[j])
+    if fences == 2 and name is not None and not _FILE_LIKE.match(name):
+        return None  # the last line of an unrelated code block, not a name in its own fence
+    return name
 
 
 def _dialect_of(line: str) -> str:

@@ -36,6 +36,13 @@ def test_file_name_in_its_own_fence_before_the_block_is_found():
     assert apply_batch(text, {"m.py": SRC}).contents["m.py"] == SRC.replace("def g()", "def h()")
 
 
+def test_the_last_line_of_an_unrelated_code_block_is_not_a_file_name():
+    text = (block("def f():\n", "def f0():\n") + "Example:\n```python\nrun()\n```\n"
+            "```python\n<<<<<<< SEARCH\ndef g():\n=======\ndef g0():\n>>>>>>> REPLACE\n```\n")
+    r = apply_batch(text, {"m.py": SRC})
+    assert r.ok and list(r.contents) == ["m.py"] and "def g0()" in r.contents["m.py"]
+
+
 @pytest.mark.parametrize("name", ["**m.py**", "# m.py", "`m.py`:", "m.py:"])
 def test_file_name_decorations_are_stripped(name):
     r = apply_batch(block("def g():\n", "def h():\n", name), {"m.py": SRC})

@@ -37,6 +37,11 @@ def test_hint_and_separator_lines_are_not_search_content():
     assert apply_search_replace(SRC, text).merged_code == SRC.replace("def g()", "def h()")
 
 
+def test_search_marker_may_end_with_an_angle_bracket():
+    text = "<<<<<<< SEARCH>\n:start_line:6\n-------\ndef g():\n=======\ndef h():\n>>>>>>> REPLACE\n"
+    assert apply_search_replace(SRC, text).merged_code == SRC.replace("def g()", "def h()")
+
+
 def test_the_separator_is_exactly_seven_dashes_so_yaml_front_matter_stays_content():
     src = "---\ntitle: a\n---\nbody\n"
     text = "<<<<<<< SEARCH\n---\ntitle: a\n=======\n---\ntitle: b\n>>>>>>> REPLACE\n"

@@ -350,11 +350,11 @@ def _insertion_point(hay: list[str], hunk: Hunk, hint: int | None, sequential: b
     """A hunk with no old lines only adds lines: it goes where its header (or V4A cursor) says."""
     if not hay and not hunk.old():
         return 0
-    if hunk.at_eof and not hunk.old():
-        return len(hay)
     if sequential and not hunk.old():
-        # V4A: a chunk with no old lines is appended at the end of the file, as Codex's apply_patch
-        # does (its `@@` line, if any, must still be found after the previous chunk).
+        # V4A: a chunk with no old lines is appended at the end of the file, before a last blank
+        # line, as Codex's apply_patch does (its `@@` line, if any, must still be found).
+        return len(hay) - 1 if hay and hay[-1] == "" else len(hay)
+    if hunk.at_eof and not hunk.old():
         return len(hay)
     if hunk.old_start == 0:
         return 0

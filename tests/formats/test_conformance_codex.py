@@ -39,6 +39,10 @@ def test_pure_addition_without_context_is_appended_at_end_of_file():
     assert r.merged_code == "a\nb\nc\nd\n"
 
 
+def test_pure_addition_goes_before_a_last_blank_line():
+    assert apply_v4a("a\n\n", patch("*** Update File: f\n+b")).merged_code == "a\nb\n\n"
+
+
 def test_pure_addition_after_a_context_anchor_is_still_appended_at_end_of_file():
     src = "def f():\n    return 1\n\nx = 2\n"
     r = apply_v4a(src, patch("*** Update File: f\n@@ def f():\n+    pass"))

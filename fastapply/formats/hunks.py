@@ -195,7 +195,8 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
                           pairs=list(range(at, at + len(old))))
             placed.append((match, at, idx, hunk))
             taken.append((match.start, match.end))
-            cursor = match.end
+            if old or not sequential:
+                cursor = match.end  # a V4A pure addition goes to the end without moving the search (Codex)
             continue
         if hint is not None and not sequential and offset != 0 and len(support) < 2 and ambiguity != "first":
             _refuse_unconfirmed_copies(index, old, taken, offset, hint, what)

@@ -39,6 +39,11 @@ def test_pure_addition_without_context_is_appended_at_end_of_file():
     assert r.merged_code == "a\nb\nc\nd\n"
 
 
+def test_pure_addition_does_not_move_the_search_for_the_next_chunk():
+    r = apply_v4a("one\ntwo\nthree\n", patch("*** Update File: f\n@@\n+tail\n@@\n one\n-two\n+TWO"))
+    assert r.merged_code == "one\nTWO\nthree\ntail\n"
+
+
 def test_pure_addition_goes_before_a_last_blank_line():
     assert apply_v4a("a\n\n", patch("*** Update File: f\n+b")).merged_code == "a\nb\n\n"
 

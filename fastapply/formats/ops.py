@@ -73,7 +73,8 @@ def _run(op: FileOp, current: str | None, filename: str | None, fuzzy_threshold:
         out, final_newline, placed = apply_hunks(lines, final_newline, op.hunks, sequential=op.format == "v4a",
                                                  diff_context=True, fuzzy_threshold=fuzzy_threshold, label=label,
                                                  ambiguity=policy.ambiguity, reindent=policy.reindent)
-        outcome = Outcome(text=join_lines(out, final_newline))
+        # Codex's apply_patch ends every file it updates with a newline.
+        outcome = Outcome(text=join_lines(out, final_newline or op.format == "v4a"))
         outcome.note(placed, label)
         return outcome.text, outcome
     if op.format in ("search_replace", "replacements"):

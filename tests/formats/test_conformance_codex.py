@@ -115,6 +115,12 @@ def test_first_match_is_taken_with_ambiguity_first():
     assert apply_v4a(src, text, ambiguity="first").merged_code == "first\nother\nsame\n"
 
 
+def test_an_updated_file_ends_with_a_newline():
+    r = apply_v4a("last line without newline", patch("*** Update File: f\n@@\n-last line without newline\n+one\n+two"))
+    assert r.merged_code == "one\ntwo\n"
+    assert apply_v4a("a\nb", patch("*** Update File: f\n@@\n-a\n+A")).merged_code == "A\nb\n"
+
+
 def test_delete_file_removes_it_and_update_of_a_missing_file_fails():
     r = apply_batch(patch("*** Delete File: a.txt\n*** Update File: gone.txt\n@@\n-x\n+y"), {"a.txt": "a\n"})
     assert r.contents == {"a.txt": None}
@@ -126,3 +132,16 @@ def test_add_lines_start_with_plus_and_an_update_is_not_empty(body):
     with pytest.raises(ApplyError) as e:
         apply_batch(patch(body), {"a.txt": "a\n"})
     assert e.value.code == "malformed_edit"
+
+
+def test_a_failure_after_a_success_leaves_the_earlier_change(tmp_path):
+    r = apply_batch(patch("*** Add File: made.txt\n+hi\n*** Update File: absent.txt\n@@\n-x\n+y"), root=tmp_path)
+    assert not r.ok and r.written and (tmp_path / "made.txt").read_text() == "hi\n"
+    assert [f.error.code for f in r.files if f.error] == ["file_not_found"]
+
+
+def test_deleting_a_directory_fails(tmp_path):
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "f.txt").write_text("x\n")
+    r = apply_batch(patch("*** Delete File: d"), root=tmp_path)
+    assert not r.ok and (tmp_path / "d" / "f.txt").exists()

@@ -259,7 +259,8 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
         if end >= len(hay):
             if hunk.no_newline_new:
                 final_newline = False
-            elif hunk.no_newline_old:
+            elif hunk.no_newline_old or (hunk.lines and hunk.lines[-1][0] == "-"):
+                # The file's unterminated last line is gone: the line now last had its newline.
                 final_newline = True
     out.extend(hay[pos:])
     reports += [Placed(index=i, start=-1, kind="already_applied", similarity=1.0) for i in skipped]

@@ -91,3 +91,13 @@ def test_a_search_that_matches_nothing_is_an_error():
     with pytest.raises(ApplyError) as e:
         apply_search_replace(SRC, cline("function q() {\n", "x\n"))
     assert e.value.code == "no_match"
+
+
+def test_deleting_the_unterminated_last_line_keeps_the_newline_before_it():
+    text = cline("b\n", "B\n") + cline("d\n", "")
+    assert apply_search_replace("a\nb\nc\nd", text).merged_code == "a\nB\nc\n"
+
+
+def test_blocks_may_come_out_of_file_order():
+    text = cline("d\n", "D\n") + cline("b\n", "B\n")
+    assert apply_search_replace("a\nb\nc\nd\n", text).merged_code == "a\nB\nc\nD\n"

@@ -110,3 +110,22 @@ def test_replacement_keeps_the_indentation_of_the_matched_lines():
 def test_start_line_works_in_edit_lists_too():
     r = apply_replacements(SRC, [{"old": "    total = 0\n", "new": "    total = 3\n", "start_line": 7}])
     assert r.merged_code.endswith("def g():\n    total = 3\n    return total\n")
+
+
+@pytest.mark.parametrize("text", [
+    "<<<<<<< SEARCH\ndef g():\n>>>>>>> REPLACE\n",  # no separator
+    "<<<<<<< SEARCH\ndef g():\n=======\n=======\ndef h():\n>>>>>>> REPLACE\n",  # two separators
+    "<<<<<<< SEARCH\ndef g():\n=======\ndef h():\n",  # no REPLACE marker
+])
+def test_marker_sequence_errors_are_refused(text):
+    with pytest.raises(ApplyError) as e:
+        apply_search_replace(SRC, text)
+    assert e.value.code == "malformed_edit"
+
+
+def test_search_marker_with_extra_characters_is_refused_with_strict_markers():
+    from fastapply import Policy
+
+    text = "<<<<<<< SEARCH>>\ndef g():\n=======\ndef h():\n>>>>>>> REPLACE\n"
+    with pytest.raises(ApplyError):
+        apply_search_replace(SRC, text, policy=Policy(markers="strict"))

@@ -167,11 +167,11 @@ def _complete(lines: list[str], block: Block, policy: Policy) -> None:
     """A final block without its REPLACE line: Cline completes it once the reply is complete."""
     if block.dialect != "cline" or policy.unterminated != "complete":
         raise _malformed(block.start + 1, "no '>>>>>>> REPLACE' (or '+++++++ REPLACE') line closing the block")
-    end = len(lines)
+    # The block runs to the fence the reply closed around it, else to the end of the reply.
+    fence = next((j for j in range(block.divider + 1, len(lines)) if re.fullmatch(r"\s*`{3,}\s*", lines[j])), None)
+    end = len(lines) if fence is None else fence
     while end > block.divider + 1 and not lines[end - 1].strip():
         end -= 1
-    if end > block.divider + 1 and lines[end - 1].strip() == "```":
-        end -= 1  # the fence the reply closed around the block
     block.end, block.completed = end, True
 
 

@@ -36,6 +36,11 @@ def test_final_block_missing_its_replace_marker_is_completed():
     assert any("completed" in w for w in r.warnings)
 
 
+def test_a_completed_final_block_ends_at_the_fence_around_it():
+    text = "a.js\n```\n" + cline("function b() {\n", "function c() {\n", end="") + "```\n\nDone, tell me more.\n"
+    assert apply_search_replace(SRC, text).merged_code == SRC.replace("function b", "function c")
+
+
 def test_final_block_missing_its_replace_marker_is_refused_when_asked():
     text = cline("function b() {\n", "function c() {\n", end="")
     with pytest.raises(ApplyError) as e:

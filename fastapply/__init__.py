@@ -21,6 +21,8 @@ _LAZY = {
     "apply_search_replace": ".formats.search_replace",
     "apply_udiff": ".formats.udiff",
     "apply_v4a": ".formats.v4a",
+    "apply_whole": ".formats.whole",
+    "Policy": ".formats.policy",
     "apply_batch": ".formats.batch",
     "BatchResult": ".formats.batch",
     "BatchSummary": ".formats.batch",
@@ -38,7 +40,9 @@ if TYPE_CHECKING:
     from .formats.replacements import apply_replacements
     from .formats.search_replace import apply_search_replace
     from .formats.udiff import apply_udiff
+    from .formats.policy import Policy
     from .formats.v4a import apply_v4a
+    from .formats.whole import apply_whole
     from .runtime.loader import load_model
     from .runtime.model import ApplyModel
 

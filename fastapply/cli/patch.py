@@ -15,14 +15,19 @@ _EPILOG = """\
 formats (auto-detected; several may be mixed in one output):
   udiff           git diff / diff -u; wrong or missing line numbers (@@ ... @@) are tolerated
   search-replace  <<<<<<< SEARCH / ======= / >>>>>>> REPLACE blocks, path on the line before
-                  (also ------- SEARCH / ======= / +++++++ REPLACE)
+                  (Aider); ------- SEARCH / ======= / +++++++ REPLACE (Cline); :start_line:N,
+                  ------- and "N | " line-number prefixes (Roo Code, Kilo Code)
   v4a             *** Begin Patch / *** Update File: / *** Add File: / *** Delete File: /
                   *** End Patch (OpenAI's apply_patch)
   replacements    JSON list: [{"path": "a.py", "old": "...", "new": "...", "replace_all": false}]
   lazy            JSON list: [{"path": "a.py", "update": "<snippet with // ... existing code ...>"}]
+  whole           Aider's whole-file blocks: the path on the line before a fence holding the
+                  whole new file (auto-detected when nothing else is found)
 
 Context that drifted (whitespace, indentation, blank lines, a changed line) is matched tolerantly;
-an edit that matches two places equally well, or nothing, is refused with the reason. Paths outside
+an edit that matches two places equally well, or nothing, is refused with the reason (with
+--ambiguity first, the first place after the previous edit is taken, as Aider, Cline and Codex
+do; a line number such as Roo's :start_line: chooses first either way). Paths outside
 --root (.., absolute, symlinks leaving it) and binary patches are refused.
 
 exit status: 0 all applied; 1 something failed (with --atomic nothing was written then); 2 usage.
@@ -48,10 +53,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the agent output or JSON edit list (default: - for stdin)")
     p.add_argument("--root", default=".", metavar="DIR", help="folder the paths are relative to (default: .)")
     p.add_argument("--format", "-f", default="auto",
-                   choices=["auto", "udiff", "search-replace", "v4a", "replacements", "lazy"],
+                   choices=["auto", "udiff", "search-replace", "v4a", "replacements", "lazy", "whole"],
                    metavar="FORMAT",
-                   help="edit format: auto (default: detect), udiff, search-replace, v4a, replacements "
-                   "or lazy")
+                   help="edit format: auto (default: detect), udiff, search-replace, v4a, replacements, "
+                   "lazy or whole")
+    p.add_argument("--ambiguity", choices=["refuse", "first"], default="refuse",
+                   help="an edit that matches several places equally well: refuse (default) or take the "
+                   "first (Aider's rule)")
     p.add_argument("--atomic", action="store_true",
                    help="all or nothing: write no file unless every edit applies")
     p.add_argument("--dry-run", "-n", action="store_true", help="apply in memory only; write nothing")
@@ -73,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
     threshold = DEFAULT_FUZZY_THRESHOLD if args.fuzzy_threshold is None else args.fuzzy_threshold
     with _Progress() as progress:
         result = apply_batch(text, root=args.root, format=args.format, atomic=args.atomic,
-                             dry_run=args.dry_run, fuzzy_threshold=threshold, progress=progress)
+                             dry_run=args.dry_run, fuzzy_threshold=threshold, progress=progress,
+                             ambiguity=args.ambiguity)
     if args.json:
         sys.stdout.write(msgspec.json.encode(result).decode() + "\n")
     else:

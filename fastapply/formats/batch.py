@@ -20,6 +20,7 @@ from .detect import json_ops, parse_agent_output
 from .matching import DEFAULT_FUZZY_THRESHOLD
 from .ops import FileOp, run_op
 from .paths import clean_path, resolve_under
+from .policy import DEFAULT_POLICY, Policy, make_policy
 
 
 class FileError(msgspec.Struct, kw_only=True):
@@ -95,7 +96,7 @@ class _Source:
 
 
 def _run_file(path: str, ops: list[FileOp], source: _Source, fuzzy_threshold: float,
-              staged: dict[str, str | None]) -> FileResult:
+              staged: dict[str, str | None], policy: Policy = DEFAULT_POLICY) -> FileResult:
     result = FileResult(path=path, status="unchanged", formats=sorted({op.format for op in ops}))
     done = 0
     try:
@@ -108,7 +109,7 @@ def _run_file(path: str, ops: list[FileOp], source: _Source, fuzzy_threshold: fl
                 new_path = clean_path(op.move_to)
                 if source.root is not None:
                     resolve_under(source.root, new_path)
-            text, outcome = run_op(op, text, filename=path, fuzzy_threshold=fuzzy_threshold)
+            text, outcome = run_op(op, text, filename=path, fuzzy_threshold=fuzzy_threshold, policy=policy)
             done += 1
             result.applied += outcome.applied
             result.fuzzed += outcome.fuzzed
@@ -126,7 +127,10 @@ def _run_file(path: str, ops: list[FileOp], source: _Source, fuzzy_threshold: fl
     before = raw or ""
     after = None if text is None else (doc.restore(text) if doc else text)
     if new_path != path:
-        if source.read(new_path) is not None:
+        if source.read(new_path) is not None and all(op.format == "v4a" for op in ops):
+            # Codex's apply_patch moves onto an existing file, replacing it.
+            result.warnings.append(f"{new_path} existed; '*** Move to' replaced it")
+        elif source.read(new_path) is not None:
             result.status, result.failed = "failed", 1
             result.error = FileError(code=ErrorCode.FILE_EXISTS, message=f"cannot move {path} to {new_path}: "
                                      "the target exists", details={"path": new_path})
@@ -155,14 +159,18 @@ def apply_batch(edits: str | bytes | list[Any], files: Mapping[str, str | bytes]
                 root: str | os.PathLike[str] | None = None, format: str = "auto", atomic: bool = False,
                 dry_run: bool = False, fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD,
                 limits: Limits = DEFAULT_LIMITS,
-                progress: Callable[[int, int, str], None] | None = None) -> BatchResult:
+                progress: Callable[[int, int, str], None] | None = None,
+                ambiguity: str | None = None, policy: Policy | None = None) -> BatchResult:
     """Apply edits for many files. `edits`: an agent's raw output (diffs, SEARCH/REPLACE blocks, V4A),
     or a list of {path, old, new} / {path, edits} / {path, update} objects.
 
     Give either `files` (path -> content; the new contents come back in `.contents`) or `root` (a folder;
     changed files are written atomically unless dry_run). atomic=True: nothing is written unless every
     file succeeded. Malformed input raises ApplyError; per-file failures are reported in `.files`.
+    ambiguity: "refuse" (default) or "first" (Aider's rule); `policy` gives every dialect choice
+    (fastapply.formats.policy.Policy).
     """
+    policy = make_policy(policy, ambiguity=ambiguity)
     if (files is None) == (root is None):
         raise InputError("give exactly one of files= (a mapping) or root= (a folder)", code=ErrorCode.INVALID_ARGUMENT)
     if root is not None and not Path(root).is_dir():
@@ -170,7 +178,7 @@ def apply_batch(edits: str | bytes | list[Any], files: Mapping[str, str | bytes]
     if isinstance(edits, (str, bytes)):
         text = ensure_text(edits, "edits")
         check_size(text, limits.max_update_bytes * 8, "edits")
-        ops = parse_agent_output(text, format)
+        ops = parse_agent_output(text, format, policy=policy, known=list(files) if files else None)
     elif isinstance(edits, list):
         ops = json_ops(edits, lazy=format == "lazy")
     else:
@@ -201,7 +209,7 @@ def apply_batch(edits: str | bytes | list[Any], files: Mapping[str, str | bytes]
                                       failed=sum(_units(op) for op in file_ops),
                                       error=FileError(code=exc.code, message=exc.message, details=exc.details)))
         else:
-            results.append(_run_file(path, file_ops, source, fuzzy_threshold, staged))
+            results.append(_run_file(path, file_ops, source, fuzzy_threshold, staged, policy))
         if progress:
             progress(n, len(groups), path)
     failed = [r for r in results if r.status == "failed"]

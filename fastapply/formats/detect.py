@@ -8,13 +8,15 @@ import msgspec
 
 from ..errors import ErrorCode, InputError
 from .ops import FileOp
+from .policy import DEFAULT_POLICY, Policy
 from .search_replace import _START as _SR_START
 
-FORMATS = ("json", "v4a", "search-replace", "udiff")
+FORMATS = ("json", "v4a", "search-replace", "udiff", "whole")
 # What `--format` / `format=` accept besides "auto".
-FORMATS_CLI = ("udiff", "search-replace", "v4a", "replacements", "lazy")
+FORMATS_CLI = ("udiff", "search-replace", "v4a", "replacements", "lazy", "whole")
 _UDIFF = re.compile(r"^(diff --git |--- \S.*\n\+\+\+ \S|@@ )", re.M)
-_V4A = re.compile(r"^\*\*\* (Begin Patch|Update File:|Add File:|Delete File:)", re.M)
+# Codex reads its markers with the padding around them trimmed.
+_V4A = re.compile(r"^\s*\*\*\* (Begin Patch|Update File:|Add File:|Delete File:)", re.M)
 
 
 def parse_json_edits(text: str) -> list | None:
@@ -36,7 +38,8 @@ def parse_json_edits(text: str) -> list | None:
 
 
 def detect_formats(text: str) -> list[str]:
-    """Formats present, among FORMATS, in the order checked: json alone, or any mix of the others."""
+    """Formats present, among FORMATS, in the order checked: json alone, any mix of v4a,
+    search-replace and udiff, or else whole (fenced files, each with its name on the line before)."""
     if parse_json_edits(text) is not None:
         return ["json"]
     from .v4a import v4a_spans
@@ -57,7 +60,18 @@ def detect_formats(text: str) -> list[str]:
             pass
     if _UDIFF.search("\n".join(rest)):
         found.append("udiff")
+    if not found and _whole_ops(text, None, DEFAULT_POLICY):
+        found.append("whole")
     return found
+
+
+def _whole_ops(text: str, known: list[str] | None, policy: Policy) -> list[FileOp]:
+    from .whole import parse_whole
+
+    try:
+        return parse_whole(text, known=known, policy=policy, auto=True)
+    except InputError:
+        return []
 
 
 def _mask(lines: list[str], spans: list[tuple[int, int]]) -> list[str]:
@@ -68,14 +82,17 @@ def _mask(lines: list[str], spans: list[tuple[int, int]]) -> list[str]:
     return out
 
 
-def _sr_spans(lines: list[str]) -> list[tuple[int, int]]:
+def _sr_spans(lines: list[str], policy: Policy = DEFAULT_POLICY) -> list[tuple[int, int]]:
     from .search_replace import block_spans
 
-    return [(s, e + 1) for s, _, e in block_spans(lines)]
+    return [(s, min(e + 1, len(lines))) for s, _, e in block_spans(lines, policy)]
 
 
-def parse_agent_output(text: str, format: str = "auto") -> list[FileOp]:
-    """Every file operation in an agent's output, ordered as they appear. Raises InputError."""
+def parse_agent_output(text: str, format: str = "auto", *, policy: Policy = DEFAULT_POLICY,
+                       known: list[str] | None = None) -> list[FileOp]:
+    """Every file operation in an agent's output, ordered as they appear. Raises InputError.
+
+    known: the files the edits may name (for whole-file blocks without a name line)."""
     from ..text import normalize_newlines
     from .search_replace import parse_search_replace
     from .udiff import parse_udiff
@@ -96,18 +113,24 @@ def parse_agent_output(text: str, format: str = "auto") -> list[FileOp]:
     if format == "udiff":
         return parse_udiff(text)
     if format == "search-replace":
-        return parse_search_replace(text)
+        return parse_search_replace(text, policy=policy)
     if format == "v4a":
         return parse_v4a(text)
+    if format == "whole":
+        from .whole import parse_whole
+
+        return parse_whole(text, known=known, policy=policy)
     lines = text.split("\n")
     v4a = v4a_spans(lines)
     ops = parse_v4a(text) if v4a or _V4A.search(text) else []
     if ops and not v4a:
         return ops  # a V4A patch without its Begin line takes the whole text
     rest = _mask(lines, v4a)
-    sr = _sr_spans(rest)
-    ops += parse_search_replace("\n".join(rest))
+    sr = _sr_spans(rest, policy)
+    ops += parse_search_replace("\n".join(rest), policy=policy)
     ops += parse_udiff("\n".join(_mask(rest, sr)))
+    if not ops:
+        return _whole_ops(text, known, policy)
     ops.sort(key=lambda op: op.source_line or 0)
     return ops
 

@@ -81,17 +81,20 @@ def hunk_from_pair(old: list[str], new: list[str]) -> Hunk:
     return Hunk(lines=out)
 
 
-def _render(hay: list[str], hunk: Hunk, match: Match, what: str) -> list[str]:
+def _render(hay: list[str], hunk: Hunk, match: Match, what: str, reindent: bool = True) -> list[str]:
     out: list[str] = []
     j = match.start
     k = 0
     added = 0  # lines added since the last file line the hunk matched
     last_tag = "-"
     # A fuzzy match may shift lines unevenly: added lines follow the shift of the nearest matched line.
-    local = _local_shifts(hay, hunk, match) if match.kind == "fuzzy" and match.reindent else None
+    local = _local_shifts(hay, hunk, match) if match.kind in ("fuzzy", "trimmed") and match.reindent else None
     for n, (tag, text) in enumerate(hunk.lines):
         if tag == "+":
-            out.append(local[n].line(text) if local and local[n] else match.new_line(text))
+            if not reindent:
+                out.append(text)  # Policy(reindent=False): as written, as Codex and Cline do
+            else:
+                out.append(local[n].line(text) if local and local[n] else match.new_line(text))
             added += 1
             continue
         h = match.pairs[k]
@@ -145,7 +148,8 @@ def _anchor_line(hay: list[str], anchor: str, lo: int) -> int | None:
 
 def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, sequential: bool = False,
                 fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, label: str = "hunk",
-                shift: int | None = None, diff_context: bool = False) -> tuple[list[str], bool, list[Placed]]:
+                shift: int | None = None, diff_context: bool = False, ambiguity: str = "refuse",
+                reindent: bool = True, after: int = 0) -> tuple[list[str], bool, list[Placed]]:
     """Place every hunk in the original lines, then splice. Raises MergeError naming the hunk.
 
     sequential (V4A): each hunk is searched after the previous one and after its `@@` anchors.
@@ -154,6 +158,9 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
     of the first hunk that occurs exactly once, since a stale diff shifts every hunk alike).
     diff_context: the hunks come from a diff or patch, which shows context after a change unless the
     change is at the end of the file (see `_check_open_end`).
+    ambiguity, reindent: Policy fields (fastapply.formats.policy); `after`: where the previous edit
+    ended, which ambiguity="first" prefers to start from.
+    Cost: each hunk is one `locate` (see fastapply.formats.matching), so linear in the hunks.
     """
     placed: list[tuple[Match, int, int, Hunk]] = []  # (match, insert_at, index, hunk)
     taken: list[tuple[int, int]] = []
@@ -188,14 +195,15 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
                           pairs=list(range(at, at + len(old))))
             placed.append((match, at, idx, hunk))
             taken.append((match.start, match.end))
-            cursor = match.end
+            if old or not sequential:
+                cursor = match.end  # a V4A pure addition goes to the end without moving the search (Codex)
             continue
-        if hint is not None and not sequential and offset != 0 and len(support) < 2:
+        if hint is not None and not sequential and offset != 0 and len(support) < 2 and ambiguity != "first":
             _refuse_unconfirmed_copies(index, old, taken, offset, hint, what)
         try:
             try:
                 match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy=False, index=index,
-                               shift=shift)
+                               shift=shift, ambiguity=ambiguity, after=max(cursor, after))
             except MergeError as exc:
                 # Hunks of a diff come in file order: a hunk without a line number that matches
                 # several places is looked for after the previous hunk.
@@ -217,7 +225,8 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
                 skipped.append(idx)
                 continue
             try:
-                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy_threshold=fuzzy_threshold, index=index)
+                match = locate(hay, old, what=what, hint=hint, lo=lo, taken=taken, fuzzy_threshold=fuzzy_threshold,
+                               index=index, ambiguity=ambiguity, after=max(cursor, after))
             except MergeError as exc2:
                 if deletes_only and exc2.code == ErrorCode.NO_MATCH and _already_applied(index, hunk, hint, lo, taken):
                     skipped.append(idx)
@@ -244,13 +253,14 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
             raise MergeError(f"{label} {idx + 1} overlaps another {label}", code=ErrorCode.AMBIGUOUS_MATCH,
                              details={"hunk": idx + 1})
         out.extend(hay[pos:at])
-        out.extend(_render(hay, hunk, match, f"{label} {idx + 1}"))
+        out.extend(_render(hay, hunk, match, f"{label} {idx + 1}", reindent))
         pos = end = match.end
         reports.append(Placed(index=idx, start=match.start, kind=match.kind, similarity=match.similarity))
         if end >= len(hay):
             if hunk.no_newline_new:
                 final_newline = False
-            elif hunk.no_newline_old:
+            elif hunk.no_newline_old or (hunk.lines and hunk.lines[-1][0] == "-"):
+                # The file's unterminated last line is gone: the line now last had its newline.
                 final_newline = True
     out.extend(hay[pos:])
     reports += [Placed(index=i, start=-1, kind="already_applied", similarity=1.0) for i in skipped]
@@ -342,6 +352,10 @@ def _insertion_point(hay: list[str], hunk: Hunk, hint: int | None, sequential: b
     """A hunk with no old lines only adds lines: it goes where its header (or V4A cursor) says."""
     if not hay and not hunk.old():
         return 0
+    if sequential and not hunk.old():
+        # V4A: a chunk with no old lines is appended at the end of the file, before a last blank
+        # line, as Codex's apply_patch does (its `@@` line, if any, must still be found).
+        return len(hay) - 1 if hay and hay[-1] == "" else len(hay)
     if hunk.at_eof and not hunk.old():
         return len(hay)
     if hunk.old_start == 0:
@@ -367,6 +381,7 @@ class Outcome(msgspec.Struct, kw_only=True):
     applied: int = 0
     fuzzed: int = 0
     warnings: list[str] = msgspec.field(default_factory=list)
+    cursor: int = 0  # line where the last edit ended, for Policy(ambiguity="first")
 
     def note(self, placed: list[Placed], label: str) -> None:
         """Count placed hunks and say which ones needed tolerance, and which kind."""

@@ -6,7 +6,9 @@ Tiers, tried in order; the first tier that finds anything decides (a worse tier 
 3. indentation and inner whitespace ignored, provided the indentation is shifted *uniformly*
    (tabs vs spaces counted by width) - the replacement text is then shifted the same way;
 4. as 3, but blank lines ignored (a blank line too many or too few, inside or at the edges);
-5. fuzzy: a line-by-line alignment scored with rapidfuzz, accepted above a threshold.
+5. trimmed: every line equal once its leading and trailing whitespace is trimmed, however unevenly the
+   indentation differs (Cline's and Codex's last exact tier) - new lines follow the nearest line's shift;
+6. fuzzy: a line-by-line alignment scored with rapidfuzz, accepted above a threshold.
 
 Never guess: when two places match equally well the caller gets `ambiguous_match` with the candidate
 lines, unless a line-number hint clearly points at one of them (twice as close as the next one).
@@ -86,8 +88,16 @@ def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
+# Typographic dashes, quotes and spaces read as their ASCII forms (as Codex's apply_patch does).
+_PUNCT = str.maketrans({**dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"),
+                        **dict.fromkeys("\u2018\u2019\u201a\u201b", "'"),
+                        **dict.fromkeys("\u201c\u201d\u201e\u201f", '"'),
+                        **dict.fromkeys("\u00a0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+                                        "\u202f\u205f\u3000", " ")})
+
+
 def _squash(line: str) -> str:
-    return " ".join(line.split())
+    return " ".join(line.translate(_PUNCT).split())
 
 
 def indent_plan(needle: Sequence[str], hay: Sequence[str], pairs: Sequence[int | None], *,
@@ -184,15 +194,21 @@ def _blank_tier(index: HayIndex, needle: Sequence[str], lo: int, hi: int) -> lis
     return out
 
 
-def _choose(cands: list[tuple[int, object]], hint: int | None) -> object | None:
-    """One candidate, or the one a hint points at clearly (twice as close as the next). Else None."""
+def _choose(cands: list[tuple[int, object]], hint: int | None, ambiguity: str = "refuse",
+            after: int = 0) -> object | None:
+    """One candidate, or the one a hint points at clearly (twice as close as the next). Else None,
+    unless ambiguity is "first": then the nearest to the hint, or without one the first at or after
+    line `after` (where the previous edit ended), else the first."""
     if len(cands) == 1:
         return cands[0][1]
-    if hint is None:
-        return None
-    ranked = sorted(cands, key=lambda c: abs(c[0] - hint))
-    d1, d2 = abs(ranked[0][0] - hint), abs(ranked[1][0] - hint)
-    return ranked[0][1] if 2 * d1 < d2 else None
+    if hint is not None:
+        ranked = sorted(cands, key=lambda c: (abs(c[0] - hint), c[0]))
+        d1, d2 = abs(ranked[0][0] - hint), abs(ranked[1][0] - hint)
+        return ranked[0][1] if 2 * d1 < d2 or ambiguity == "first" else None
+    if ambiguity == "first":
+        ordered = sorted(cands, key=lambda c: c[0])
+        return next((c[1] for c in ordered if c[0] >= after), ordered[0][1])
+    return None
 
 
 def _ambiguous(what: str, starts: Sequence[int], kind: str) -> MergeError:
@@ -203,24 +219,26 @@ def _ambiguous(what: str, starts: Sequence[int], kind: str) -> MergeError:
                       code=ErrorCode.AMBIGUOUS_MATCH, details={"candidates": lines, "tier": kind})
 
 
-_TIERS = ("exact", "whitespace", "indent", "blank_lines")
+_TIERS = ("exact", "whitespace", "indent", "blank_lines", "trimmed")
 _NORMS = {"exact": lambda x: x, "whitespace": str.rstrip, "indent": _squash}
 
 
 def _tier_candidates(index: HayIndex, needle: Sequence[str], kind: str, lo: int, hi: int,
                      taken: Sequence[Span]) -> list[Match]:
-    """Every place the needle matches under one non-fuzzy tier (with a uniform indentation shift)."""
+    """Every place the needle matches under one non-fuzzy tier (with a uniform indentation shift,
+    except in the trimmed tier)."""
     hay = index.hay
     if kind == "blank_lines":
         found = _blank_tier(index, needle, lo, hi)
     else:
         n = len(needle)
-        found = [(s, s + n, [s + k for k in range(n)]) for s in _line_tier(index, needle, kind, lo, hi)]
+        norm = "indent" if kind == "trimmed" else kind
+        found = [(s, s + n, [s + k for k in range(n)]) for s in _line_tier(index, needle, norm, lo, hi)]
     out = []
     for s, e, pairs in found:
         if _overlaps((s, e), taken):
             continue
-        good, plan = indent_plan(needle, hay, pairs, strict=True)
+        good, plan = indent_plan(needle, hay, pairs, strict=kind != "trimmed")
         if good:
             out.append(Match(start=s, end=e, kind=kind, similarity=1.0, pairs=pairs, reindent=plan))
     return out
@@ -229,12 +247,14 @@ def _tier_candidates(index: HayIndex, needle: Sequence[str], kind: str, lo: int,
 def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit", hint: int | None = None,
            lo: int = 0, hi: int | None = None, taken: Sequence[Span] = (),
            fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, fuzzy: bool = True,
-           index: HayIndex | None = None, kinds: Sequence[str] = _TIERS, shift: int | None = None) -> Match:
+           index: HayIndex | None = None, kinds: Sequence[str] = _TIERS, shift: int | None = None,
+           ambiguity: str = "refuse", after: int = 0) -> Match:
     """Find `needle` (lines without '\\n') in `hay` within [lo, hi), avoiding `taken` spans.
 
     Raises MergeError no_match / ambiguous_match. `hint` is a 0-based line where the block is expected.
     `shift`: the indentation offset (file minus edit, in columns) the edit's other blocks were found at
     (see `common_shift`); with no line hint it decides between an exact match and a re-indented one.
+    `ambiguity`, `after`: see `_choose` (Policy.ambiguity).
     """
     hi = len(hay) if hi is None else hi
     n = len(needle)
@@ -245,7 +265,7 @@ def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit",
     for kind, cands in zip(kinds, tiers):
         if not cands:
             continue
-        chosen = _choose([(m.start, m) for m in cands], hint)
+        chosen = _choose([(m.start, m) for m in cands], hint, ambiguity, after)
         if chosen is None:
             raise _ambiguous(what, [m.start for m in cands], kind)
         if hint is not None:
@@ -261,6 +281,8 @@ def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit",
             # (an edit re-indented by 4 can be byte-identical to code one level deeper).
             shifted = [m for m in tiers[kinds.index("indent")] if _delta(m) == shift
                        and not _overlaps((m.start, m.end), [(chosen.start, chosen.end)])]
+            if len(shifted) > 1 and ambiguity == "first":
+                shifted = [_choose([(m.start, m) for m in shifted], None, ambiguity, after)]  # type: ignore[list-item]
             if len(shifted) > 1:
                 raise _ambiguous(what, [m.start for m in shifted], f"{kind}, re-indented like the other blocks")
             if shifted:
@@ -269,7 +291,8 @@ def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit",
 
     if not fuzzy:
         raise MergeError(f"{what} was not found in the file (fuzzy matching off)", code=ErrorCode.NO_MATCH)
-    return _fuzzy(index, needle, what=what, hint=hint, lo=lo, hi=hi, taken=taken, threshold=fuzzy_threshold)
+    return _fuzzy(index, needle, what=what, hint=hint, lo=lo, hi=hi, taken=taken, threshold=fuzzy_threshold,
+                  ambiguity=ambiguity, after=after)
 
 
 def _delta(match: Match) -> int:
@@ -299,7 +322,7 @@ def common_shift(index: HayIndex, needles: Sequence[Sequence[str]]) -> int | Non
 
 
 def _fuzzy(index: HayIndex, needle: Sequence[str], *, what: str, hint: int | None, lo: int, hi: int,
-           taken: Sequence[Span], threshold: float) -> Match:
+           taken: Sequence[Span], threshold: float, ambiguity: str = "refuse", after: int = 0) -> Match:
     hay = index.hay
     n = len(needle)
     nn = [_squash(x) for x in needle]
@@ -338,7 +361,7 @@ def _fuzzy(index: HayIndex, needle: Sequence[str], *, what: str, hint: int | Non
             raise _ambiguous(what, [best.start, *nearer], "fuzzy, a nearer candidate")
     rivals = [m for m in others if m.similarity >= best.similarity - _RIVAL_MARGIN]
     if rivals:
-        chosen = _choose([(m.start, m) for m in [best, *rivals]], hint)
+        chosen = _choose([(m.start, m) for m in [best, *rivals]], hint, ambiguity, after)
         if chosen is None:
             raise _ambiguous(what, [best.start, *[m.start for m in rivals]], "fuzzy")
         best = chosen  # type: ignore[assignment]

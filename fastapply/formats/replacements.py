@@ -16,7 +16,8 @@ from ..errors import ErrorCode, InputError, MergeError
 from ..result import ApplyResult, ApplyStats, make_result
 from ..text import DEFAULT_LIMITS, Document, Limits, check_size, ensure_text, normalize_newlines
 from .hunks import Outcome, apply_hunks, hunk_from_pair, join_lines, split_lines
-from .matching import DEFAULT_FUZZY_THRESHOLD, HayIndex, common_shift, shifted_elsewhere
+from .matching import DEFAULT_FUZZY_THRESHOLD, HayIndex, _choose, common_shift, shifted_elsewhere
+from .policy import DEFAULT_POLICY, Policy, make_policy
 
 _OLD_KEYS = ("old", "old_string", "old_str", "search")
 _NEW_KEYS = ("new", "new_string", "new_str", "replace")
@@ -26,6 +27,8 @@ class Edit(msgspec.Struct, kw_only=True):
     old: str
     new: str
     replace_all: bool = False
+    start_line: int | None = None  # 1-based line the old text is expected at (Roo's `:start_line:`)
+    dialect: str = ""  # SEARCH/REPLACE dialect it was written in: aider | cline | roo ("" otherwise)
 
 
 def _pick(item: Mapping[str, Any], keys: tuple[str, ...], index: int, what: str) -> str:
@@ -53,15 +56,20 @@ def normalize_edits(edits: Iterable[Any]) -> list[Edit]:
             out.append(item)
         elif isinstance(item, Mapping):
             replace_all = bool(item.get("replace_all", False))
+            start_line = item.get("start_line")
+            if start_line is not None and (not isinstance(start_line, int) or isinstance(start_line, bool)
+                                           or start_line < 1):
+                raise InputError(f"edit {i}: 'start_line' must be a line number (1 or more)",
+                                 code=ErrorCode.MALFORMED_EDIT, details={"edit": i})
             out.append(Edit(old=_pick(item, _OLD_KEYS, i, "old"), new=_pick(item, _NEW_KEYS, i, "new"),
-                            replace_all=replace_all))
+                            replace_all=replace_all, start_line=start_line))
         elif isinstance(item, (tuple, list)) and len(item) == 2 and all(isinstance(x, str) for x in item):
             out.append(Edit(old=item[0], new=item[1]))
         else:
             raise InputError(f"edit {i} must be an (old, new) pair or a mapping, got {type(item).__name__}",
                              code=ErrorCode.MALFORMED_EDIT, details={"edit": i})
-    return [Edit(old=normalize_newlines(e.old), new=normalize_newlines(e.new), replace_all=e.replace_all)
-            for e in out]
+    return [Edit(old=normalize_newlines(e.old), new=normalize_newlines(e.new), replace_all=e.replace_all,
+                 start_line=e.start_line, dialect=e.dialect) for e in out]
 
 
 def _line_of(text: str, index: int) -> int:
@@ -118,10 +126,11 @@ def _trim_blank_edges(old: list[str], new: list[str]) -> tuple[list[str], list[s
 
 def replace_one(text: str, edit: Edit, index: int, outcome: Outcome, *,
                 fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, label: str = "edit",
-                shift: int | None = None) -> str:
+                shift: int | None = None, policy: Policy = DEFAULT_POLICY) -> str:
     """Apply one edit to '\\n'-text; records counts and warnings in `outcome`. Raises MergeError.
 
     `shift`: the indentation offset the other edits were found at (matching.common_shift).
+    Cost: the exact tier is a substring count, O(file); the line tiers are one `locate`.
     """
     what = f"{label} {index}"
     if edit.old == edit.new:
@@ -140,21 +149,41 @@ def replace_one(text: str, edit: Edit, index: int, outcome: Outcome, *,
         count = 0  # also there at the other edits' indentation offset: let the block matcher decide
     if count == 1 or (count > 1 and edit.replace_all):
         outcome.applied += 1
+        at = text.find(edit.old)
+        outcome.cursor = _line_of(text, at) - 1 + edit.new.count("\n")
         return text.replace(edit.old, edit.new)
     if count > 1:
-        lines, at = [], text.find(edit.old)
-        while at >= 0 and len(lines) < 50:
-            lines.append(_line_of(text, at))
-            at = text.find(edit.old, at + 1)
+        starts, lines, at, prev, line = [], [], text.find(edit.old), 0, 1
+        while at >= 0 and len(starts) < 1000:  # one pass over the file, however many copies
+            line += text.count("\n", prev, at)
+            starts.append(at)
+            lines.append(line)
+            prev, at = at, text.find(edit.old, at + len(edit.old))
+        hint = edit.start_line - 1 if edit.start_line else None
+        # A line hint chooses first; then the policy (Aider, Cline and Codex take the first).
+        chosen = _choose([(line - 1, at) for line, at in zip(lines, starts)], hint, policy.ambiguity,
+                         outcome.cursor)
+        if chosen is not None:
+            at = int(chosen)  # type: ignore[call-overload]
+            outcome.applied += 1
+            outcome.warnings.append(f"{what}: the old text occurs {count} times (lines "
+                                    f"{', '.join(map(str, lines[:10]))}); replaced the one at line "
+                                    f"{_line_of(text, at)}" + (" (nearest :start_line:)" if hint is not None
+                                                               else " (ambiguity=first)"))
+            out = text[:at] + edit.new + text[at + len(edit.old):]
+            outcome.cursor = _line_of(out, at + len(edit.new)) - 1
+            return out
         raise MergeError(f"{what}: the old text occurs {count} times (lines {', '.join(map(str, lines[:10]))}); "
                          "add surrounding lines to make it unique, or set replace_all",
                          code=ErrorCode.AMBIGUOUS_MATCH, details={"edit": index, "candidates": lines})
     hay, final_newline = split_lines(text)
     old, new = _trim_blank_edges(split_lines(edit.old)[0], split_lines(edit.new)[0])
     hunk = hunk_from_pair(old, new)
+    hunk.old_start = edit.start_line
     try:
         lines_out, final_newline, placed = apply_hunks(hay, final_newline, [hunk], fuzzy_threshold=fuzzy_threshold,
-                                                       label=label, shift=shift)
+                                                       label=label, shift=shift, ambiguity=policy.ambiguity,
+                                                       reindent=policy.reindent, after=outcome.cursor)
     except MergeError as exc:
         exc.message = exc.message.replace(f"{label} 1", what, 1)
         exc.details["edit"] = index
@@ -162,28 +191,40 @@ def replace_one(text: str, edit: Edit, index: int, outcome: Outcome, *,
         raise
     for p in placed:
         p.index = index - 1
+        if p.start >= 0:
+            outcome.cursor = p.start + len(new)
     outcome.note(placed, label)
     return join_lines(lines_out, final_newline)
 
 
 def replace_all_in(text: str, edits: list[Edit], *, fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD,
-                   label: str = "edit") -> Outcome:
+                   label: str = "edit", policy: Policy = DEFAULT_POLICY) -> Outcome:
     outcome = Outcome(text=text)
     shift = _edits_shift(text, edits)
+    delta = 0  # lines the edits so far added: a start_line counts in the original file (as Roo's)
     for i, edit in enumerate(edits, 1):
-        text = replace_one(text, edit, i, outcome, fuzzy_threshold=fuzzy_threshold, label=label, shift=shift)
+        if edit.start_line and delta:
+            edit = msgspec.structs.replace(edit, start_line=max(1, edit.start_line + delta))
+        before = text.count("\n")
+        text = replace_one(text, edit, i, outcome, fuzzy_threshold=fuzzy_threshold, label=label, shift=shift,
+                           policy=policy)
+        delta += text.count("\n") - before
     outcome.text = text
     return outcome
 
 
 def apply_replacements(original: str | bytes, edits: Iterable[Any], *, filename: str | None = None,
                        fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD,
-                       limits: Limits = DEFAULT_LIMITS) -> ApplyResult:
+                       limits: Limits = DEFAULT_LIMITS, ambiguity: str | None = None,
+                       policy: Policy | None = None) -> ApplyResult:
     """Apply old -> new edits in order. Raises ApplyError no_match / ambiguous_match / malformed_edit.
 
     `edits`: (old, new) pairs or mappings with old/new (aliases old_string/new_string, old_str/new_str,
-    search/replace) and an optional replace_all. Keeps the file's line endings, BOM and final newline.
+    search/replace), an optional replace_all and an optional start_line (a hint among identical
+    matches). Keeps the file's line endings, BOM and final newline. `ambiguity`: "refuse" (default)
+    or "first" (fastapply.formats.policy.Policy, which `policy` gives whole).
     """
+    policy = make_policy(policy, ambiguity=ambiguity)
     started = perf_counter()
     original = ensure_text(original, "original file")
     check_size(original, limits.max_file_bytes, "original file")
@@ -193,7 +234,7 @@ def apply_replacements(original: str | bytes, edits: Iterable[Any], *, filename:
     for e in items:
         check_size(e.old + e.new, limits.max_update_bytes, "edit")
     doc = Document.parse(original)
-    outcome = replace_all_in(doc.text, items, fuzzy_threshold=fuzzy_threshold)
+    outcome = replace_all_in(doc.text, items, fuzzy_threshold=fuzzy_threshold, policy=policy)
     from ..languages import detect_language
 
     method = "replace_fuzzy" if outcome.fuzzed else "replace_exact"

@@ -17,6 +17,7 @@ from ..text import DEFAULT_LIMITS, Document, Limits, check_size, ensure_text, no
 from .hunks import Hunk
 from .matching import DEFAULT_FUZZY_THRESHOLD
 from .ops import FileOp, run_op
+from .policy import Policy, make_policy
 
 _HEADER = re.compile(r"^@@+ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@+")
 _GIT = re.compile(r"^diff --git (?:\"?a/)?(.+?)\"? (?:\"?b/)?(.+?)\"?$")
@@ -66,7 +67,10 @@ class _FilePatch:
         old, new = (self.old, self.new) if self.has_paths else (self.git_old, self.git_new)
         if self.rename_from or self.rename_to:
             old, new = self.rename_from or old, self.rename_to or new
-        created = self.created or (self.has_paths and self.old is None)
+        # `--- /dev/null` over a hunk that removes or keeps lines of a file: the header is wrong, the
+        # hunk edits the existing `+++` file (Aider applies it so).
+        edits = any(tag == "-" or (tag == " " and text.strip()) for h in self.hunks for tag, text in h.lines)
+        created = self.created or (self.has_paths and self.old is None and not edits)
         deleted = self.deleted or (self.has_paths and self.new is None)
         if created:
             lines = [t for tag, t in (x for h in self.hunks for x in h.lines) if tag != "-"]
@@ -181,9 +185,11 @@ def _read_hunk(lines: list[str], i: int, first_line: int) -> tuple[Hunk, int]:
 
 
 def apply_udiff(original: str | bytes, diff: str | bytes, *, filename: str | None = None,
-                fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, limits: Limits = DEFAULT_LIMITS) -> ApplyResult:
+                fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, limits: Limits = DEFAULT_LIMITS,
+                ambiguity: str | None = None, policy: Policy | None = None) -> ApplyResult:
     """Apply a unified diff for one file to `original` (file headers, if any, must name one file)."""
     started = perf_counter()
+    policy = make_policy(policy, ambiguity=ambiguity)
     original = ensure_text(original, "original file")
     diff = ensure_text(diff, "diff")
     check_size(original, limits.max_file_bytes, "original file")
@@ -200,7 +206,7 @@ def apply_udiff(original: str | bytes, diff: str | bytes, *, filename: str | Non
     for op in ops:
         if op.action == "create" and not (text or "").strip():
             text = None
-        text, outcome = run_op(op, text, filename=filename, fuzzy_threshold=fuzzy_threshold)
+        text, outcome = run_op(op, text, filename=filename, fuzzy_threshold=fuzzy_threshold, policy=policy)
         warnings += outcome.warnings
         hunks += max(1, len(op.hunks))
     merged = doc.restore(text or "")

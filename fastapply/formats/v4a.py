@@ -26,6 +26,7 @@ from ..text import DEFAULT_LIMITS, Document, Limits, check_size, ensure_text, no
 from .hunks import Hunk
 from .matching import DEFAULT_FUZZY_THRESHOLD
 from .ops import FileOp, run_op
+from .policy import Policy, make_policy
 
 BEGIN, END = "*** Begin Patch", "*** End Patch"
 _UPDATE, _ADD, _DELETE, _MOVE = "*** Update File:", "*** Add File:", "*** Delete File:", "*** Move to:"
@@ -57,7 +58,7 @@ def parse_v4a(text: str, *, first_line: int = 1) -> list[FileOp]:
     spans = v4a_spans(lines)
     if not spans:
         # Tolerate a missing `*** Begin Patch` when file sections are there.
-        start = next((i for i, x in enumerate(lines) if x.startswith((_UPDATE, _ADD, _DELETE))), None)
+        start = next((i for i, x in enumerate(lines) if x.strip().startswith((_UPDATE, _ADD, _DELETE))), None)
         if start is None:
             return []
         spans = [(start, len(lines))]
@@ -79,8 +80,9 @@ def _parse_block(lines: list[str], s: int, e: int, first_line: int) -> list[File
         if stripped in (BEGIN, END):
             i += 1
             continue
-        if line.startswith((_UPDATE, _ADD, _DELETE)):
-            kind, _, path = line[4:].partition(":")
+        if stripped.startswith((_UPDATE, _ADD, _DELETE)):
+            # Codex trims the padding models put around its markers (`  *** Update File: a.py`).
+            kind, _, path = stripped[4:].partition(":")
             path = path.strip()
             if not path:
                 raise _malformed(num, f"{line.strip()!r} names no file")
@@ -91,10 +93,10 @@ def _parse_block(lines: list[str], s: int, e: int, first_line: int) -> list[File
         elif op is None:
             if stripped:
                 raise _malformed(num, f"expected '*** Update File:', '*** Add File:' or '*** Delete File:', got {line!r}")
-        elif line.startswith(_MOVE):
+        elif stripped.startswith(_MOVE):
             if op.action != "modify":
                 raise _malformed(num, "'*** Move to:' only follows '*** Update File:'")
-            op.move_to = line[len(_MOVE):].strip() or None
+            op.move_to = stripped[len(_MOVE):].strip() or None
         elif op.action == "create":
             if not line.startswith("+"):
                 if stripped:
@@ -133,9 +135,11 @@ def _parse_block(lines: list[str], s: int, e: int, first_line: int) -> list[File
 
 
 def apply_v4a(original: str | bytes, patch: str | bytes, *, filename: str | None = None,
-              fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, limits: Limits = DEFAULT_LIMITS) -> ApplyResult:
+              fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD, limits: Limits = DEFAULT_LIMITS,
+              ambiguity: str | None = None, policy: Policy | None = None) -> ApplyResult:
     """Apply a V4A patch that updates one file to `original`."""
     started = perf_counter()
+    policy = make_policy(policy, ambiguity=ambiguity)
     original = ensure_text(original, "original file")
     patch = ensure_text(patch, "patch")
     check_size(original, limits.max_file_bytes, "original file")
@@ -145,6 +149,6 @@ def apply_v4a(original: str | bytes, patch: str | bytes, *, filename: str | None
         raise InputError(f"expected one '*** Update File:' section, found {len(ops)}; use apply_batch for several",
                          code=ErrorCode.INVALID_ARGUMENT)
     doc = Document.parse(original)
-    text, outcome = run_op(ops[0], doc.text, filename=filename, fuzzy_threshold=fuzzy_threshold)
+    text, outcome = run_op(ops[0], doc.text, filename=filename, fuzzy_threshold=fuzzy_threshold, policy=policy)
     return make_result(original, doc.restore(text or ""), method="v4a", language=None, filename=filename,
                        started=started, stats=ApplyStats(segments=len(ops[0].hunks)), warnings=outcome.warnings)

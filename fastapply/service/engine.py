@@ -50,12 +50,13 @@ class Job(msgspec.Struct, kw_only=True):
 
 
 # Agent edit formats (fastapply.formats): batch `format` name -> the public function that applies one
-# file's edit, `f(original, edit, *, filename=None) -> ApplyResult`.
+# file's edit, `f(original, edit, *, filename=None, ambiguity="refuse") -> ApplyResult`.
 FORMAT_FUNCTIONS = {"replacements": "apply_replacements", "search_replace": "apply_search_replace",
-                    "udiff": "apply_udiff", "v4a": "apply_v4a"}
+                    "udiff": "apply_udiff", "v4a": "apply_v4a", "whole": "apply_whole"}
 
 
-def format_apply(function: str, original: str, edit: Any, filename: str | None) -> ApplyResult:
+def format_apply(function: str, original: str, edit: Any, filename: str | None,
+                 ambiguity: str = "refuse") -> ApplyResult:
     """Module-level (picklable) so that a process pool can run it."""
     import fastapply
 
@@ -63,7 +64,7 @@ def format_apply(function: str, original: str, edit: Any, filename: str | None) 
     if apply_edit is None:
         raise InputError(f"this build of fastapply has no {function}; the format is not available",
                          code=ErrorCode.INVALID_ARGUMENT)
-    return apply_edit(original, edit, filename=filename)
+    return apply_edit(original, edit, filename=filename, ambiguity=ambiguity)
 
 
 def structural_apply(job: Job) -> ApplyResult:
@@ -103,10 +104,11 @@ class Engine:
         return result
 
     async def apply_format(self, function: str, original: str, edit: Any,
-                           filename: str | None) -> ApplyResult:
-        """One file's edit in another agent format (str_replace list, SEARCH/REPLACE, udiff, V4A)."""
+                           filename: str | None, ambiguity: str = "refuse") -> ApplyResult:
+        """One file's edit in another agent format (str_replace list, SEARCH/REPLACE, udiff, V4A,
+        whole file); `ambiguity`: "refuse" or "first" (fastapply.formats.policy.Policy)."""
         try:
-            result = await self.pool.run(format_apply, function, original, edit, filename)
+            result = await self.pool.run(format_apply, function, original, edit, filename, ambiguity)
         except ApplyError as exc:
             self.metrics.refusal(exc.code)
             raise

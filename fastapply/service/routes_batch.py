@@ -48,7 +48,8 @@ def format_runner(function: str) -> Runner:
             edit: str | list = item.edits
         else:
             edit = pick(item, "edit_snippet", "editSnippet") or ""
-        result = await engine.apply_format(function, original, edit, path)
+        result = await engine.apply_format(function, original, edit, path,
+                                           item.ambiguity or batch.ambiguity)
         return result, Job(original=original, update=edit if isinstance(edit, str) else "", filename=path)
 
     return run

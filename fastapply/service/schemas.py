@@ -15,6 +15,7 @@ from ..result import ApplyStats
 from .errors import ServiceCode, ServiceError
 
 Output = Literal["full", "diff", "both"]
+Ambiguity = Literal["refuse", "first"]
 MAX_BATCH_ITEMS = 1000
 
 ModelField = Annotated[str, Meta(description="`auto` (structural, then the model if one is loaded), "
@@ -165,10 +166,12 @@ class BatchItem(Struct, kw_only=True):
     editSnippet: str | None = None
     instruction: str | None = None
     language: str | None = None
-    # The edit format of `edit_snippet`: lazy (default), search_replace, udiff, v4a; or replacements,
-    # which reads `edits` instead. An unknown one is a per-item error, not a failed batch.
+    # The edit format of `edit_snippet`: lazy (default), search_replace, udiff, v4a, whole; or
+    # replacements, which reads `edits` instead. An unknown one is a per-item error, not a failed batch.
     format: str = "lazy"
     edits: list[dict[str, Any]] | None = None
+    # This item's ambiguity policy, overriding the request's.
+    ambiguity: Ambiguity | None = None
 
 
 class BatchRequest(Struct, kw_only=True):
@@ -176,6 +179,9 @@ class BatchRequest(Struct, kw_only=True):
     model: ModelField = "auto"
     output: Output = "full"
     stream: bool = False
+    # An edit (not a lazy snippet) that matches several places equally well: "refuse" (default) or
+    # take the "first" (Aider's rule). A line-number hint (Roo's :start_line:) chooses first either way.
+    ambiguity: Ambiguity = "refuse"
 
 
 class BatchItemResult(Struct, kw_only=True, omit_defaults=True):

@@ -83,8 +83,11 @@ def test_json_edits_and_lazy_and_crlf():
 def test_missing_file_exists_and_move(tmp_path):
     r = apply_batch("--- a/nope.py\n+++ b/nope.py\n@@ -1 +1 @@\n-a\n+b\n", {})
     assert r.files[0].error.code == "file_not_found"
-    r = apply_batch("*** Begin Patch\n*** Add File: a.py\n+other\n*** End Patch\n", FILES)
+    r = apply_batch("--- /dev/null\n+++ b/a.py\n@@ -0,0 +1 @@\n+other\n", FILES)
     assert r.files[0].error.code == "file_exists"
+    # V4A's `*** Add File:` over an existing file replaces it, as Codex's apply_patch does.
+    r = apply_batch("*** Begin Patch\n*** Add File: a.py\n+other\n*** End Patch\n", FILES)
+    assert r.ok and r.contents["a.py"] == "other\n" and "replaced it" in r.files[0].warnings[0]
     r = apply_batch("*** Begin Patch\n*** Update File: a.py\n*** Move to: z/a2.py\n@@\n-    return 1\n+    return 5\n*** End Patch\n", FILES)
     assert r.ok and r.contents == {"a.py": None, "z/a2.py": "def a():\n    return 5\n"}
     assert r.files[0].status == "moved" and r.files[0].new_path == "z/a2.py"
@@ -96,7 +99,7 @@ def test_fuzzed_counts_and_progress():
     r = apply_batch(diff, FILES, progress=lambda done, total, path: seen.append((done, total, path)))
     assert r.ok and r.contents["a.py"] == "def a():\n    return 7\n"
     f: FileResult = r.files[0]
-    assert (f.applied, f.fuzzed) == (1, 1) and "fuzzy" in f.warnings[0]
+    assert (f.applied, f.fuzzed) == (1, 1) and "trimmed tolerance" in f.warnings[0]
     assert seen == [(1, 1, "a.py")]
 
 

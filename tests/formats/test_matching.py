@@ -44,7 +44,11 @@ def test_tabs_versus_spaces():
 
 def test_non_uniform_indent_is_not_an_indent_match():
     with pytest.raises(ApplyError):
-        locate(FILE, ["if y:", "return 1"], fuzzy_threshold=1.01)
+        locate(FILE, ["if y:", "return 1"], fuzzy_threshold=1.01,
+               kinds=("exact", "whitespace", "indent", "blank_lines"))
+    # It is a trimmed match (every line equal once trimmed), the tier after them.
+    m = locate(FILE, ["if y:", "return 1"], fuzzy_threshold=1.01)
+    assert m.kind == "trimmed"
 
 
 def test_blank_line_too_many():

@@ -224,7 +224,9 @@ def _rollback(root_fd: int, journal: Journal) -> None:
         try:
             dfd = _open_quiet(root_fd, parts, entry.path)
         except FileNotFoundError:
-            continue  # its folder was never made: nothing of it exists
+            if "/".join(parts) in journal.folders:
+                continue  # a folder the batch was to make, never made: nothing of it exists
+            raise  # a folder that existed was moved away meanwhile: keep the journal for later
         try:
             renamed = entry.new is not None and not exists(dfd, entry.new)
             if entry.new is not None:

@@ -87,8 +87,8 @@ class Findings:
 
 # -- hypothesis -------------------------------------------------------------------------------------
 
-def hypothesis_run(findings: Findings, seconds: float, tick: Callable[[], None]) -> None:
-    from hypothesis import HealthCheck, given, settings
+def cases() -> Any:
+    """A hypothesis strategy of (entry point, original, edit) built from the real files of evals/data."""
     from hypothesis import strategies as st
 
     texts = corpus()
@@ -142,8 +142,14 @@ def hypothesis_run(findings: Findings, seconds: float, tick: Callable[[], None])
             edit = text
         return target, original, edit
 
+    return inputs()
+
+
+def hypothesis_run(findings: Findings, seconds: float, tick: Callable[[], None]) -> None:
+    from hypothesis import HealthCheck, given, settings
+
     @settings(max_examples=200, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given(inputs())
+    @given(cases())
     def one(case: tuple[str, str, Any]) -> None:
         findings.run(*case)
         tick()

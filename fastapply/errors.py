@@ -29,6 +29,8 @@ class ErrorCode:
     FILE_NOT_FOUND = "file_not_found"
     FILE_EXISTS = "file_exists"
     IO_ERROR = "io_error"
+    # bounded work (fastapply.deadline)
+    MERGE_TIMEOUT = "merge_timeout"
     INTERNAL_ERROR = "internal_error"
     # model path
     MODEL_NOT_CONFIGURED = "model_not_configured"

@@ -107,8 +107,13 @@ def unified_diff(original: str, merged: str, filename: str | None = None) -> str
     head, tail = common_affixes(old, new)
     skip = max(0, head - _CONTEXT)
     keep_tail = max(0, tail - _CONTEXT)
-    lines = difflib.unified_diff(old[skip:len(old) - keep_tail], new[skip:len(new) - keep_tail],
-                                 fromfile=f"a/{name}", tofile=f"b/{name}", n=_CONTEXT)
+    old, new = old[skip:len(old) - keep_tail], new[skip:len(new) - keep_tail]
+    if len(old) * len(new) <= _DIFFLIB_CELLS:
+        lines = difflib.unified_diff(old, new, fromfile=f"a/{name}", tofile=f"b/{name}", n=_CONTEXT)
+    else:  # difflib is quadratic or worse on long, repetitive middles: bounded patience diff
+        from .linediff import unified
+
+        lines = unified(old, new, f"a/{name}", f"b/{name}", n=_CONTEXT)
     out = []
     for line in lines:
         if skip and line.startswith("@@ "):
@@ -120,6 +125,7 @@ def unified_diff(original: str, merged: str, filename: str | None = None) -> str
 
 
 _CONTEXT = 3
+_DIFFLIB_CELLS = 4_000_000
 _HUNK = re.compile(r"([-+])(\d+)")
 
 

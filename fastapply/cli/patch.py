@@ -30,6 +30,10 @@ an edit that matches two places equally well, or nothing, is refused with the re
 do; a line number such as Roo's :start_line: chooses first either way). Paths outside
 --root (.., absolute, symlinks leaving it) and binary patches are refused.
 
+Writing under --root is all or nothing for the files written (a journal in the root, removed when
+done): after a crash, a kill or a full disk the next run, or --recover, restores every file to its
+old content, or finishes the batch when every new file was already in place.
+
 exit status: 0 all applied; 1 something failed (with --atomic nothing was written then); 2 usage.
 
 examples:
@@ -67,6 +71,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fuzzy-threshold", type=float, default=None, metavar="X",
                    help="minimum similarity (0-1) for a fuzzy match (default: 0.85)")
     p.add_argument("--json", action="store_true", help="print the result as JSON instead of the summary")
+    p.add_argument("--recover", action="store_true",
+                   help="only finish or undo a batch that was interrupted (a crash, a kill, a full disk) "
+                   "under --root: the tree becomes all old or all new files; every batch also does this "
+                   "first by itself")
     p.set_defaults(handler=run)
 
 
@@ -77,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
     from ..formats.matching import DEFAULT_FUZZY_THRESHOLD
     from .apply import read_text
 
+    if args.recover:
+        return _recover(args.root)
     text = read_text(args.input, "edit input")
     threshold = DEFAULT_FUZZY_THRESHOLD if args.fuzzy_threshold is None else args.fuzzy_threshold
     with _Progress() as progress:
@@ -90,6 +100,22 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(result.diff)
         _summary(result, args, sys.stderr if args.diff else sys.stdout)
     return 0 if result.ok else 1
+
+
+def _recover(root: str) -> int:
+    import os
+
+    from ..formats.journal import JOURNAL, locked_root, recover
+
+    if not os.path.isdir(root):
+        print(f"error [file_not_found]: root {root!r} is not a folder", file=sys.stderr)
+        return 2
+    with locked_root(root, recover_first=False) as fd:
+        outcome = recover(fd)
+    messages = {"rolled_back": "an interrupted batch was rolled back: every file has its old content",
+                "rolled_forward": "an interrupted batch was completed: every file has its new content"}
+    print(messages.get(outcome or "", f"nothing to recover under {root} (no {JOURNAL})"))
+    return 0
 
 
 def _summary(result: BatchResult, args: argparse.Namespace, out) -> None:

@@ -2,7 +2,10 @@
 
 Each file's edits are all-or-nothing: a file whose hunk fails is left as it was and reported with the
 error. Best-effort mode writes the files that succeeded; atomic mode writes nothing unless every file
-succeeded. Paths are checked before anything is read (fastapply.formats.paths).
+succeeded. Paths are checked before anything is read (fastapply.formats.paths). Under a root, the
+files are read and written below a locked descriptor of the root without following symlinks
+(fastapply.formats.safe_fs), and the files a batch changes are written all or nothing, also across a
+crash, through a journal in the root (fastapply.formats.journal) that the next batch recovers.
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ from ..text import DEFAULT_LIMITS, Document, Limits, check_size, ensure_text, un
 from .detect import json_ops, parse_agent_output
 from .matching import DEFAULT_FUZZY_THRESHOLD
 from .ops import FileOp, run_op
+from .journal import commit, locked_root
 from .paths import clean_path, resolve_under
 from .policy import DEFAULT_POLICY, Policy, make_policy
+from .safe_fs import read_file, real_relative
 
 
 class FileError(msgspec.Struct, kw_only=True):
@@ -73,9 +78,10 @@ class _Source:
     """Reads files from a mapping or from under a root folder, refusing unsafe paths."""
 
     def __init__(self, files: Mapping[str, str | bytes] | None, root: str | os.PathLike[str] | None,
-                 limits: Limits) -> None:
+                 limits: Limits, root_fd: int | None = None) -> None:
         self.files = {clean_path(k): v for k, v in (files or {}).items()}
         self.root = root
+        self.root_fd = root_fd  # the locked root (journal.locked_root): reads never follow a swapped link
         self.limits = limits
 
     def read(self, path: str) -> str | None:
@@ -85,9 +91,12 @@ class _Source:
             target = resolve_under(self.root, path)
             if target.is_dir():
                 raise InputError(f"{path} is a folder, not a file", code=ErrorCode.INVALID_ARGUMENT)
-            if not target.exists():
+            if self.root_fd is not None:
+                data = read_file(self.root_fd, real_relative(self.root, path))
+            elif not target.exists():
                 return None
-            data = target.read_bytes()
+            else:
+                data = target.read_bytes()
         if data is None:
             return None
         text = ensure_text(data, f"file {path}")
@@ -199,7 +208,17 @@ def apply_batch(edits: str | bytes | list[Any], files: Mapping[str, str | bytes]
             key = op.path
             bad_paths[key] = exc
         groups.setdefault(key, []).append(op)
-    source = _Source(files, root, limits)
+    if root is None or dry_run:
+        return _run_batch(groups, bad_paths, _Source(files, root, limits), root, atomic, dry_run,
+                          fuzzy_threshold, progress, policy)
+    with locked_root(root) as root_fd:  # an interrupted earlier batch is recovered first
+        return _run_batch(groups, bad_paths, _Source(None, root, limits, root_fd), root, atomic, dry_run,
+                          fuzzy_threshold, progress, policy)
+
+
+def _run_batch(groups: dict[str, list[FileOp]], bad_paths: dict[str, ApplyError], source: _Source,
+               root: str | os.PathLike[str] | None, atomic: bool, dry_run: bool, fuzzy_threshold: float,
+               progress: Callable[[int, int, str], None] | None, policy: Policy) -> BatchResult:
     staged: dict[str, str | None] = {}
     results: list[FileResult] = []
     for n, (path, file_ops) in enumerate(groups.items(), 1):
@@ -218,8 +237,8 @@ def apply_batch(edits: str | bytes | list[Any], files: Mapping[str, str | bytes]
                            fuzzed=sum(r.fuzzed for r in results), failed=sum(r.failed for r in results))
     ok = not failed
     written = False
-    if root is not None and not dry_run and staged and (ok or not atomic):
-        _write(Path(root), staged)
+    if root is not None and not dry_run and staged and (ok or not atomic) and source.root_fd is not None:
+        _write(root, source.root_fd, staged)
         written = True
     if atomic and not ok:
         staged = {}  # all or nothing: nothing
@@ -227,15 +246,7 @@ def apply_batch(edits: str | bytes | list[Any], files: Mapping[str, str | bytes]
                        summary=summary, contents=staged)
 
 
-def _write(root: Path, staged: dict[str, str | None]) -> None:
-    from ..fsutil import atomic_write
-
-    for path, content in staged.items():
-        target = resolve_under(root, path)
-        if content is None:
-            if target.exists():
-                target.unlink()
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            resolve_under(root, path)  # the folders just made must not have let it escape
-            atomic_write(target, content)
+def _write(root: str | os.PathLike[str], root_fd: int, staged: dict[str, str | None]) -> None:
+    """Every staged file or none (journal.commit), each opened below the root's descriptor."""
+    commit(root_fd, {real_relative(root, path): None if content is None else content.encode("utf-8")
+                     for path, content in staged.items()})

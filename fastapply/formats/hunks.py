@@ -18,6 +18,7 @@ from .matching import (
     HayIndex,
     Match,
     Reindent,
+    Spans,
     _indent,
     _tier_candidates,
     _width,
@@ -163,7 +164,7 @@ def apply_hunks(hay: list[str], final_newline: bool, hunks: list[Hunk], *, seque
     Cost: each hunk is one `locate` (see fastapply.formats.matching), so linear in the hunks.
     """
     placed: list[tuple[Match, int, int, Hunk]] = []  # (match, insert_at, index, hunk)
-    taken: list[tuple[int, int]] = []
+    taken = Spans()  # sorted: overlap tests stay O(log k) for k placed hunks
     skipped: list[int] = []
     index = HayIndex(hay)
     if shift is None and len(hunks) > 1:

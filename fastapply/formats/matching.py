@@ -18,12 +18,15 @@ the file, a block that matches both exactly and at that offset goes where the of
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_left, bisect_right, insort
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 import msgspec
 from rapidfuzz import fuzz, process
 
+from ..deadline import check_deadline
 from ..errors import ErrorCode, MergeError
 
 DEFAULT_FUZZY_THRESHOLD = 0.85
@@ -32,6 +35,12 @@ _COMMON_LINE = 24
 # Fuzzy alignments compare every needle line with a window this many lines wider than the needle.
 _SLACK = 3
 _MAX_DP_CELLS = 250_000
+# Line comparisons one file's fuzzy searches may make in all (~1 s of Python).
+FUZZY_BUDGET = 3_000_000
+# A needle's rarest line with more copies than this is non-unique: only the copies nearest the hint
+# are compared (bounds the work per needle at MAX_POSITIONS comparisons of its lines).
+MAX_POSITIONS = 64
+UNCHECKED = "unchecked"  # a placeholder Match for the nearest copy that was not compared
 # Two fuzzy places closer in similarity than this are too close to call.
 _RIVAL_MARGIN = 0.06
 # What a file line inside the region that the needle skips costs, in needle lines.
@@ -126,8 +135,33 @@ def indent_plan(needle: Sequence[str], hay: Sequence[str], pairs: Sequence[int |
 
 
 def _overlaps(span: Span, taken: Sequence[Span]) -> bool:
+    if isinstance(taken, Spans):
+        return taken.overlaps(span)
     s, e = span
     return any(s < te and ts < e or (s == e and ts <= s < te) for ts, te in taken)
+
+
+class Spans(list):  # type: ignore[type-arg]
+    """Taken spans kept sorted by start, so that an overlap test looks only at the spans that can
+    reach the new one (O(log k + spans within the longest span's length)) instead of all k."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.longest = 0
+
+    def append(self, span: Span) -> None:  # type: ignore[override]
+        insort(self, span)
+        self.longest = max(self.longest, span[1] - span[0])
+
+    def overlaps(self, span: Span) -> bool:
+        s, e = span
+        at = bisect_right(self, (e, math.inf)) - 1  # spans starting at or before e
+        while at >= 0 and self[at][0] >= s - self.longest - 1:
+            ts, te = self[at]
+            if s < te and ts < e or (s == e and ts <= s < te):
+                return True
+            at -= 1
+        return False
 
 
 class HayIndex:
@@ -135,6 +169,9 @@ class HayIndex:
 
     def __init__(self, hay: Sequence[str]) -> None:
         self.hay = hay
+        # Fuzzy work left for this file (line comparisons), shared by all its needles: many
+        # needles that each need a fuzzy search cannot add up to an unbounded call.
+        self.fuzzy_left = FUZZY_BUDGET
         self._norm: dict[str, tuple[list[str], dict[str, list[int]]]] = {}
         self._nonblank: list[int] | None = None
 
@@ -157,33 +194,62 @@ class HayIndex:
         return self._nonblank
 
 
-def _line_tier(index: HayIndex, needle: Sequence[str], kind: str, lo: int, hi: int) -> list[int]:
-    """Starts where every needle line equals the file line under `kind`, anchored on the rarest line."""
+def _nearest(positions: Sequence[int], lo: int, hi: int, hint: int | None) -> tuple[Sequence[int], int | None]:
+    """The positions in [lo, hi), at most MAX_POSITIONS of them (those nearest `hint`, or the first
+    ones), and the nearest position left out (None when none is): a line that occurs more often
+    than that is non-unique, and only the copies nearest the hint are worth comparing."""
+    first, last = bisect_left(positions, lo), bisect_left(positions, hi)
+    if last - first <= MAX_POSITIONS:
+        return positions[first:last], None
+    if hint is None:
+        return positions[first:first + MAX_POSITIONS], positions[first + MAX_POSITIONS]
+    mid = min(max(bisect_left(positions, hint), first), last)
+    a = max(first, mid - MAX_POSITIONS // 2)
+    b = min(last, a + MAX_POSITIONS)
+    a = max(first, b - MAX_POSITIONS)
+    left = positions[a - 1] if a > first else None
+    right = positions[b] if b < last else None
+    edge = min((p for p in (left, right) if p is not None), key=lambda p: abs(p - hint))
+    return positions[a:b], edge
+
+
+def _line_tier(index: HayIndex, needle: Sequence[str], kind: str, lo: int, hi: int,
+               hint: int | None = None) -> tuple[list[int], int | None]:
+    """Starts where every needle line equals the file line under `kind`, anchored on the rarest line,
+    and the nearest start not examined (see _nearest). O(n + MAX_POSITIONS * n) for n needle lines."""
     n = len(needle)
     nh, where = index.norm(kind)
     fn = _NORMS[kind]
     nn = [fn(x) for x in needle]
     anchor = min(range(n), key=lambda k: len(where.get(nn[k], ())))
+    shifted_hint = None if hint is None else hint + anchor
+    positions, edge = _nearest(where.get(nn[anchor], []), lo + anchor, hi - n + anchor + 1, shifted_hint)
     starts = []
-    for pos in where.get(nn[anchor], ()):
+    for pos in positions:
         s = pos - anchor
-        if lo <= s and s + n <= hi and nh[s:s + n] == nn:
+        if nh[s:s + n] == nn:
             starts.append(s)
-    return starts
+    return starts, None if edge is None else edge - anchor
 
 
-def _blank_tier(index: HayIndex, needle: Sequence[str], lo: int, hi: int) -> list[tuple[int, int, list[int | None]]]:
-    """Tier 4: compare non-blank lines only. Returns (start, end, pairs) per candidate."""
+def _blank_tier(index: HayIndex, needle: Sequence[str], lo: int, hi: int,
+                hint: int | None = None) -> tuple[list[tuple[int, int, list[int | None]]], int | None]:
+    """Tier 4: compare non-blank lines only. Returns (start, end, pairs) per candidate, and the
+    nearest start (a file line) not examined, as _line_tier."""
     nidx = [k for k in range(len(needle)) if needle[k].strip()]
     if not nidx:
-        return []
+        return [], None
     hidx = index.nonblank()
     nh, where = index.norm("nonblank")
     nn = [_squash(needle[k]) for k in nidx]
     m = len(nn)
     anchor = min(range(m), key=lambda k: len(where.get(nn[k], ())))
+    # positions count non-blank lines: translate the range and the hint into that numbering
+    lo_nb, hi_nb = bisect_left(hidx, lo), bisect_left(hidx, hi)
+    hint_nb = None if hint is None else bisect_left(hidx, hint) + anchor
+    positions, edge = _nearest(where.get(nn[anchor], []), lo_nb + anchor, hi_nb - m + anchor + 1, hint_nb)
     out = []
-    for pos in where.get(nn[anchor], ()):
+    for pos in positions:
         s = pos - anchor
         if s < 0 or s + m > len(nh) or hidx[s] < lo or hidx[s + m - 1] >= hi or nh[s:s + m] != nn:
             continue
@@ -191,7 +257,7 @@ def _blank_tier(index: HayIndex, needle: Sequence[str], lo: int, hi: int) -> lis
         for off, k in enumerate(nidx):
             pairs[k] = hidx[s + off]
         out.append((hidx[s], hidx[s + m - 1] + 1, pairs))
-    return out
+    return out, None if edge is None or edge - anchor < 0 else hidx[edge - anchor]
 
 
 def _choose(cands: list[tuple[int, object]], hint: int | None, ambiguity: str = "refuse",
@@ -224,23 +290,33 @@ _NORMS = {"exact": lambda x: x, "whitespace": str.rstrip, "indent": _squash}
 
 
 def _tier_candidates(index: HayIndex, needle: Sequence[str], kind: str, lo: int, hi: int,
-                     taken: Sequence[Span]) -> list[Match]:
+                     taken: Sequence[Span], hint: int | None = None) -> list[Match]:
     """Every place the needle matches under one non-fuzzy tier (with a uniform indentation shift,
-    except in the trimmed tier)."""
+    except in the trimmed tier).
+
+    When its rarest line has more than MAX_POSITIONS copies, only the copies nearest the hint are
+    compared and a placeholder Match of kind `unchecked` stands for the nearest one left out (see
+    `unchecked`): callers that need one place then see two and refuse. O(MAX_POSITIONS * n)."""
     hay = index.hay
     if kind == "blank_lines":
-        found = _blank_tier(index, needle, lo, hi)
+        found, edge = _blank_tier(index, needle, lo, hi, hint)
     else:
         n = len(needle)
         norm = "indent" if kind == "trimmed" else kind
-        found = [(s, s + n, [s + k for k in range(n)]) for s in _line_tier(index, needle, norm, lo, hi)]
+        starts, edge = _line_tier(index, needle, norm, lo, hi, hint)
+        found = [(s, s + n, [s + k for k in range(n)]) for s in starts]
     out = []
     for s, e, pairs in found:
         if _overlaps((s, e), taken):
             continue
+        if kind in ("exact", "whitespace"):  # the same indentation, line for line: nothing to shift
+            out.append(Match(start=s, end=e, kind=kind, similarity=1.0, pairs=pairs))
+            continue
         good, plan = indent_plan(needle, hay, pairs, strict=kind != "trimmed")
         if good:
             out.append(Match(start=s, end=e, kind=kind, similarity=1.0, pairs=pairs, reindent=plan))
+    if edge is not None:
+        out.append(Match(start=edge, end=edge, kind=UNCHECKED, similarity=0.0, pairs=[]))
     return out
 
 
@@ -261,12 +337,14 @@ def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit",
     if not any(line.strip() for line in needle):
         raise MergeError(f"{what} has no non-blank lines to look for", code=ErrorCode.MALFORMED_EDIT)
     index = index if index is not None and index.hay is hay else HayIndex(hay)
-    tiers = [_tier_candidates(index, needle, kind, lo, hi, taken) for kind in kinds]
+    tiers = [_tier_candidates(index, needle, kind, lo, hi, taken, hint) for kind in kinds]
     for kind, cands in zip(kinds, tiers):
         if not cands:
             continue
         chosen = _choose([(m.start, m) for m in cands], hint, ambiguity, after)
-        if chosen is None:
+        if chosen is None or chosen.kind == UNCHECKED:  # type: ignore[attr-defined]
+            if cands[-1].kind == UNCHECKED:
+                raise _too_common(what, [m.start for m in cands[:-1]], kind)
             raise _ambiguous(what, [m.start for m in cands], kind)
         if hint is not None:
             # A laxer tier matching much nearer the line the header points at is conflicting evidence
@@ -295,8 +373,17 @@ def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit",
                   ambiguity=ambiguity, after=after)
 
 
-def _delta(match: Match) -> int:
+def _delta(match: Match) -> int | None:
+    if match.kind == UNCHECKED:
+        return None
     return match.reindent.delta if match.reindent else 0
+
+
+def _too_common(what: str, starts: Sequence[int], kind: str) -> MergeError:
+    lines = sorted(s + 1 for s in starts)
+    return MergeError(f"{what}: its lines occur at more than {MAX_POSITIONS} places ({kind}), too many to tell "
+                      "one from the others; add surrounding lines that occur once in the file",
+                      code=ErrorCode.AMBIGUOUS_MATCH, details={"candidates": lines[:MAX_POSITIONS], "tier": kind})
 
 
 def shifted_elsewhere(index: HayIndex, needle: Sequence[str], shift: int) -> bool:
@@ -327,6 +414,7 @@ def _fuzzy(index: HayIndex, needle: Sequence[str], *, what: str, hint: int | Non
     n = len(needle)
     nn = [_squash(x) for x in needle]
     nh, where = index.norm("indent")
+    _spend(index, what, 3 * (hi - lo) // 20 + n)  # rapidfuzz's extract runs in C, ~20x a Python step
     starts = _fuzzy_starts(nn, nh, where, lo, hi)
     if n > 100:
         starts = starts[:4]  # aligning big blocks is costly; the best starts come first
@@ -334,6 +422,8 @@ def _fuzzy(index: HayIndex, needle: Sequence[str], *, what: str, hint: int | Non
         starts.insert(0, hint)  # always look where the hunk says it belongs
     found: list[Match] = []
     for s in starts:
+        check_deadline()
+        _spend(index, what, n * (n + 2 * _SLACK))
         m = _align(needle, hay, nn, nh, max(lo, s - _SLACK), min(hi, s + n + _SLACK))
         if m is not None and not _overlaps((m.start, m.end), taken):
             found.append(m)
@@ -368,6 +458,14 @@ def _fuzzy(index: HayIndex, needle: Sequence[str], *, what: str, hint: int | Non
     _, plan = indent_plan(needle, hay, best.pairs, strict=False)
     best.reindent = plan
     return best
+
+
+def _spend(index: HayIndex, what: str, cost: int) -> None:
+    index.fuzzy_left -= cost
+    if index.fuzzy_left < 0:
+        raise MergeError(f"{what} was not found exactly, and the fuzzy search for this file has used up its "
+                         "budget (too many edits that match only approximately); copy the lines to replace "
+                         "exactly from the current file", code=ErrorCode.NO_MATCH)
 
 
 def _fuzzy_starts(nn: list[str], nh: list[str], where: dict[str, list[int]], lo: int, hi: int,

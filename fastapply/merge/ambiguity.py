@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .chain import nearest_above, nearest_below
 from .context import ends_before_whole_blocks
 from .lines import indent_width, is_closer, is_trivial
 
@@ -33,7 +34,9 @@ def ambiguous_context(al: Aligner) -> int | None:
         if before < 0 or after >= len(al.items) or is_closer(al.snorm[s]):
             continue  # a `}` fits every block's end: no sign of anything
         o = al.pairs[s]
-        copies = [c for c in al.opos.get(al.snorm[s], []) if indent_width(al.orig[c]) == indent_width(al.orig[o])]
+        where = al.opos.get(al.snorm[s], [])
+        nearby = nearest_below(where, o) + nearest_above(where, o + 1)  # capped: O(1) per line
+        copies = [c for c in nearby if indent_width(al.orig[c]) == indent_width(al.orig[o])]
         if before in al.markers and after in al.pairs:  # context after a marker
             if any(c < o and ends_before_whole_blocks(al, (s, c), al.pairs[after]) for c in copies):
                 return s
@@ -69,8 +72,8 @@ def ambiguous_block(al: Aligner) -> int | None:
                 or all(is_closer(al.snorm[b]) or is_trivial(al.snorm[b]) for b in block):
             continue  # one line (`pass`) ends many blocks; a decorator sits right on its definition
         first, o = block[0], al.pairs[block[0]]
-        for c in al.opos[al.snorm[first]]:
-            if c >= o or indent_width(al.orig[c]) != indent_width(al.orig[o]):
+        for c in nearest_below(al.opos[al.snorm[first]], o):
+            if indent_width(al.orig[c]) != indent_width(al.orig[o]):
                 continue
             run, at = 0, c
             for b in block:

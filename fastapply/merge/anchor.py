@@ -16,11 +16,14 @@ import re
 from collections import defaultdict
 from itertools import islice
 
+from ..deadline import check_deadline
 from .blocks import block_last, block_stop, enclosing, opens_at, shallower_before, within
 from .chain import count_in, heaviest_chain, span
 from .context import context_block
 from .lines import block_end, header_key, indent_width, is_closer, is_trivial, opens_block
 from .segments import SnippetLine, is_gap
+# How many times, on average, the recursion may visit each line before the rest is matched greedily.
+STEP_PASSES = 8
 _DP_LIMIT = 300  # candidates up to which the chain search weighs deletions (quadratic in this)
 _DROP_COST = 0.1
 _DROP_CAP = 6.0
@@ -96,6 +99,9 @@ class Aligner:
     # -- public -------------------------------------------------------------------------------
 
     def align(self) -> dict[int, int]:
+        """O((n + m) * STEP_PASSES) snippet-line visits at most: ranges left when the budget is spent
+        are matched from their ends only (_edges), which is linear."""
+        self._work_left = STEP_PASSES * (len(self.items) + len(self.orig)) + 10_000
         stack = [(0, len(self.items), 0, len(self.orig))]
         while stack:
             stack.extend(self._step(*stack.pop()))
@@ -143,6 +149,11 @@ class Aligner:
 
     def _step(self, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list[tuple[int, int, int, int]]:
         if s_lo >= s_hi or o_lo >= o_hi:
+            return []
+        check_deadline()
+        self._work_left -= s_hi - s_lo
+        if self._work_left < 0:  # a pathological recursion (one anchor per level): stop refining
+            self._edges(s_lo, s_hi, o_lo, o_hi)
             return []
         cands: list[tuple[int, int, float]] = []
         for s in range(s_lo, s_hi):

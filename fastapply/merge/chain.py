@@ -9,6 +9,23 @@ def span(positions: list[int], lo: int, hi: int) -> tuple[int, int]:
     return bisect_left(positions, lo), bisect_left(positions, hi)
 
 
+# A line with more copies than this in a range is treated as non-unique everywhere it is looked up
+# for context (only the copies nearest the place in question are examined): bounds each lookup.
+COPIES_CAP = 64
+
+
+def nearest_below(positions: list[int], hi: int, lo: int = 0) -> list[int]:
+    """The (at most COPIES_CAP) positions in [lo, hi) closest to hi, nearest first."""
+    first, last = span(positions, lo, hi)
+    return positions[max(first, last - COPIES_CAP):last][::-1]
+
+
+def nearest_above(positions: list[int], lo: int) -> list[int]:
+    """The (at most COPIES_CAP) positions >= lo closest to lo, nearest first."""
+    first = bisect_left(positions, lo)
+    return positions[first:first + COPIES_CAP]
+
+
 def count_in(positions: list[int], lo: int, hi: int) -> int:
     first, last = span(positions, lo, hi)
     return last - first

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .chain import nearest_below
 from .lines import indent_width, is_trivial
 
 if TYPE_CHECKING:
@@ -37,9 +38,7 @@ def context_block(al: Aligner, tail: list[int], lo: int, hi: int) -> None:
         hi = al.pairs[after]  # the block's copy must come before the anchor that follows it
     shift = None if after is None or al.pairs[after] != hi else \
         indent_width(al.stext[first]) - indent_width(al.stext[after])
-    for start in reversed(al.opos.get(al.snorm[first], [])):
-        if not lo <= start < hi:
-            continue
+    for start in nearest_below(al.opos.get(al.snorm[first], []), hi, lo):
         if weak and shift is not None and indent_width(al.orig[start]) - indent_width(al.orig[hi]) != shift:
             continue  # only a copy at the same depth can be it
         o, run = start, []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from ..deadline import check_deadline
 from ..errors import ErrorCode, MergeError
 from ..languages import LanguageSpec
 from .anchor import Aligner
@@ -84,6 +85,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     _check_placeable(items, pairs, aligner)
     drop |= covered(aligner)
     file_style = detect_style(orig)
+    check_deadline()
     spliced = splice(items, orig, pairs, file_style=file_style,
                      snip_style=_snippet_style(items, file_style), drop=drop)
     check_markers(set(onorm), spliced.lines, spliced.snippet_rows)
@@ -93,6 +95,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     if explicit and (line := ambiguous_block(aligner)) is not None:
         _fail_ambiguous_context(items[line])
     check_loss(orig, spliced, len(code))
+    check_deadline()
     segments = 1 + sum(1 for item in items if is_gap(item))
     plan = _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments, spec)
     edited = sorted(items[s].number for s in aligner.fuzzy if s in pairs and items[s].norm != onorm[pairs[s]])
@@ -107,11 +110,9 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
 
 def _pair_up(aligner: Aligner) -> dict[int, int]:
     aligner.align()
-    pair_closers(aligner)
-    prune_orphans(aligner)
-    place_stragglers(aligner)
-    extend_fuzzy(aligner)
-    prune_orphans(aligner)
+    for stage in (pair_closers, prune_orphans, place_stragglers, extend_fuzzy, prune_orphans):
+        check_deadline()  # thread mode cannot kill a merge: it stops between stages instead
+        stage(aligner)
     return aligner.pairs
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import extract
 
+from ..deadline import check_deadline
 from .blocks import enclosing, opens_at
 from .context import ends_before_whole_blocks
 from .lines import continues_block, header_key, indent_width, is_closer, is_trivial
@@ -17,6 +18,9 @@ from .similar import FUZZY_MIN, edited_version, rewrites
 
 if TYPE_CHECKING:
     from .anchor import Aligner
+
+# Original lines compared, over all straggler searches of one merge (rapidfuzz, ~20 ns each).
+STRAGGLER_BUDGET = 5_000_000
 
 
 def prune_orphans(al: Aligner) -> None:
@@ -95,7 +99,10 @@ def covered(al: Aligner) -> set[int]:
 
 def place_stragglers(al: Aligner) -> None:
     """A segment with no paired line at all (one edited line between two markers) is matched
-    to the one original line, between its neighbours' anchors, that it is an edited version of."""
+    to the one original line, between its neighbours' anchors, that it is an edited version of.
+
+    O(min(S * N, STRAGGLER_BUDGET)) comparisons for S straggler lines and N original lines (each
+    searches the range between its neighbours' anchors, the whole file when nothing is paired)."""
     segments: list[list[int]] = [[]]
     for index, item in enumerate(al.items):
         if is_gap(item):
@@ -104,6 +111,8 @@ def place_stragglers(al: Aligner) -> None:
             segments[-1].append(index)
     ordered = sorted(al.pairs.items())
     keys = [s for s, _ in ordered]
+    budget = STRAGGLER_BUDGET  # line comparisons for the whole snippet: bounded in the input size
+    ranges: dict[tuple[int, int], dict[int, str]] = {}  # segments between the same anchors share one
     for seg in segments:
         if not seg or any(s in al.pairs for s in seg):
             continue
@@ -113,8 +122,15 @@ def place_stragglers(al: Aligner) -> None:
         for s in seg:
             if is_trivial(al.snorm[s]) or al.in_new_definition(s):
                 continue
-            found = extract(al.snorm[s], {o: al.onorm[o] for o in range(lo, hi) if al.onorm[o]},
-                            scorer=ratio, score_cutoff=FUZZY_MIN, limit=3)
+            budget -= hi - lo
+            if budget < 0:
+                return  # what is left stays unplaced and is refused by the caller, not guessed
+            check_deadline()
+            choices = ranges.get((lo, hi))
+            if choices is None:
+                budget -= hi - lo
+                choices = ranges[lo, hi] = {o: al.onorm[o] for o in range(lo, hi) if al.onorm[o]}
+            found = extract(al.snorm[s], choices, scorer=ratio, score_cutoff=FUZZY_MIN, limit=3)
             good = [(score, o) for _, score, o in found
                     if edited_version(al.snorm[s], al.onorm[o], assignments=True)]
             if len(good) == 1 or len(good) > 1 and good[0][0] - good[1][0] >= 10:

@@ -15,7 +15,7 @@ import msgspec
 from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
-from ..errors import ApplyError, FastApplyError
+from ..errors import ApplyError, ErrorCode, FastApplyError
 
 log = logging.getLogger("fastapply.service")
 
@@ -35,6 +35,7 @@ class ServiceCode:
     PAYLOAD_TOO_LARGE = "payload_too_large"
     RATE_LIMITED = "rate_limited"
     TIMEOUT = "timeout"
+    MERGE_TIMEOUT = "merge_timeout"
     GENERATION_TIMEOUT = "generation_timeout"
     INTERNAL = "internal_error"
 
@@ -80,6 +81,8 @@ def status_for(exc: FastApplyError) -> int:
     """The HTTP status for an error raised on purpose: 422 for an edit that cannot be applied."""
     if isinstance(exc, ServiceError):
         return exc.status
+    if exc.code == ErrorCode.MERGE_TIMEOUT:  # a merge stopped at its deadline (fastapply.deadline)
+        return 504
     return 422 if isinstance(exc, ApplyError) else 400
 
 

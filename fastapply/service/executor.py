@@ -1,27 +1,34 @@
-"""Where CPU-bound merges run, so that they never block the event loop.
+"""Where CPU-bound merges run, so that they never block the event loop, and how they are stopped.
 
-`thread`: anyio worker threads behind a capacity limit. Cheap to hand work to, but merges are Python
-and share one GIL with the event loop. `process`: a pool of worker processes (spawned, so no fork of a
-threaded server), which uses every core at the cost of pickling the texts both ways. evals/load.py
-measures both (`--executor`).
+`process` (default): spawned worker processes (fastapply.service.workers), which use every core at
+the cost of pickling the texts both ways. A merge whose request is cancelled (its deadline passed,
+or the client left) is stopped by killing its worker, which is replaced at once: a pathological
+input cannot keep workers busy after its request is gone. `thread`: anyio worker threads behind a
+capacity limit; cheap to hand work to, but merges share one GIL with the event loop and a thread
+cannot be killed, so the merge runs under the request's deadline (fastapply.deadline) and stops at
+its next check. evals/load.py measures both (`--executor`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
-import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import anyio
 import anyio.to_thread
 
+from ..deadline import deadline
+from .workers import ProcessWorkers, WorkerDied
+
 T = TypeVar("T")
 log = logging.getLogger("fastapply.service")
+
+# Set by the request middleware to a list; a merge stopped because its request was cancelled adds
+# an entry, so that the middleware answers 504 `merge_timeout` rather than a plain `timeout`.
+STOPPED_MERGES: ContextVar[list[str] | None] = ContextVar("fastapply_stopped_merges", default=None)
 
 
 def _ready() -> bool:
@@ -37,56 +44,66 @@ def _ready() -> bool:
     return True
 
 
+def _within(seconds: float | None, call: Callable[[], T]) -> T:
+    with deadline(seconds):
+        return call()
+
+
 class MergePool:
     def __init__(self, kind: str, size: int) -> None:
         self.kind, self.size = kind, size
         self._limiter: anyio.CapacityLimiter | None = None
-        self._processes: ProcessPoolExecutor | None = None
+        self._processes: ProcessWorkers | None = None
+
+    @property
+    def workers_alive(self) -> int:
+        return self._processes.alive if self._processes is not None else self.size
+
+    @property
+    def workers_replaced(self) -> int:
+        return self._processes.replaced if self._processes is not None else 0
 
     async def start(self) -> None:
         if self.kind == "process":
-            self._processes = self._new_processes()
-            loop = asyncio.get_running_loop()
+            self._processes = ProcessWorkers(self.size, warm_up=_ready)
             try:
-                pool = self._processes
-                await asyncio.gather(*(loop.run_in_executor(pool, _ready) for _ in range(self.size)))
+                await self._processes.start()
                 return
-            except BrokenProcessPool:
+            except (WorkerDied, OSError, EOFError):
                 # Spawned workers re-import __main__; that fails when the app is embedded in a script
                 # read from stdin or an interactive session. Serve from threads rather than not at all.
                 log.warning("merge worker processes could not start; running merges in threads instead")
-                self._processes.shutdown(wait=False, cancel_futures=True)
+                self._processes.close()
                 self._processes = None
                 self.kind = "thread"
         self._limiter = anyio.CapacityLimiter(self.size)
         await anyio.to_thread.run_sync(_ready, limiter=self._limiter)
 
     async def run(self, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run func(*args, **kwargs) off the event loop. On cancellation (timeout, disconnect) the
-        request stops waiting; a merge already running finishes in the background, bounded by the pool."""
-        call = functools.partial(func, *args, **kwargs)
-        if self._processes is not None:
-            pool = self._processes
-            try:
-                return await asyncio.get_running_loop().run_in_executor(pool, call)
-            except BrokenProcessPool:
-                # A worker died (killed, or a crash in native code): replace the pool so that one bad
-                # input does not take the service down, and fail this request as an internal error.
-                if self._processes is pool:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    self._processes = self._new_processes()
-                raise RuntimeError("a merge worker process died; the pool was restarted") from None
-        if self._limiter is None:
-            raise RuntimeError("MergePool.start() was not awaited")
-        return await anyio.to_thread.run_sync(call, limiter=self._limiter, abandon_on_cancel=True)
-
-    def _new_processes(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"))
+        """Run func(*args, **kwargs) off the event loop, stopped when the caller is cancelled (a worker
+        process is killed and replaced; a thread stops at the merge's next deadline check)."""
+        try:
+            if self._processes is not None:
+                try:
+                    return await self._processes.run(func, *args, **kwargs)
+                except WorkerDied:
+                    raise RuntimeError("a merge worker process died; it was replaced") from None
+            if self._limiter is None:
+                raise RuntimeError("MergePool.start() was not awaited")
+            left = anyio.current_effective_deadline() - anyio.current_time()
+            call = functools.partial(_within, left if left != float("inf") else None,
+                                     functools.partial(func, *args, **kwargs))
+            return await anyio.to_thread.run_sync(call, limiter=self._limiter, abandon_on_cancel=True)
+        except anyio.get_cancelled_exc_class():
+            stopped = STOPPED_MERGES.get()
+            if stopped is not None:
+                stopped.append(getattr(func, "__name__", "merge"))
+            raise
 
     def close(self) -> None:
-        """Stop the worker processes and wait for them (merges take milliseconds). Not waiting left
-        them orphaned when uvicorn re-raised SIGTERM right after shutdown: they kept the server's
-        stdout and stderr open, so a supervisor reading those never saw the server exit."""
+        """Stop the worker processes and wait for them. Not waiting left them orphaned when uvicorn
+        re-raised SIGTERM right after shutdown: they kept the server's stdout and stderr open, so a
+        supervisor reading those never saw the server exit."""
         if self._processes is not None:
-            self._processes.shutdown(wait=True, cancel_futures=True)
+            self._processes.close()
             self._processes = None

@@ -92,6 +92,9 @@ class Metrics:
         self.inflight = Counter("fastapply_inflight_requests", "Requests being processed now.", "gauge")
         self.queued = Counter("fastapply_queued_requests", "Requests waiting for a processing slot.", "gauge")
         self.model_loaded = Counter("fastapply_model_loaded", "1 when the named model is loaded.", "gauge")
+        self.workers = Counter("fastapply_merge_workers", "Merge workers alive (processes or threads).", "gauge")
+        self.workers_replaced = Counter("fastapply_merge_workers_replaced_total",
+                                        "Merge worker processes killed (past a deadline) or died, and replaced.")
         self.inflight.set(0)
         self.queued.set(0)
 
@@ -115,6 +118,7 @@ class Metrics:
     def render(self) -> str:
         lines: list[str] = []
         for metric in (self.requests, self.latency, self.merges, self.refusals, self.tokens,
-                       self.tokens_per_s, self.inflight, self.queued, self.model_loaded):
+                       self.tokens_per_s, self.inflight, self.queued, self.model_loaded, self.workers,
+                       self.workers_replaced):
             lines += metric.render()
         return "\n".join(lines) + "\n"

@@ -20,6 +20,7 @@ from typing import Any
 import anyio
 
 from .errors import ServiceCode, error_body
+from .executor import STOPPED_MERGES
 from .logs import request_id_var
 from .metrics import Metrics
 from .settings import Settings
@@ -229,6 +230,8 @@ class Limits:
 
     async def _run(self, scope: Scope, receive: Any, send: Any) -> None:
         response_started = False
+        stopped: list[str] = []
+        STOPPED_MERGES.set(stopped)  # this request's task only: the pool notes a merge it stopped
         with anyio.move_on_after(self.settings.timeout_s) as deadline:
 
             async def send_tracking(message: dict[str, Any]) -> None:
@@ -255,8 +258,10 @@ class Limits:
                 self.gate.slots.release()
                 self.metrics.inflight.set(self.settings.max_concurrency - self.gate.slots.value)
         if deadline.cancelled_caught and not response_started:
-            self.metrics.refusal(ServiceCode.TIMEOUT)
-            await send_error(send, 504, ServiceCode.TIMEOUT,
-                             f"the request took longer than the {self.settings.timeout_s:g} s limit; "
-                             "raise --timeout-s or send a smaller edit",
-                             {"timeout_s": self.settings.timeout_s})
+            if stopped:  # the merge itself ran out of time, and was stopped (its worker killed)
+                code, what = ServiceCode.MERGE_TIMEOUT, "the merge ran past the request's"
+            else:
+                code, what = ServiceCode.TIMEOUT, "the request took longer than the"
+            self.metrics.refusal(code)
+            await send_error(send, 504, code, f"{what} {self.settings.timeout_s:g} s limit and was stopped; "
+                             "raise --timeout-s or send a smaller edit", {"timeout_s": self.settings.timeout_s})

@@ -25,4 +25,7 @@ async def readyz(state: State) -> Response[Health]:
 @get("/metrics", tags=["ops"], summary="Prometheus metrics (text exposition format)",
      media_type="text/plain; version=0.0.4; charset=utf-8")
 async def metrics(state: State) -> str:
+    pool = state.engine.pool
+    state.metrics.workers.set(pool.workers_alive)
+    state.metrics.workers_replaced.set(pool.workers_replaced)
     return state.metrics.render()

@@ -237,7 +237,7 @@ def test_a_dead_merge_process_is_replaced():
     server = LiveServer(Settings(executor="process", executor_workers=1, log_level="error")).start()
     try:
         pool = server.app.state.engine.pool._processes
-        for pid in list(pool._processes):
+        for pid in pool.pids():
             os.kill(pid, signal.SIGKILL)
         time.sleep(0.3)
         with server.client() as http:

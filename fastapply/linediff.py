@@ -1,0 +1,137 @@
+"""Line diffs with bounded work, for the unified diff every result carries.
+
+difflib's SequenceMatcher is quadratic or worse on long inputs with many equal lines (a file of
+repeated functions: minutes at 2 MB). Here, lines that occur once in each side anchor the diff
+(patience diff: longest increasing subsequence, O(n log n)); the stretches between anchors are
+diffed by difflib when small, by rapidfuzz's bit-parallel LCS (C) when moderate, and as one
+replaced block beyond that. The result is always a correct edit script, minimal where it matters.
+"""
+
+from __future__ import annotations
+
+import difflib
+from bisect import bisect_left
+from collections.abc import Iterator, Sequence
+
+from .deadline import check_deadline
+
+Opcode = tuple[str, int, int, int, int]
+_DIFFLIB_CELLS = 4_000_000  # len(a) * len(b) up to which difflib is fast enough
+_LCS_CELLS = 1_000_000_000  # ... and rapidfuzz's LCS (~0.2 s at this size)
+
+
+def opcodes(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
+    """difflib-style opcodes turning `a` into `b`. O((n + m) log(n + m)) plus bounded gap work."""
+    out: list[Opcode] = []
+    _diff(a, b, 0, len(a), 0, len(b), out, depth=0)
+    return _merge_equal(out)
+
+
+def _diff(a: Sequence[str], b: Sequence[str], a0: int, a1: int, b0: int, b1: int, out: list[Opcode],
+          depth: int) -> None:
+    if a0 == a1 and b0 == b1:
+        return
+    if a0 == a1 or b0 == b1:
+        out.append(("insert" if a0 == a1 else "delete", a0, a1, b0, b1))
+        return
+    check_deadline()
+    cells = (a1 - a0) * (b1 - b0)
+    if cells <= _DIFFLIB_CELLS:
+        matcher = difflib.SequenceMatcher(None, a[a0:a1], b[b0:b1], autojunk=False)
+        out.extend((tag, i1 + a0, i2 + a0, j1 + b0, j2 + b0) for tag, i1, i2, j1, j2 in matcher.get_opcodes())
+        return
+    anchors = _unique_anchors(a, b, a0, a1, b0, b1) if depth < 32 else []
+    if not anchors:
+        _gap(a, b, a0, a1, b0, b1, out)
+        return
+    prev_a, prev_b = a0, b0
+    for i, j in anchors:
+        _diff(a, b, prev_a, i, prev_b, j, out, depth + 1)
+        out.append(("equal", i, i + 1, j, j + 1))
+        prev_a, prev_b = i + 1, j + 1
+    _diff(a, b, prev_a, a1, prev_b, b1, out, depth + 1)
+
+
+def _gap(a: Sequence[str], b: Sequence[str], a0: int, a1: int, b0: int, b1: int, out: list[Opcode]) -> None:
+    """A stretch with no unique line in common: LCS when affordable, else one replaced block."""
+    if (a1 - a0) * (b1 - b0) <= _LCS_CELLS:
+        from rapidfuzz.distance import Indel
+
+        for op in Indel.opcodes(a[a0:a1], b[b0:b1]):
+            out.append((op.tag, op.src_start + a0, op.src_end + a0, op.dest_start + b0, op.dest_end + b0))
+        return
+    out.append(("replace", a0, a1, b0, b1))
+
+
+def _unique_anchors(a: Sequence[str], b: Sequence[str], a0: int, a1: int, b0: int,
+                    b1: int) -> list[tuple[int, int]]:
+    """Pairs of lines unique on both sides, longest chain increasing on both (patience sorting)."""
+    count_a: dict[str, int] = {}
+    for i in range(a0, a1):
+        count_a[a[i]] = count_a.get(a[i], 0) + 1
+    where_b: dict[str, int] = {}
+    count_b: dict[str, int] = {}
+    for j in range(b0, b1):
+        count_b[b[j]] = count_b.get(b[j], 0) + 1
+        where_b[b[j]] = j
+    pairs = [(i, where_b[a[i]]) for i in range(a0, a1) if count_a[a[i]] == 1 and count_b.get(a[i]) == 1]
+    # longest increasing subsequence of the b positions, in O(k log k)
+    tails: list[int] = []
+    tail_at: list[int] = []
+    back = [-1] * len(pairs)
+    for k, (_, j) in enumerate(pairs):
+        at = bisect_left(tails, j)
+        if at == len(tails):
+            tails.append(j)
+            tail_at.append(k)
+        else:
+            tails[at], tail_at[at] = j, k
+        back[k] = tail_at[at - 1] if at else -1
+    chain = []
+    k = tail_at[-1] if tail_at else -1
+    while k >= 0:
+        chain.append(pairs[k])
+        k = back[k]
+    return chain[::-1]
+
+
+def _merge_equal(ops: list[Opcode]) -> list[Opcode]:
+    merged: list[Opcode] = []
+    for op in ops:
+        if op[1] == op[2] and op[3] == op[4]:
+            continue
+        last = merged[-1] if merged else None
+        if last is not None and last[0] == op[0] and last[2] == op[1] and last[4] == op[3] and op[0] != "replace":
+            merged[-1] = (op[0], last[1], op[2], last[3], op[4])
+        else:
+            merged.append(op)
+    return merged
+
+
+def unified(a: Sequence[str], b: Sequence[str], fromfile: str, tofile: str, n: int = 3) -> Iterator[str]:
+    """Like difflib.unified_diff (lines keep their ends) over `opcodes`, without dates."""
+    matcher = difflib.SequenceMatcher(None, (), ())
+    matcher.opcodes = opcodes(a, b)  # get_grouped_opcodes() reads these instead of matching again
+    started = False
+    for group in matcher.get_grouped_opcodes(n):
+        if not started:
+            started = True
+            yield f"--- {fromfile}\n"
+            yield f"+++ {tofile}\n"
+        first, last = group[0], group[-1]
+        yield f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@\n"
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                yield from (" " + line for line in a[i1:i2])
+                continue
+            if tag in ("replace", "delete"):
+                yield from ("-" + line for line in a[i1:i2])
+            if tag in ("replace", "insert"):
+                yield from ("+" + line for line in b[j1:j2])
+
+
+def _range(start: int, stop: int) -> str:
+    length = stop - start
+    if length == 1:
+        return str(start + 1)
+    return f"{start if not length else start + 1},{length}"

@@ -1,0 +1,74 @@
+"""A folder swapped for a symlink to outside the root while batches write into it: nothing escapes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import fastapply
+from fastapply.formats.journal import JOURNAL, locked_root
+
+
+def test_batches_racing_a_symlink_swap_never_write_outside(tmp_path: Path):
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    (root / "sub").mkdir(parents=True)
+    outside.mkdir()
+    (root / "sub" / "x.py").write_text("x = 1\n")
+    (outside / "x.py").write_text("x = 1\n")
+    before = {p.name: (p.read_bytes(), p.stat().st_ino) for p in outside.iterdir()}
+    stop = threading.Event()
+    swaps = 0
+
+    def swapper() -> None:
+        # root/sub is the real folder, then a symlink to `outside`, then the real folder again ...
+        nonlocal swaps
+        while not stop.is_set():
+            os.rename(root / "sub", root / "saved")
+            try:
+                os.symlink(outside, root / "sub")
+            except FileExistsError:  # a batch made a new `sub` folder in that instant
+                shutil.rmtree(root / "sub")
+                os.symlink(outside, root / "sub")
+            os.unlink(root / "sub")
+            try:
+                os.rename(root / "saved", root / "sub")
+            except OSError:  # ... or in this one
+                shutil.rmtree(root / "sub")
+                os.rename(root / "saved", root / "sub")
+            swaps += 1
+            time.sleep(0.002)  # leave windows in which whole batches get through, too
+
+    thread = threading.Thread(target=swapper)
+    thread.start()
+    outcomes: dict[str, int] = {}
+    try:
+        for i in range(150):
+            value = i % 2 + 1
+            patch = (f"*** Begin Patch\n*** Update File: sub/x.py\n@@\n-x = {value}\n+x = {3 - value}\n"
+                     f"*** Add File: sub/new{i}.py\n+created = {i}\n*** End Patch\n")
+            try:
+                result = fastapply.apply_batch(patch, root=root)
+                key = "written" if result.written else (result.files[0].error.code if result.files[0].error
+                                                        else "unchanged")
+            except fastapply.ApplyError as exc:
+                key = exc.code
+            except FileNotFoundError:
+                key = "vanished"  # the folder was renamed away at that instant: nothing written
+            outcomes[key] = outcomes.get(key, 0) + 1
+    finally:
+        stop.set()
+        thread.join()
+    after = {p.name: (p.read_bytes(), p.stat().st_ino) for p in outside.iterdir()}
+    print(f"{swaps} swaps, outcomes {outcomes}")
+    assert after == before, f"escaped: {sorted(set(after) - set(before))} after {swaps} swaps, {outcomes}"
+    assert swaps > 10 and outcomes.get("written", 0) > 0  # the race did run, and batches went through
+    # a batch interrupted by a refusal in the middle of its rollback left its journal: the next one
+    # (or --recover) finishes the job once the folder stays put
+    with locked_root(root):
+        pass
+    assert not (root / JOURNAL).exists()
+    # (temporary files of a batch whose folder was moved away under it may stay behind: inside the root)
+    assert all(root in p.parents for p in tmp_path.rglob(".fastapply-*"))

@@ -18,7 +18,7 @@ from typing import Any
 
 import anyio.to_thread
 
-from ..errors import ApplyError, ErrorCode
+from ..errors import ApplyError, ErrorCode, FastApplyError
 from ..formats.batch import BatchResult, apply_batch
 from ..formats.paths import clean_path, resolve_under
 from ..result import ApplyResult
@@ -68,7 +68,7 @@ class Refusal(Exception):
         self.hint = hint or HINTS.get(code, DEFAULT_HINT)
 
     @classmethod
-    def of(cls, exc: ApplyError, path: str | None = None) -> Refusal:
+    def of(cls, exc: FastApplyError, path: str | None = None) -> Refusal:
         where = f"{path}: " if path and path not in exc.message else ""
         return cls(exc.code, where + exc.message)
 
@@ -132,7 +132,7 @@ class Workspace:
             raise Refusal.of(exc, rel) from None
         try:
             result = await self.merge(original, code_edit, rel, instruction)
-        except ApplyError as exc:
+        except FastApplyError as exc:  # the engine's refusals, and the service's (model not ready, ...)
             raise Refusal.of(exc, rel) from None
         if result.merged_code == original:
             return _summary("unchanged", rel, "", f" ({result.method})")

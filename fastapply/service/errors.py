@@ -36,6 +36,7 @@ class ServiceCode:
     RATE_LIMITED = "rate_limited"
     TIMEOUT = "timeout"
     GENERATION_TIMEOUT = "generation_timeout"
+    MALFORMED_ANCHORS = "malformed_anchor_table"
     INTERNAL = "internal_error"
 
 

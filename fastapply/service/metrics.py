@@ -92,6 +92,8 @@ class Metrics:
         self.inflight = Counter("fastapply_inflight_requests", "Requests being processed now.", "gauge")
         self.queued = Counter("fastapply_queued_requests", "Requests waiting for a processing slot.", "gauge")
         self.model_loaded = Counter("fastapply_model_loaded", "1 when the named model is loaded.", "gauge")
+        self.dialects = Counter("fastapply_chat_dialects_total", "Chat completions by apply-prompt dialect "
+                                "(morph, morph-anchors, kortix, continue, predicted).")
         self.inflight.set(0)
         self.queued.set(0)
 
@@ -115,6 +117,6 @@ class Metrics:
     def render(self) -> str:
         lines: list[str] = []
         for metric in (self.requests, self.latency, self.merges, self.refusals, self.tokens,
-                       self.tokens_per_s, self.inflight, self.queued, self.model_loaded):
+                       self.tokens_per_s, self.inflight, self.queued, self.model_loaded, self.dialects):
             lines += metric.render()
         return "\n".join(lines) + "\n"

@@ -143,7 +143,11 @@ class Workspace:
             edits: str | list[dict[str, Any]] = [{"path": rel, "old": before, "new": after}]
         else:
             edits = _create_block(rel, after)
-        self._checked(await self._batch(edits))
+        if ensure_text(await anyio.to_thread.run_sync(_read_bytes, target), rel) != original:
+            raise Refusal(ErrorCode.NO_MATCH, f"{rel} changed on disk while the edit was merged; nothing "
+                          "was written", "read the file again and resend the edit")
+        # fuzzy_threshold=1: the old text must be there line for line (the exact file just checked).
+        self._checked(await self._batch(edits, fuzzy_threshold=1.0))
         extra = f" ({result.method}" + (f"; {'; '.join(result.warnings)}" if result.warnings else "") + ")"
         return _summary("edited", rel, unified_diff(original, result.merged_code, rel), extra)
 

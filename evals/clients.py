@@ -12,6 +12,7 @@ the library's error code, and leave an MCP file untouched). Clients:
 - mcp-stdio, mcp-http: the `mcp` SDK's own client calling `edit_file` (stdio: `fastapply mcp`, HTTP: /mcp).
 
     python -m evals.clients --n 40 --seed 0              # starts `fastapply serve` on a free port
+                                                         # (plus 20 edits the library refuses)
     python -m evals.clients --n 188 --clients morph-sdk,mcp-stdio --out /tmp/clients.json
 
 Cost: one merge per case per client, plus one npm install (cached) for the Morph SDK.
@@ -87,6 +88,26 @@ def large_case(case: Case, size: int = 229_000) -> Case:
         total += len(block)
         i += 1
     return msgspec.structs.replace(case, id=case.id + "+large", original="".join(parts))
+
+
+def refusal_variants(cases: list[Case], k: int) -> list[Case]:
+    """Up to k edits the library refuses, made from corpus cases: snippets whose lines are nowhere in
+    the file (anchor_not_found), and empty snippets (empty_update). Each variant is checked: only
+    those the library really refuses, with and without the file name, are kept."""
+    out = []
+    for i, case in enumerate(cases):
+        if len(out) >= k:
+            break
+        if i % 4 == 3:
+            update = "  \n"
+        else:
+            update = (f"// ... existing code ...\nnot_in_the_file_{i} = compute_missing_{i}(argument_{i})\n"
+                      f"still_not_in_the_file_{i} = other_missing_{i}()\n// ... existing code ...\n"
+                      f"also_missing_{i}()\n// ... existing code ...\n")
+        variant = msgspec.structs.replace(case, id=f"{case.id}+refused", update=update)
+        if expected(variant).code and expected(variant, with_filename=False).code:
+            out.append(variant)
+    return out
 
 
 def _error_code(body: object) -> str | None:
@@ -355,13 +376,17 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=str(DATA_DIR), help="eval cases (default: evals/data)")
     parser.add_argument("--n", type=int, default=40, help="cases sampled over the languages (default 40)")
+    parser.add_argument("--refusals", type=int, default=20,
+                        help="also send this many edits the library refuses (default 20)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--clients", default="all", help=f"comma-separated, from: {', '.join(CLIENTS)}")
     parser.add_argument("--out", default=None, help="write the report as JSON here")
     args = parser.parse_args(argv)
     from rich.progress import Progress
 
-    cases = sample(load_cases(args.data), args.n, args.seed)
+    corpus = load_cases(args.data)
+    cases = sample(corpus, args.n, args.seed)
+    cases += refusal_variants(sample(corpus, len(corpus), args.seed + 1), args.refusals)
     names = CLIENTS if args.clients == "all" else args.clients.split(",")
     report = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -378,6 +378,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=40, help="cases sampled over the languages (default 40)")
     parser.add_argument("--refusals", type=int, default=20,
                         help="also send this many edits the library refuses (default 20)")
+    parser.add_argument("--large", type=int, default=0, metavar="K",
+                        help="also send K Python cases grown to 229 KB through the Morph SDK (its anchor "
+                        "protocol) and the Morph prompt")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--clients", default="all", help=f"comma-separated, from: {', '.join(CLIENTS)}")
     parser.add_argument("--out", default=None, help="write the report as JSON here")
@@ -402,6 +405,13 @@ def main(argv: list[str] | None = None) -> int:
                     else:
                         report.append(compare(name, url, cases, root))
                     bar.advance(task)
+                large = [large_case(c) for c in corpus if c.lang() == "python"][:args.large]
+                for name in ("morph-sdk", "openai-morph-stream") if large else ():
+                    if name == "morph-sdk" and morph_sdk_dir() is None:
+                        continue
+                    row = compare(name, url, large, root)
+                    row["client"] = f"{name} (229 KB files)"
+                    report.append(row)
         finally:
             os.killpg(proc.pid, 15)
             proc.wait(10)

@@ -13,6 +13,7 @@ those filters (their behaviour, written anew here), so tests can check that our 
 from __future__ import annotations
 
 import json
+import re
 
 APPLY_RULES = ("Apply the SUGGESTED EDIT to the ORIGINAL CODE. Output the complete modified code.\n"
                "- Output ONLY code. Do NOT explain, summarize, or describe changes.\n"
@@ -131,3 +132,27 @@ def applied_file(answer: str, model: str) -> str:
 def as_continue_writes(text: str) -> str:
     """A file as Continue's filters can reproduce it: CRLF read as lines, trailing whitespace stripped."""
     return "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").split("\n"))
+
+
+def _dedent_measuring_values(text: str) -> str:
+    """A template `dedent` that measures indentation after interpolation, over every non-blank line
+    (the code included): drop the first newline, trailing and leading blank lines, then the smallest
+    indentation. (Which dedent Continue links could not be checked here, so both renderings are tested.)"""
+    text = re.sub(r"\n\s*\Z", "", text.removeprefix("\n"), count=1)
+    lines = text.split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    cut = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
+    return "\n".join(line[cut:] for line in lines)
+
+
+def apply_messages_indented(original: str, new_code: str, indent: str = " " * 8) -> list[dict[str, str]]:
+    """The same prompt rendered by `_dedent_measuring_values`: with code at column 0 nothing is removed,
+    so the template keeps its source indentation (and the first code line gets it too)."""
+    rules = "\n".join(indent + line for line in APPLY_RULES.split("\n"))
+    template = (f"\n{indent}ORIGINAL CODE:\n{indent}```\n{indent}{original}\n{indent}```\n\n"
+                f"{indent}SUGGESTED EDIT:\n{indent}```\n{indent}{new_code}\n{indent}```\n\n{rules}\n")
+    return [{"role": "user", "content": _dedent_measuring_values(template)},
+            {"role": "assistant", "content": "```\n"}]

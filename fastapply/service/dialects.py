@@ -87,7 +87,7 @@ def parse_tags(text: str, where: str) -> tuple[str | None, str, str, str, str]:
 
 # Continue's default apply prompt (core/llm/templates/edit/gpt.ts, `defaultApplyPrompt`). The template
 # is dedented in Continue's source, so tolerate indentation before the fixed lines.
-_CONTINUE_HEAD = re.compile(r"\A\s*ORIGINAL CODE:\r?\n[ \t]*```[^\n]*\n")
+_CONTINUE_HEAD = re.compile(r"\A\s*ORIGINAL CODE:\r?\n(?P<indent>[ \t]*)```[^\n]*\n")
 _CONTINUE_SEP = re.compile(r"\n[ \t]*```[ \t]*\r?\n\s*SUGGESTED EDIT:\r?\n[ \t]*```[^\n]*\n")
 _CONTINUE_TAIL = re.compile(r"\n[ \t]*```[ \t]*\r?\n\s*Apply the SUGGESTED EDIT")
 
@@ -105,7 +105,14 @@ def _continue(text: str) -> tuple[str, str] | None:
     if not seps:
         return None
     sep = seps[-1]
-    return text[head.end():sep.start()], text[sep.end():tail.start()]
+    original, update = text[head.end():sep.start()], text[sep.end():tail.start()]
+    # A dedent that measures the indentation over the interpolated code too removes nothing when the
+    # code has a line at column 0, so the template's own indentation stays on its lines, and on the
+    # first line of each code block (it follows that indentation in the template): take it off there.
+    indent = head.group("indent")
+    if indent:
+        original, update = original.removeprefix(indent), update.removeprefix(indent)
+    return original, update
 
 
 def _is_kortix(head: str, tail: str, system: str) -> bool:

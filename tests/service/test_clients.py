@@ -1,6 +1,6 @@
 """Real clients against a real server get exactly the library's merge, or its refusal (evals/clients.py).
 
-A small, fixed sample of the dev corpus plus one edit the library refuses goes through: the `openai`
+A small, fixed sample of the dev corpus plus two edits the library refuses go through: the `openai`
 client in every dialect (plain and streaming), Continue's default apply and Relace requests replayed
 byte for byte, the Morph SDK from npm under node (also on a 229 KB file, which it sends with its
 large-file anchor protocol), and the `mcp` SDK's client over stdio and streamable HTTP.
@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import msgspec
 import pytest
 from svc_support import LiveServer
 
@@ -23,19 +22,15 @@ from fastapply.service import Settings
 pytest.importorskip("mcp")
 
 SAMPLE = 6
+REFUSED = 2
 
 
 @pytest.fixture(scope="module")
 def cases() -> list[clients.Case]:
     corpus = load_cases()
-    picked = clients.sample(corpus, SAMPLE, seed=3)
-    base = next(c for c in corpus if c.lang() == "python")
-    refused = msgspec.structs.replace(base, id="refused", update=(
-        "# ... existing code ...\nnot_in_the_file_alpha = compute_beta(gamma)\n"
-        "still_not_in_the_file = compute_delta(epsilon)\n# ... existing code ...\n"
-        "also_missing_line_one()\n# ... existing code ...\n"))
-    assert clients.expected(refused).code is not None, "the refusal case must be refused by the library"
-    return [*picked, refused]
+    refused = clients.refusal_variants(clients.sample(corpus, 8, seed=5), REFUSED)
+    assert len(refused) == REFUSED, "the refusal variants must be refused by the library"
+    return clients.sample(corpus, SAMPLE, seed=3) + refused
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +48,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer,
 def test_client_gets_the_library_merge(name, cases, live):
     server, root = live
     report = clients.compare(name, server.url, cases, root)
-    assert report["refused"] == 1 and report["merged"] == len(cases) - 1
+    assert report["refused"] == REFUSED and report["merged"] == SAMPLE
     assert report["disagree"] == [] and report["agree"] == len(cases), report
 
 

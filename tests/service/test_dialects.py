@@ -160,3 +160,20 @@ def test_response_names_the_model_that_merged(server, fake_model, monkeypatch):
     reply = raw.parse()
     assert reply.model == fake_model.name and raw.headers["x-fastapply-engine"] == fake_model.name
     assert reply.choices[0].message.content == FakeModel.output(UPDATE)
+
+
+def test_continue_prompt_with_the_template_indentation_kept(server):
+    """A dedent that measures the interpolated code leaves the template's indentation on its lines and on
+    each code block's first line; the parser takes it off again (evals.continue_filter)."""
+    from evals import clients, continue_filter
+    from evals.cases import load_cases
+
+    picked = clients.sample(load_cases(), 4, seed=11)
+    for case in picked:
+        messages = continue_filter.apply_messages_indented(case.original, case.update)
+        assert messages[0]["content"].startswith("        ORIGINAL CODE:\n        ```\n        ")
+        text = client_for(server).chat.completions.create(model="fast-apply", messages=messages) \
+            .choices[0].message.content
+        want = clients.expected(case, with_filename=False).merged
+        assert want is not None
+        assert continue_filter.applied_file(text, "fast-apply") == continue_filter.as_continue_writes(want)

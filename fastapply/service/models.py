@@ -84,7 +84,18 @@ class Models:
             return name
         if name in self.aliases:
             return self.aliases[name]
-        return AUTO if not self.strict and vendor_apply_name(name) else name
+        if self.strict or not vendor_apply_name(name) or self._loading(name):
+            return name
+        return AUTO
+
+    def _loading(self, name: str) -> bool:
+        """A configured model still loading under this name (its spec, or the spec's last part): the
+        request waits for it (503) rather than being served as `auto`."""
+        for spec, state in self.state.items():
+            tail = spec.rstrip("/").rsplit("/", 1)[-1]
+            if state == "loading" and name in (spec, tail, tail.removesuffix(".gguf")):
+                return True
+        return False
 
     def resolve(self, name: str) -> ApplyModelLike | None:
         """The model a request's `model` field names: None for the structural engine or auto

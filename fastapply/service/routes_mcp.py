@@ -6,6 +6,8 @@ process can answer any request, so `--workers N` needs no session affinity. Merg
 service's Engine (the merge pool, and the loaded model when the structural engine refuses).
 Served only with the `mcp` extra installed, and not when the server listens beyond loopback without an
 API key (the tools write files).
+
+Cost: per request, one MCP message decoded and one tool call (a merge, then an atomic write).
 """
 
 from __future__ import annotations

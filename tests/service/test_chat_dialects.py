@@ -177,3 +177,20 @@ def test_continue_prompt_with_the_template_indentation_kept(server):
         want = clients.expected(case, with_filename=False).merged
         assert want is not None
         assert continue_filter.applied_file(text, "fast-apply") == continue_filter.as_continue_writes(want)
+
+
+def test_html_tables_answer_with_the_file_itself():
+    # For HTML the SDK anchors tags and text runs, not lines: the answer is the merged page verbatim,
+    # which its expansion passes through unchanged.
+    page = "<!doctype html>\n<html><body><p class=\"lead-paragraph\">Welcome to the status page</p></body></html>\n"
+    code = ("⟪MORPH_DEFINITIONS_BEGIN_3⟫\n⟪M3:0:p⟫=\"<p class=\\\"lead-paragraph\\\">\"\n"
+            "⟪M3:1:text⟫=\"Welcome to the status page\"\n⟪MORPH_DEFINITIONS_END_3⟫\n⟪MORPH_CODE_BEGIN_3⟫\n"
+            "<!doctype html>\n<html><body>⟪M3:0:p⟫⟪M3:1:text⟫</p></body></html>\n")
+    original, table = anchor_protocol.decode(code)
+    assert original == page and table.kinds == {"p", "text"}
+    merged = page.replace("Welcome", "Hello")
+    answer = anchor_protocol.compact(merged, table)
+    assert answer == merged and anchor_protocol.expand(answer, table) == merged
+    with pytest.raises(Exception) as info:  # placeholder text in the merged file cannot round-trip
+        anchor_protocol.compact(merged + "⟪M3:9:x⟫\n", table)
+    assert getattr(info.value, "code", "") == "malformed_anchor_table"

@@ -61,15 +61,19 @@ def _unwrap(body: str) -> str:
 
 # The code ends at the first `</code>` that is followed by `<update>`, so code may mention the tags.
 _CODE_END = re.compile(r"</code>\s*<update>")
-_CODE_AT_LINE_START = re.compile(r"(?:\A|\n)[ \t]*(?:<instruction>.*?</instruction>[ \t]*)?<code>", re.S)
+_CODE_AT_LINE_START = re.compile(r"(?:\A|\n)[ \t]*<code>")
 
 
 def parse_tags(text: str, where: str) -> tuple[str | None, str, str, str, str]:
     """(instruction, code, update, text before <code>, text after </update>) of a Morph-style message."""
     # Prose may name the tags ("merge the <update> into the <code> below", Kortix's prompt): the code
-    # opens at the first <code> that starts a line, or else at the first <code>.
-    line_start = _CODE_AT_LINE_START.search(text)
-    code_start = line_start.end() - 6 if line_start else text.find("<code>")
+    # opens after a leading <instruction> block, else at the first <code> that starts a line, else at
+    # the first <code>. (Plain finds: linear on any input.)
+    after = 0
+    if text.lstrip().startswith("<instruction>") and "</instruction>" in text:
+        after = text.index("</instruction>") + len("</instruction>")
+    line_start = _CODE_AT_LINE_START.search(text, after)
+    code_start = line_start.end() - 6 if line_start else text.find("<code>", after)
     end = _CODE_END.search(text, code_start + 6) if code_start >= 0 else None
     update_end = text.rfind("</update>")
     if code_start < 0 or end is None or update_end < end.end():

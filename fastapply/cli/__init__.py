@@ -17,13 +17,14 @@ examples:
   fastapply apply app.py --update snippet.py --in-place   merge a lazy snippet into app.py
   fastapply patch --root . agent_output.md                apply diffs / SEARCH-REPLACE / V4A edits
   fastapply serve                                         HTTP API on 127.0.0.1:8000
+  fastapply mcp --root .                                  MCP edit tools for coding agents (stdio)
 
 Errors print `fastapply: error [code]: message` on stderr and exit 1; usage errors exit 2.
 Set FASTAPPLY_DEBUG=1 to see the traceback of an unexpected error.
 """
 
 # Order is the order shown in --help.
-SUBCOMMANDS = ["apply", "patch", "serve"]
+SUBCOMMANDS = ["apply", "patch", "serve", "mcp"]
 
 
 def build_parser() -> argparse.ArgumentParser:

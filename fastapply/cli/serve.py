@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="run the HTTP service (Relace /v1/apply, OpenAI /v1/chat/completions, batch apply)",
         description="Serve fastapply over HTTP. With no options: the structural engine on 127.0.0.1:8000,\n"
         "no auth. Endpoints: POST /v1/apply (Relace), POST /v1/chat/completions (OpenAI, Morph's\n"
-        "format), POST /v1/apply/batch, GET /v1/models, /healthz, /readyz, /metrics; docs at /schema.\n"
+        "format), POST /v1/apply/batch, GET /v1/models, /healthz, /readyz, /metrics; docs at /schema;\n"
+        "MCP edit tools over streamable HTTP at /mcp (with the `mcp` extra).\n"
         + DEFAULTS_HELP,
         epilog="examples:\n"
         "  fastapply serve                                   # structural engine on 127.0.0.1:8000\n"
@@ -43,6 +44,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="serve requests for model NAME with TARGET (auto, fastapply-structural or a loaded model); "
         "repeat for several; morph-v3-fast, morph-v3-large and relace-apply-3 mean auto by default "
         f"{_env('model_aliases')}")
+    add("--strict-models", action="store_true", default=None,
+        help="answer 404 for model names not configured; by default any morph-*, relace-* or *apply* name "
+        f"is served as auto {_env('strict_models')}")
+    add("--mcp-root", default=None, metavar="DIR",
+        help="folder the MCP tools at /mcp may edit (default: the folder the server starts in); /mcp is "
+        f"off beyond loopback without --api-key {_env('mcp_root')}")
+    add("--no-mcp", dest="mcp", action="store_false", default=None,
+        help=f"do not serve the MCP tools at /mcp {_env('mcp')}")
     add("--api-key", dest="api_keys", action="append", default=None, metavar="KEY",
         help=f"require this key as `Authorization: Bearer KEY` or `x-api-key`; repeat for several "
         f"(default: no auth) [FASTAPPLY_API_KEY, or comma-separated FASTAPPLY_API_KEYS]")
@@ -88,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
     options = {name: getattr(args, name) for name in (
         "host", "port", "workers", "model", "model_aliases", "api_keys", "max_body_mb", "timeout_s",
         "max_generation_s", "max_concurrency",
-        "max_queue", "cors_origins", "executor", "executor_workers", "log_level", "http", "loop")}
+        "max_queue", "cors_origins", "executor", "executor_workers", "log_level", "http", "loop",
+        "strict_models", "mcp", "mcp_root")}
     if options["model_aliases"]:
         options["model_aliases"] = parse_aliases(options["model_aliases"])
     settings = from_env(**options)

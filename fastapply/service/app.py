@@ -22,6 +22,7 @@ from .middleware import Auth, Gate, Limits, PreflightErrors, RequestContext
 from .models import ApplyModelLike, Models
 from .routes_apply import apply_route
 from .routes_batch import apply_batch
+from .routes_mcp import mcp_mount
 from .routes_openai import chat_completions, list_models
 from .routes_ops import healthz, metrics, readyz
 from .settings import Settings, from_env
@@ -34,12 +35,13 @@ def create_app(settings: Settings | None = None, *, models: list[ApplyModelLike]
     logs.configure(settings.log_level)
     metrics_ = Metrics()
     registry = Models([settings.model] if settings.model else [], preloaded=models,
-                      aliases=settings.model_aliases)
+                      aliases=settings.model_aliases, strict=settings.strict_models)
     for name in registry.names():
         metrics_.model_loaded.set(1, model=name)
     pool = MergePool(settings.executor, settings.pool_size())
     engine = Engine(pool, registry, metrics_, max_generation_s=settings.max_generation_s)
     background: set[asyncio.Task[Any]] = set()
+    mcp = mcp_mount(settings, engine)  # None without the `mcp` extra, or when turned off
 
     async def startup(app: Litestar) -> None:
         await pool.start()
@@ -61,7 +63,8 @@ def create_app(settings: Settings | None = None, *, models: list[ApplyModelLike]
                           allow_headers=["authorization", "content-type", "x-api-key", "x-request-id"],
                           expose_headers=["x-request-id", "retry-after"])
     app = Litestar(
-        route_handlers=[apply_route, apply_batch, chat_completions, list_models, healthz, readyz, metrics],
+        route_handlers=[apply_route, apply_batch, chat_completions, list_models, healthz, readyz, metrics,
+                        *([mcp.handler] if mcp else [])],
         middleware=[DefineMiddleware(Auth, settings=settings, metrics=metrics_),
                     DefineMiddleware(Limits, settings=settings, metrics=metrics_,
                                      gate=Gate(settings.max_concurrency))],
@@ -71,6 +74,7 @@ def create_app(settings: Settings | None = None, *, models: list[ApplyModelLike]
         state=State({"engine": engine, "metrics": metrics_, "settings": settings}),
         on_startup=[startup],
         on_shutdown=[shutdown],
+        lifespan=[mcp.lifespan] if mcp else [],
         openapi_config=OpenAPIConfig(
             title="fastapply", version=__version__, path="/schema", **_security(settings),
             description="Merge AI-written code edits into files: Relace-style /v1/apply, OpenAI-style "

@@ -37,6 +37,7 @@ class ServiceCode:
     TIMEOUT = "timeout"
     MERGE_TIMEOUT = "merge_timeout"
     GENERATION_TIMEOUT = "generation_timeout"
+    MALFORMED_ANCHORS = "malformed_anchor_table"
     INTERNAL = "internal_error"
 
 

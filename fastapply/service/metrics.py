@@ -95,6 +95,8 @@ class Metrics:
         self.workers = Counter("fastapply_merge_workers", "Merge workers alive (processes or threads).", "gauge")
         self.workers_replaced = Counter("fastapply_merge_workers_replaced_total",
                                         "Merge worker processes killed (past a deadline) or died, and replaced.")
+        self.dialects = Counter("fastapply_chat_dialects_total", "Chat completions by apply-prompt dialect "
+                                "(morph, morph-anchors, kortix, continue, predicted).")
         self.inflight.set(0)
         self.queued.set(0)
 
@@ -119,6 +121,6 @@ class Metrics:
         lines: list[str] = []
         for metric in (self.requests, self.latency, self.merges, self.refusals, self.tokens,
                        self.tokens_per_s, self.inflight, self.queued, self.model_loaded, self.workers,
-                       self.workers_replaced):
+                       self.workers_replaced, self.dialects):
             lines += metric.render()
         return "\n".join(lines) + "\n"

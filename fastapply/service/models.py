@@ -34,9 +34,11 @@ class ApplyModelLike(Protocol):
 
 class Models:
     def __init__(self, specs: list[str], preloaded: list[ApplyModelLike] | None = None,
-                 aliases: dict[str, str] | None = None) -> None:
+                 aliases: dict[str, str] | None = None, strict: bool = False) -> None:
         self.specs = specs
         self.aliases = aliases or {}
+        # strict: only configured names; else any apply-model name (see vendor_apply_name) means auto.
+        self.strict = strict
         self.loaded: dict[str, ApplyModelLike] = {}
         self.locks: dict[str, anyio.Lock] = {}
         self.state: dict[str, str] = {spec: "loading" for spec in specs}
@@ -78,7 +80,22 @@ class Models:
 
     def canonical(self, name: str) -> str:
         """The served name for a request's `model` (aliases such as morph-v3-fast -> auto)."""
-        return self.aliases.get(name, name) if name not in self.loaded else name
+        if name in self.loaded or name in (AUTO, STRUCTURAL):
+            return name
+        if name in self.aliases:
+            return self.aliases[name]
+        if self.strict or not vendor_apply_name(name) or self._loading(name):
+            return name
+        return AUTO
+
+    def _loading(self, name: str) -> bool:
+        """A configured model still loading under this name (its spec, or the spec's last part): the
+        request waits for it (503) rather than being served as `auto`."""
+        for spec, state in self.state.items():
+            tail = spec.rstrip("/").rsplit("/", 1)[-1]
+            if state == "loading" and name in (spec, tail, tail.removesuffix(".gguf")):
+                return True
+        return False
 
     def resolve(self, name: str) -> ApplyModelLike | None:
         """The model a request's `model` field names: None for the structural engine or auto
@@ -100,6 +117,13 @@ class Models:
 
     def lock(self, model: ApplyModelLike) -> anyio.Lock:
         return self.locks[model.name]
+
+
+def vendor_apply_name(name: str) -> bool:
+    """Names clients send for an apply model (morph-v2, morph-v3-large, relace-apply-3, any *apply*):
+    served as `auto` unless the server runs with --strict-models."""
+    lower = name.lower()
+    return lower.startswith(("morph-", "relace-")) or "apply" in lower
 
 
 def model_unavailable() -> ServiceError:

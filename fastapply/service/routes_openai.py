@@ -1,23 +1,24 @@
-"""OpenAI-compatible chat completions in Morph's apply format, and the model list.
+"""OpenAI-compatible chat completions carrying an apply prompt, and the model list.
 
-The single user message carries `<instruction>...</instruction>` (optional), `<code>...</code>` and
-`<update>...</update>`; the assistant message is the merged file. Streaming sends OpenAI's
-`chat.completion.chunk` events and ends with `data: [DONE]`, so the `openai` SDK works unchanged.
+The prompt's dialect (Morph, Kortix FastApply, Continue's default apply prompt, OpenAI Predicted
+Outputs; see fastapply.service.dialects) is recognised from the messages, and the merged file is
+answered the way that dialect's clients read it. The response's `model` names the engine that merged.
+Streaming sends OpenAI's `chat.completion.chunk` events and ends with `data: [DONE]`.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import AsyncIterator
 
-from litestar import Response, get, post
+from litestar import Request, Response, get, post
 from litestar.datastructures import State
 from litestar.response import Stream
 
 from ..errors import FastApplyError
-from .engine import Engine, Job
-from .errors import ServiceCode, ServiceError
+from ..result import ApplyResult
+from .dialects import ApplyPrompt, detect
+from .engine import STREAM_PIECE, Engine, Job
 from .middleware import new_request_id
 from .models import AUTO, STRUCTURAL, Models
 from .routes_apply import (
@@ -43,78 +44,75 @@ from .schemas import (
     Usage,
 )
 
-# The code ends at the first `</code>` that is followed by `<update>`, so code may mention the tags.
-_CODE_END = re.compile(r"</code>\s*<update>")
-
-
-def _text(message: ChatMessage) -> str:
-    if isinstance(message.content, str):
-        return message.content
-    return "".join(part.text or "" for part in message.content or [] if part.type == "text")
-
-
-def _unwrap(body: str) -> str:
-    # `<code>\n...\n</code>` is the common layout: drop the newline pair it adds, but keep a
-    # file's own final newline when the client wrote `<code>...</code>` tightly.
-    if body.startswith("\n"):
-        body = body[1:]
-        if body.endswith("\n"):
-            body = body[:-1]
-    elif body.startswith("\r\n"):
-        body = body[2:]
-        if body.endswith("\r\n"):
-            body = body[:-2]
-    return body
+# Names the engine that merged, on every chat completion (also in the body's `model`).
+ENGINE_HEADER = "x-fastapply-engine"
 
 
 def parse_prompt(messages: list[ChatMessage]) -> tuple[str | None, str, str]:
-    """(instruction, code, update) from the last user message."""
-    users = [i for i, message in enumerate(messages) if message.role == "user"]
-    if not users:
-        raise ServiceError(400, "no user message; send one with <code>...</code><update>...</update>",
-                           code=ServiceCode.INVALID_REQUEST, details={"field": "messages"})
-    where = f"messages[{users[-1]}].content"
-    text = _text(messages[users[-1]])
-    code_start = text.find("<code>")
-    end = _CODE_END.search(text, code_start + 6) if code_start >= 0 else None
-    update_end = text.rfind("</update>")
-    if code_start < 0 or end is None or update_end < end.end():
-        missing = "<code>" if code_start < 0 else "</code><update>" if end is None else "</update>"
-        raise ServiceError(400, f"field `{where}`: expected <code>...</code> then <update>...</update> "
-                           f"(Morph's apply format); {missing} not found",
-                           code=ServiceCode.INVALID_REQUEST, details={"field": where})
-    code = _unwrap(text[code_start + 6:end.start()])
-    update = _unwrap(text[end.end():update_end])
-    instruction = None
-    head = text[:code_start]
-    if "<instruction>" in head and "</instruction>" in head:
-        instruction = head.split("<instruction>", 1)[1].rsplit("</instruction>", 1)[0].strip() or None
-    return instruction, code, update
+    """(instruction, code, update) of a Morph-format request (kept for callers of the first API)."""
+    prompt = detect(ChatRequest(messages=messages))
+    return prompt.instruction, prompt.original, prompt.update
 
 
-def _job(data: ChatRequest) -> Job:
-    instruction, code, update = parse_prompt(data.messages)
-    return Job(original=code, update=update, instruction=instruction, model=data.model,
-               temperature=data.temperature, max_new_tokens=data.max_completion_tokens or data.max_tokens)
+def _job(data: ChatRequest, prompt: ApplyPrompt) -> Job:
+    return Job(original=prompt.original, update=prompt.update, instruction=prompt.instruction,
+               model=data.model, temperature=data.temperature,
+               max_new_tokens=data.max_completion_tokens or data.max_tokens)
+
+
+def engine_name(engine: Engine, job: Job, result: ApplyResult | None) -> str:
+    """The engine that merged: `fastapply-structural`, or the loaded model's name."""
+    if result is not None and result.method != "model":
+        return STRUCTURAL
+    model = engine.models.resolve(job.model)
+    return model.name if model is not None else STRUCTURAL
 
 
 @post(["/v1/chat/completions", "/v1/apply/chat/completions"], status_code=200, responses=ERROR_RESPONSES,
-      tags=["openai"], summary="Apply an edit as an OpenAI chat completion (Morph's message format)")
-async def chat_completions(data: ChatRequest, state: State) -> Response[ChatCompletion]:
+      tags=["openai"], summary="Apply an edit as an OpenAI chat completion",
+      description="Dialects, recognised from the messages: Morph (`<instruction>`, `<code>`, `<update>`), "
+      "Kortix FastApply (answer in `<updated-code>` tags), Continue's default apply prompt (`ORIGINAL CODE:` "
+      "/ `SUGGESTED EDIT:`), OpenAI Predicted Outputs (`prediction.content` = the file, last user message = "
+      "the snippet). Morph's large-file anchor tables (`X-Morph-Apply-Context: extralong`) are decoded.")
+async def chat_completions(data: ChatRequest, state: State, request: Request) -> Response[ChatCompletion]:
     engine: Engine = state.engine
-    job = _job(data)
+    prompt = detect(data, {key.lower(): value for key, value in request.headers.items()})
+    job = _job(data, prompt)
+    state.metrics.dialects.inc(dialect=prompt.dialect + ("-anchors" if prompt.anchors else ""))
     completion_id = "chatcmpl-" + new_request_id()
     created = int(time.time())
     if data.stream:
         chunks, result = await engine.stream(job)
+        name = engine_name(engine, job, result)
+        if result is not None:  # structural: the whole answer is known (and checked) before streaming
+            chunks = pieces(prompt.answer(result.merged_code))
+        else:
+            chunks = _wrapped(chunks, prompt)
         include_usage = bool(data.stream_options and data.stream_options.include_usage)
-        events = _chunk_events(chunks, job, completion_id, created, data.model, include_usage)
-        return Stream(events, media_type="text/event-stream", headers=SSE_HEADERS)
+        events = _chunk_events(chunks, job, completion_id, created, name, include_usage)
+        return Stream(events, media_type="text/event-stream", headers={**SSE_HEADERS, ENGINE_HEADER: name})
     result = await engine.apply(job)
+    name = engine_name(engine, job, result)
     return Response(ChatCompletion(
-        id=completion_id, created=created, model=data.model,
-        choices=[ChatChoice(message=AssistantMessage(content=result.merged_code))],
-        usage=usage_for(result, job.original, job.update, job.instruction)))
+        id=completion_id, created=created, model=name,
+        choices=[ChatChoice(message=AssistantMessage(content=prompt.answer(result.merged_code)))],
+        usage=usage_for(result, job.original, job.update, job.instruction)), headers={ENGINE_HEADER: name})
+
+
+async def pieces(text: str) -> AsyncIterator[str]:
+    for start in range(0, len(text), STREAM_PIECE):
+        yield text[start:start + STREAM_PIECE]
+
+
+async def _wrapped(chunks: AsyncIterator[str], prompt: ApplyPrompt) -> AsyncIterator[str]:
+    # A model's stream: the dialect's wrapping around it (an anchored answer passes through as is:
+    # text without placeholders expands to itself).
+    if prompt.answer_prefix:
+        yield prompt.answer_prefix
+    async for chunk in chunks:
+        yield chunk
+    if prompt.answer_suffix:
+        yield prompt.answer_suffix
 
 
 async def _chunk_events(chunks: AsyncIterator[str], job: Job, completion_id: str, created: int, model: str,

@@ -92,6 +92,13 @@ class StreamOptions(Struct, kw_only=True):
     include_usage: bool = False
 
 
+class Prediction(Struct, kw_only=True):
+    """OpenAI Predicted Outputs: `content` is the file the answer will mostly repeat."""
+
+    type: str = "content"
+    content: str | list[ContentPart] = ""
+
+
 class ChatRequest(Struct, kw_only=True):
     messages: Annotated[list[ChatMessage], Meta(min_length=1)]
     model: ModelField = "auto"
@@ -100,6 +107,7 @@ class ChatRequest(Struct, kw_only=True):
     temperature: float | None = None
     max_tokens: int | None = None
     max_completion_tokens: int | None = None
+    prediction: Prediction | None = None
 
 
 class AssistantMessage(Struct, kw_only=True):

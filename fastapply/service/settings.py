@@ -30,6 +30,13 @@ class Settings(msgspec.Struct, kw_only=True):
     model: str | None = None
     # Request model name -> the name served (`auto`, `fastapply-structural` or a loaded model's).
     model_aliases: dict[str, str] = msgspec.field(default_factory=lambda: dict(DEFAULT_MODEL_ALIASES))
+    # False: any morph-*, relace-* or *apply* model name is served as `auto`; True: 404 for names not
+    # configured (loaded models, aliases, auto, fastapply-structural).
+    strict_models: bool = False
+    # The MCP tools at /mcp (streamable HTTP; needs the `mcp` extra) edit files under mcp_root
+    # ("" = the folder the server starts in). Off when the server listens beyond loopback without keys.
+    mcp: bool = True
+    mcp_root: str = ""
     # Accepted API keys; empty = no auth.
     api_keys: list[str] = msgspec.field(default_factory=list)
     max_body_mb: float = 8.0

@@ -160,7 +160,8 @@ def test_vendor_model_names_mean_auto(server, monkeypatch):
     client = client_for(server)
     reply = client.chat.completions.create(model="morph-v3-large",
                                            messages=[{"role": "user", "content": morph(ORIGINAL, UPDATE)}])
-    assert reply.choices[0].message.content == UPDATE and reply.model == "morph-v3-large"
+    # The response names the engine that merged, not the alias.
+    assert reply.choices[0].message.content == UPDATE and reply.model == "fastapply-structural"
 
     from fastapply.errors import ErrorCode, MergeError
     from fastapply.service import engine as engine_module

@@ -15,7 +15,7 @@ import msgspec
 from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
-from ..errors import ApplyError, FastApplyError
+from ..errors import ApplyError, ErrorCode, FastApplyError
 
 log = logging.getLogger("fastapply.service")
 
@@ -80,6 +80,8 @@ def status_for(exc: FastApplyError) -> int:
     """The HTTP status for an error raised on purpose: 422 for an edit that cannot be applied."""
     if isinstance(exc, ServiceError):
         return exc.status
+    if exc.code == ErrorCode.UPSTREAM_FAILED:
+        return 502  # the model server behind us failed: a gateway error, not a bad edit
     return 422 if isinstance(exc, ApplyError) else 400
 
 

@@ -34,6 +34,7 @@ from .upstream import UpstreamPool, upstream_error
 Api = Literal["auto", "chat", "completions"]
 SCHEME = "openai:"
 EXTRA_NEW_TOKENS = 256  # as in the in-process path: room beyond the prompt for the merged file
+AFTER_STOP_EVENTS = 4  # events read after the stop marker, waiting for the server's finish event
 CHARS_PER_TOKEN = 3  # without a tokenizer, a generous token estimate (code is ~3-4 chars per token)
 
 
@@ -137,6 +138,7 @@ class UpstreamModel:
         answer = AnswerText(self.template, doc, lang)
         prefix = _PrefixEcho(self.template.answer_prefix if self.api == "chat" else "")
         finish: str | None = None
+        after_stop = 0
         stats = stats if stats is not None else ApplyStats()
         started = perf_counter()
         events = self.pool.events(path, body)
@@ -156,7 +158,11 @@ class UpstreamModel:
                             yield code
                     finish = choice.get("finish_reason") or finish
                 if answer.done:
-                    break
+                    # The stop marker came. A server that honours `stop` ends the stream right after
+                    # (read to its end, so the call counts as complete); one that does not is cut off.
+                    after_stop += 1
+                    if after_stop > AFTER_STOP_EVENTS:
+                        break
         finally:
             await events.aclose()
         stats.decode_s = round(perf_counter() - started - stats.prefill_s, 6)

@@ -77,7 +77,11 @@ class UpstreamPool:
 
     def client(self) -> Any:
         """The httpx client of the running event loop (a client cannot be shared across loops)."""
-        import httpx
+        try:
+            import httpx
+        except ImportError as exc:
+            raise ModelError("the upstream backend needs httpx: pip install 'fastapply[upstream]'",
+                             code=ErrorCode.MODEL_NOT_CONFIGURED) from exc
 
         loop = asyncio.get_running_loop()
         key = id(loop)

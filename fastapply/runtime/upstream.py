@@ -194,20 +194,24 @@ class UpstreamPool:
         first: float | None = None
         count = 0
         outcome, reason = "error", "closed"
+        done = False
         try:
-            async for line in response.aiter_lines():
-                if not line.startswith("data:"):
-                    continue  # comments, event names, keep-alives
+            async for line in _lines(response):
+                if done or not line.startswith(b"data:"):
+                    continue  # comments, event names, keep-alives; anything after [DONE]
                 data = line[5:].strip()
-                if data == "[DONE]":
-                    outcome, reason = "ok", ""
-                    break
+                if data == b"[DONE]":
+                    # Read on to the end of the body (the server ends it right here), so that the
+                    # connection goes back to the pool instead of being closed half-read.
+                    outcome, reason, done = "ok", "", True
+                    continue
                 try:
                     event = msgspec.json.decode(data)
                 except msgspec.DecodeError:
                     reason = "bad_event"
                     raise upstream_error(f"the upstream {endpoint.url} sent an event that is not JSON: "
-                                         f"{data[:200]!r}", endpoint=endpoint.url) from None
+                                         f"{data[:200].decode('utf-8', 'replace')!r}",
+                                         endpoint=endpoint.url) from None
                 if isinstance(event, dict) and event.get("error"):
                     reason = "error_event"
                     raise upstream_error(f"the upstream {endpoint.url} reported an error mid-stream: "
@@ -216,7 +220,7 @@ class UpstreamPool:
                     first = time.monotonic() - started
                 count += 1
                 yield event
-            else:
+            if not done:
                 outcome, reason = "ok", "no_done"  # the caller decides from finish_reason
         except (httpx.TransportError, OSError) as exc:
             reason = type(exc).__name__
@@ -265,6 +269,20 @@ class UpstreamPool:
                 continue
         raise upstream_error("no upstream answered GET /models; is the server running?",
                              endpoints=[e.url for e in self.endpoints])
+
+
+async def _lines(response: Any) -> AsyncIterator[bytes]:
+    """The body's lines as bytes (SSE is line-based; bytes skip a text decode per chunk)."""
+    pending = b""
+    async for chunk in response.aiter_bytes():
+        pending += chunk
+        if b"\n" not in chunk:
+            continue
+        *lines, pending = pending.split(b"\n")
+        for line in lines:
+            yield line.rstrip(b"\r")
+    if pending:
+        yield pending.rstrip(b"\r")
 
 
 def normalize_url(url: str) -> str:

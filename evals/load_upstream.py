@@ -97,10 +97,11 @@ async def level(url: str, body: dict[str, Any], sse: bool, clients: int, max_req
             while issued < max_requests and time.perf_counter() < stop_at:
                 issued += 1
                 started = time.perf_counter()
+                status: int | str
                 try:
                     status, good = await one(client, url, body, sse)
-                except httpx.HTTPError:
-                    status, good = 0, False
+                except httpx.HTTPError as exc:  # counted under the exception's name
+                    status, good = type(exc).__name__, False
                 latencies.append(time.perf_counter() - started)
                 statuses[str(status)] = statuses.get(str(status), 0) + 1
                 bad += 0 if good or status == 429 else 1
@@ -181,4 +182,8 @@ def run(args: argparse.Namespace) -> int:
                           str(r["errors"]), extra)
         failed = failed or bool(proxied["errors"] or direct["errors"])
     Console(width=150).print(table)
+    if args.out:
+        args.out.write_text(msgspec.json.encode(
+            {"upstream": "sim" if args.sim_upstream else args.upstream, "stream": args.stream, "auto": args.auto,
+             "levels": [{"clients": c, "direct": d, "front": f} for c, d, f in rows]}).decode() + "\n")
     return 1 if failed else 0

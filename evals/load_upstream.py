@@ -87,10 +87,10 @@ async def level(url: str, body: dict[str, Any], sse: bool, clients: int, max_req
     statuses: dict[str, int] = {}
     bad = 0
     issued = 0
-    stop_at = time.perf_counter() + duration
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(timeout=300, limits=limits) as client:
         await one(client, url, body, sse)  # warm-up
+        stop_at = time.perf_counter() + duration  # requests start until then; running ones finish
 
         async def worker() -> None:
             nonlocal issued, bad

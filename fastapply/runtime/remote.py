@@ -143,24 +143,27 @@ class UpstreamModel:
         started = perf_counter()
         events = self.pool.events(path, body)
         try:
-            async for event in events:
-                usage = event.get("usage")
-                if isinstance(usage, dict):
-                    stats.prompt_tokens = int(usage.get("prompt_tokens") or 0)
-                    stats.generated_tokens = int(usage.get("completion_tokens") or 0)
-                for choice in event.get("choices") or ():
-                    text = _choice_text(choice)
-                    if not stats.prefill_s and text:
+            async for batch in events:
+                texts = []
+                for event in batch:
+                    usage = event.get("usage")
+                    if isinstance(usage, dict):
+                        stats.prompt_tokens = int(usage.get("prompt_tokens") or 0)
+                        stats.generated_tokens = int(usage.get("completion_tokens") or 0)
+                    for choice in event.get("choices") or ():
+                        texts.append(_choice_text(choice))
+                        finish = choice.get("finish_reason") or finish
+                text = "".join(texts)
+                if text:
+                    if not stats.prefill_s:
                         stats.prefill_s = round(perf_counter() - started, 6)  # time to first text
-                    if text:
-                        code = answer.feed(prefix(text))
-                        if code:
-                            yield code
-                    finish = choice.get("finish_reason") or finish
+                    code = answer.feed(prefix(text))  # one chunk per network read, however many tokens
+                    if code:
+                        yield code
                 if answer.done:
                     # The stop marker came. A server that honours `stop` ends the stream right after
                     # (read to its end, so the call counts as complete); one that does not is cut off.
-                    after_stop += 1
+                    after_stop += len(batch)
                     if after_stop > AFTER_STOP_EVENTS:
                         break
         finally:

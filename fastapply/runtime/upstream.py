@@ -123,8 +123,9 @@ class UpstreamPool:
         base = min(self.max_backoff_s, self.backoff_s * (2 ** attempt))
         return base * (0.5 + random.random() / 2)  # jitter, so that retrying clients spread out
 
-    async def events(self, path: str, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
-        """POST `body` with stream=true to `path` on the best endpoint; yield each SSE event's JSON.
+    async def events(self, path: str, body: dict[str, Any]) -> AsyncIterator[list[dict[str, Any]]]:
+        """POST `body` with stream=true to `path` on the best endpoint; yield the SSE events' JSON, in
+        batches: all events that arrived in one network read (under load, one yield per many tokens).
         Closing the iterator closes the connection, which makes vLLM and SGLang abort the request."""
         import httpx
 
@@ -151,8 +152,8 @@ class UpstreamPool:
                     endpoint.failures = 0
                     reader = self._read(endpoint, response, started)
                     try:
-                        async for event in reader:
-                            yield event
+                        async for batch in reader:
+                            yield batch
                     finally:  # on our caller's close too: count the call, then drop the connection
                         await reader.aclose()
                     return
@@ -188,7 +189,8 @@ class UpstreamPool:
             if delay:
                 await asyncio.sleep(delay)
 
-    async def _read(self, endpoint: Endpoint, response: Any, started: float) -> AsyncIterator[dict[str, Any]]:
+    async def _read(self, endpoint: Endpoint, response: Any,
+                    started: float) -> AsyncIterator[list[dict[str, Any]]]:
         import httpx
 
         first: float | None = None
@@ -196,30 +198,34 @@ class UpstreamPool:
         outcome, reason = "error", "closed"
         done = False
         try:
-            async for line in _lines(response):
-                if done or not line.startswith(b"data:"):
-                    continue  # comments, event names, keep-alives; anything after [DONE]
-                data = line[5:].strip()
-                if data == b"[DONE]":
-                    # Read on to the end of the body (the server ends it right here), so that the
-                    # connection goes back to the pool instead of being closed half-read.
-                    outcome, reason, done = "ok", "", True
-                    continue
-                try:
-                    event = msgspec.json.decode(data)
-                except msgspec.DecodeError:
-                    reason = "bad_event"
-                    raise upstream_error(f"the upstream {endpoint.url} sent an event that is not JSON: "
-                                         f"{data[:200].decode('utf-8', 'replace')!r}",
-                                         endpoint=endpoint.url) from None
-                if isinstance(event, dict) and event.get("error"):
-                    reason = "error_event"
-                    raise upstream_error(f"the upstream {endpoint.url} reported an error mid-stream: "
-                                         f"{str(event['error'])[:300]}", endpoint=endpoint.url)
-                if first is None:
-                    first = time.monotonic() - started
-                count += 1
-                yield event
+            async for lines in _line_batches(response):
+                batch = []
+                for line in lines:
+                    if done or not line.startswith(b"data:"):
+                        continue  # comments, event names, keep-alives; anything after [DONE]
+                    data = line[5:].strip()
+                    if data == b"[DONE]":
+                        # Read on to the end of the body (the server ends it right here), so that the
+                        # connection goes back to the pool instead of being closed half-read.
+                        outcome, reason, done = "ok", "", True
+                        continue
+                    try:
+                        event = msgspec.json.decode(data)
+                    except msgspec.DecodeError:
+                        reason = "bad_event"
+                        raise upstream_error(f"the upstream {endpoint.url} sent an event that is not JSON: "
+                                             f"{data[:200].decode('utf-8', 'replace')!r}",
+                                             endpoint=endpoint.url) from None
+                    if isinstance(event, dict) and event.get("error"):
+                        reason = "error_event"
+                        raise upstream_error(f"the upstream {endpoint.url} reported an error mid-stream: "
+                                             f"{str(event['error'])[:300]}", endpoint=endpoint.url)
+                    batch.append(event)
+                if batch:
+                    if first is None:
+                        first = time.monotonic() - started
+                    count += len(batch)
+                    yield batch
             if not done:
                 outcome, reason = "ok", "no_done"  # the caller decides from finish_reason
         except (httpx.TransportError, OSError) as exc:
@@ -271,18 +277,17 @@ class UpstreamPool:
                              endpoints=[e.url for e in self.endpoints])
 
 
-async def _lines(response: Any) -> AsyncIterator[bytes]:
-    """The body's lines as bytes (SSE is line-based; bytes skip a text decode per chunk)."""
+async def _line_batches(response: Any) -> AsyncIterator[list[bytes]]:
+    """The body's complete lines, as bytes, per network read (SSE is line-based)."""
     pending = b""
     async for chunk in response.aiter_bytes():
         pending += chunk
         if b"\n" not in chunk:
             continue
         *lines, pending = pending.split(b"\n")
-        for line in lines:
-            yield line.rstrip(b"\r")
+        yield [line.rstrip(b"\r") for line in lines]
     if pending:
-        yield pending.rstrip(b"\r")
+        yield [pending.rstrip(b"\r")]
 
 
 def normalize_url(url: str) -> str:

@@ -34,6 +34,8 @@ class SimConfig(msgspec.Struct, kw_only=True):
     tokens_per_s: float = 0.0  # 0 = as fast as possible
     latency_s: float = 0.0  # before the first event
     chars_per_token: int = 4
+    # Like `transformers serve`: reject vLLM's prefill fields (422), and write the answer tags itself.
+    strict: bool = False
 
 
 class Counters(msgspec.Struct, kw_only=True):
@@ -136,7 +138,13 @@ async def complete(data: dict[str, Any], state: State, chat: bool) -> Response[A
     if step in ("429", "503", "500"):
         headers = {"retry-after": "0"} if step != "500" else {}
         return Response({"error": {"message": f"scripted {step}"}}, status_code=int(step), headers=headers)
+    config: SimConfig = state.config
+    extensions = {"continue_final_message", "add_generation_prompt"} & set(data)
+    if config.strict and extensions:
+        return Response({"detail": f"Unexpected fields in the request: {extensions}"}, status_code=422)
     answer = canned_answer(prompt_of(data))
+    if config.strict and chat:
+        answer = f"<updated-code>\n{answer}</updated-code>\n"
     max_tokens = int(data.get("max_tokens") or 1 << 30)
     return Stream(answer_events(answer, chat, step, state.config, counters, max_tokens),
                   media_type="text/event-stream")

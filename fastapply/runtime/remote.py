@@ -57,6 +57,9 @@ class UpstreamModel:
                              "set FASTAPPLY_UPSTREAM_TOKENIZER (a folder or cached hub id) or use api 'chat'",
                              code=ErrorCode.INVALID_ARGUMENT)
         self.name = name or model or "upstream"
+        # Chat: continue a prefilled assistant turn (vLLM/SGLang extension). Turned off for good when the
+        # server rejects those fields (e.g. `transformers serve`); the echoed prefix is stripped then.
+        self.prefill = True
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_lock = threading.Lock()
 
@@ -91,7 +94,7 @@ class UpstreamModel:
             messages = [{"role": "user", "content": t.user_message(doc.text, snippet, instruction)}]
             if t.system:
                 messages.insert(0, {"role": "system", "content": t.system})
-            if t.answer_prefix:
+            if t.answer_prefix and self.prefill:
                 messages.append({"role": "assistant", "content": t.answer_prefix})
                 body = {"messages": messages, "continue_final_message": True, "add_generation_prompt": False}
             else:
@@ -108,6 +111,29 @@ class UpstreamModel:
         if seed is not None:
             body["seed"] = seed
         return path, body, wanted
+
+    async def _open(self, path: str, body: dict[str, Any]) -> Any:
+        """The event stream, started (its first batch is read, then put back in front), so that a
+        server that rejects the prefill fields is retried without them before anything is yielded."""
+        for _ in range(2):
+            events = self.pool.events(path, body)
+            try:
+                first = await events.__anext__()
+            except StopAsyncIteration:
+                return _chain([], events)
+            except ModelError as exc:
+                await events.aclose()
+                message = str(exc.details.get("upstream_message", ""))
+                if ("continue_final_message" in body and exc.details.get("status") in (400, 422)
+                        and "continue_final_message" in message):
+                    self.prefill = False
+                    body = {k: v for k, v in body.items() if k not in ("continue_final_message",
+                                                                        "add_generation_prompt")}
+                    body["messages"] = [m for m in body["messages"] if m["role"] != "assistant"]
+                    continue
+                raise
+            return _chain([first], events)
+        raise upstream_error("the upstream rejected the request twice")
 
     async def _model_id(self) -> str:
         if self.model is None:
@@ -135,13 +161,13 @@ class UpstreamModel:
         lang = detect_language(filename, doc.text, language)
         path, body, limit = self._request(doc, snippet, instruction, max_new_tokens, temperature, top_p, seed)
         body["model"] = await self._model_id()
+        started = perf_counter()
+        events = await self._open(path, body)
         answer = AnswerText(self.template, doc, lang)
         prefix = _PrefixEcho(self.template.answer_prefix if self.api == "chat" else "")
         finish: str | None = None
         after_stop = 0
         stats = stats if stats is not None else ApplyStats()
-        started = perf_counter()
-        events = self.pool.events(path, body)
         try:
             async for batch in events:
                 texts = []
@@ -219,6 +245,17 @@ class UpstreamModel:
                     return
         finally:
             asyncio.run_coroutine_threadsafe(chunks.aclose(), loop).result()
+
+
+async def _chain(head: list[Any], rest: Any) -> AsyncIterator[Any]:
+    """`head` items, then the rest of an async iterator; closing it closes `rest`."""
+    try:
+        for item in head:
+            yield item
+        async for item in rest:
+            yield item
+    finally:
+        await rest.aclose()
 
 
 def _choice_text(choice: dict[str, Any]) -> str:

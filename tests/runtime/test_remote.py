@@ -221,3 +221,11 @@ def test_load_model_openai_scheme_does_not_import_torch(sim):
             "print(type(m).__name__, m.template.name, 'torch' in sys.modules)" % (sim.url, MODEL_ID))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.split() == ["UpstreamModel", "fastapply", "False"], out.stderr
+
+
+def test_a_server_without_prefill_fields_is_retried_without_them(sim):
+    model = model_for(sim.url)
+    sim.script(config={"strict": True})
+    assert model.merge(ORIGINAL, UPDATE).merged_code == MERGED  # its echoed <updated-code> is stripped
+    assert model.prefill is False and sim.stats()["requests"] == 2
+    assert model.merge(ORIGINAL, UPDATE).merged_code == MERGED and sim.stats()["requests"] == 3

@@ -7,7 +7,7 @@ model would give: the structural engine's merge of the `<code>` and `<update>` i
 engine refuses: the `<code>` with the update's non-marker lines appended), in ~4-character tokens, after `--latency-s`, at
 `--tokens-per-s`, then a finish reason and `[DONE]`. GET /v1/models lists one model.
 Faults for tests: POST /sim/script {"steps": [...]} queues one behaviour per coming request:
-"ok", "429", "503", "500" (an error status, 429/503 with Retry-After: 0), "drop:N" (the connection
+"ok", "400", "429", "503", "500" (an error status, 429/503 with Retry-After: 0), "drop:N" (the connection
 breaks after N events), "nofinish" (the stream ends cleanly but without a finish reason or [DONE]),
 "hang" (one event, then silence until the client leaves). GET /sim/stats counts requests, streams
 finished, and streams whose client disconnected first. Work per request: one merge, O(answer).
@@ -135,8 +135,8 @@ async def complete(data: dict[str, Any], state: State, chat: bool) -> Response[A
     counters.requests += 1
     script: deque[str] = state.script
     step = script.popleft() if script else "ok"
-    if step in ("429", "503", "500"):
-        headers = {"retry-after": "0"} if step != "500" else {}
+    if step in ("400", "429", "503", "500"):
+        headers = {"retry-after": "0"} if step in ("429", "503") else {}
         return Response({"error": {"message": f"scripted {step}"}}, status_code=int(step), headers=headers)
     config: SimConfig = state.config
     extensions = {"continue_final_message", "add_generation_prompt"} & set(data)

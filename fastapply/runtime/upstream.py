@@ -150,7 +150,7 @@ class UpstreamPool:
                 if status == 200:
                     assert response is not None
                     endpoint.failures = 0
-                    reader = self._read(endpoint, response, started)
+                    reader = self._read(endpoint, response, started, attempt)
                     try:
                         async for batch in reader:
                             yield batch
@@ -189,9 +189,14 @@ class UpstreamPool:
             if delay:
                 await asyncio.sleep(delay)
 
-    async def _read(self, endpoint: Endpoint, response: Any,
-                    started: float) -> AsyncIterator[list[dict[str, Any]]]:
+    async def _read(self, endpoint: Endpoint, response: Any, started: float,
+                    attempt: int) -> AsyncIterator[list[dict[str, Any]]]:
         import httpx
+
+        from ..tracing import end_span, start_span
+
+        trace = start_span("fastapply.upstream", **{"fastapply.endpoint": endpoint.url,
+                                                    "fastapply.attempt": attempt + 1})
 
         first: float | None = None
         count = 0
@@ -240,6 +245,8 @@ class UpstreamPool:
             self._observe(UpstreamEvent(endpoint=endpoint.url, outcome=outcome, reason=reason,
                                         seconds=time.monotonic() - started, first_event_s=first,
                                         tokens=count))
+            end_span(trace, **{"fastapply.outcome": outcome, "fastapply.reason": reason or None,
+                               "fastapply.events": count})
 
     async def check(self, timeout_s: float = 2.0) -> dict[str, str]:
         """GET /models on every endpoint: {url: "ok" | "down: why"}; a down endpoint is cooled down."""

@@ -22,6 +22,7 @@ from .errors import ServiceCode, ServiceError
 from .executor import MergePool
 from .metrics import Metrics
 from .models import AUTO, STRUCTURAL, ApplyModelLike, Models
+from ..tracing import span
 
 _END = object()
 # Structural results are streamed in pieces of this many characters.
@@ -84,23 +85,30 @@ class Engine:
     async def apply(self, job: Job) -> ApplyResult:
         job = self._canonical(job)
         model = self.models.resolve(job.model)
-        try:
-            if model is None:
-                result = await self.pool.run(structural_apply, job)
-            elif job.model == AUTO:
-                try:
-                    result = await self.pool.run(structural_apply, job)
-                except InputError:
-                    raise
-                except ApplyError:
-                    result = await self._model_merge(model, job)
-            else:
-                result = await self._model_merge(model, job)
-        except ApplyError as exc:
-            self.metrics.refusal(exc.code)
-            raise
+        with span("fastapply.apply", **{"fastapply.model": job.model}):
+            try:
+                if model is None:
+                    result = await self._structural(job)
+                elif job.model == AUTO:
+                    try:
+                        result = await self._structural(job)
+                    except InputError:
+                        raise
+                    except ApplyError:
+                        with span("fastapply.model_merge", **{"fastapply.model": model.name}):
+                            result = await self._model_merge(model, job)
+                else:
+                    with span("fastapply.model_merge", **{"fastapply.model": model.name}):
+                        result = await self._model_merge(model, job)
+            except ApplyError as exc:
+                self.metrics.refusal(exc.code)
+                raise
         self.metrics.merge(result.method)
         return result
+
+    async def _structural(self, job: Job) -> ApplyResult:
+        with span("fastapply.structural_merge"):
+            return await self.pool.run(structural_apply, job)
 
     async def apply_format(self, function: str, original: str, edit: Any,
                            filename: str | None) -> ApplyResult:

@@ -3,6 +3,7 @@
     python -m evals.load                          # starts `fastapply serve` itself, 1/8/32 clients
     python -m evals.load --url http://host:8000   # an already running server
     python -m evals.load --executor process --clients 32 --duration 10
+    python -m evals.load --sim-upstream --clients 1,8,64,256   # merges proxied to a model server
 
 Each client is a keep-alive HTTP/1.1 connection driven by a minimal asyncio client (pre-encoded
 request, Content-Length framing), so the load generator spends little CPU of its own: on a small
@@ -226,10 +227,26 @@ def main(argv: list[str] | None = None) -> int:
                         help="event loop of the started server (default auto: uvloop when installed)")
     parser.add_argument("--max-concurrency", type=int, default=64,
                         help="--max-concurrency of the started server")
+    parser.add_argument("--upstream", metavar="URL[#MODEL]",
+                        help="drive a started front whose model is this OpenAI-compatible server "
+                        "(evals/load_upstream.py: direct vs through the front, per level)")
+    parser.add_argument("--sim-upstream", action="store_true",
+                        help="like --upstream, against the simulated upstream (evals/sim_upstream.py)")
+    parser.add_argument("--tokens-per-s", type=float, default=0.0,
+                        help="--sim-upstream: streaming speed per request (0 = as fast as it can)")
+    parser.add_argument("--latency-s", type=float, default=0.0, help="--sim-upstream: delay to the first event")
+    parser.add_argument("--stream", action="store_true", help="--upstream modes: streamed (SSE) merges")
+    parser.add_argument("--auto", action="store_true",
+                        help="--upstream modes: model `auto` (the structural engine tries first, refuses)")
+    parser.add_argument("--max-queue", type=int, default=256, help="--max-queue of the started server")
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     parser.add_argument("--plot", type=Path, help="write a PNG: req/s and p50/p99 latency per client count")
     args = parser.parse_args(argv)
 
+    if args.upstream or args.sim_upstream:
+        from evals.load_upstream import run
+
+        return run(args)
     levels = [int(part) for part in args.clients.split(",") if part.strip()]
     body, expected = payload(args.case)
     proc = None

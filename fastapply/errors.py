@@ -37,6 +37,8 @@ class ErrorCode:
     MODEL_NOT_FOUND = "model_not_found"
     MODEL_FAILED = "model_failed"
     OUTPUT_TRUNCATED = "output_truncated"
+    # an OpenAI-compatible upstream server (vLLM, SGLang, ...) failed or could not be reached
+    UPSTREAM_FAILED = "upstream_failed"
 
 
 class FastApplyError(Exception):

@@ -27,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "  fastapply serve                                   # structural engine on 127.0.0.1:8000\n"
         "  fastapply serve --host 0.0.0.0 --api-key \"$KEY\"   # reachable from other machines, with auth\n"
         "  fastapply serve --model path/to/model.gguf        # also serve a fast-apply model\n"
+        "  fastapply serve --model openai:http://gpu:8000/v1#apply   # the model on a vLLM server\n"
         "  curl -s localhost:8000/v1/apply -d '{\"initial_code\": \"a = 1\\n\", \"edit_snippet\": \"a = 2\\n\"}'",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -38,8 +39,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="worker processes; each loads its own model and keeps its own metrics "
         f"(default 1) {_env('workers')}")
     add("--model", default=None, metavar="SPEC",
-        help="also serve a fast-apply model: hub id, local folder or GGUF file "
-        f"(default: none) {_env('model')}")
+        help="also serve a fast-apply model: hub id, local folder or GGUF file, or "
+        "openai:URL[,URL...][#MODEL] for OpenAI-compatible servers (vLLM, SGLang, transformers serve, "
+        "llama.cpp), load-balanced with failover; FASTAPPLY_UPSTREAM_* variables tune it "
+        f"(see docker/README.md) (default: none) {_env('model')}")
     add("--model-alias", dest="model_aliases", action="append", default=None, metavar="NAME=TARGET",
         help="serve requests for model NAME with TARGET (auto, fastapply-structural or a loaded model); "
         "repeat for several; morph-v3-fast, morph-v3-large and relace-apply-3 mean auto by default "

@@ -9,7 +9,7 @@ from typing import Any
 
 from .templates import TEMPLATES, PromptTemplate, get_template, template_for
 
-_LAZY = {"load_model": ".loader", "ApplyModel": ".model"}
+_LAZY = {"load_model": ".loader", "ApplyModel": ".model", "UpstreamModel": ".remote"}
 
 
 def __getattr__(name: str) -> Any:
@@ -23,4 +23,5 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-__all__ = ["TEMPLATES", "ApplyModel", "PromptTemplate", "get_template", "load_model", "template_for"]
+__all__ = ["TEMPLATES", "ApplyModel", "PromptTemplate", "UpstreamModel", "get_template", "load_model",
+           "template_for"]

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import torch
 
     from .model import ApplyModel
+    from .remote import UpstreamModel
 
 DTYPES = {"bf16": "bfloat16", "bfloat16": "bfloat16", "fp16": "float16", "float16": "float16",
           "half": "float16", "fp32": "float32", "float32": "float32", "float": "float32"}
@@ -91,10 +92,16 @@ def from_pretrained(factory: Any, source: str, *, hub: bool, **kwargs: Any) -> A
 
 def load_model(spec: str | os.PathLike[str], *, device: str | torch.device | None = None,
                dtype: str | torch.dtype | None = None, template: str | PromptTemplate | None = None,
-               name: str | None = None) -> ApplyModel:
+               name: str | None = None) -> ApplyModel | UpstreamModel:
     """Load a fast-apply model. `spec`: a hub id, a local Hugging Face folder, or a local .gguf file
     (dequantized on load). Default device: cuda with bfloat16 when available, else cpu with float32.
-    `template` names the prompt template (default: guessed from the model name)."""
+    `template` names the prompt template (default: guessed from the model name).
+    `openai:URL[,URL...][#MODEL]` instead serves the model from OpenAI-compatible servers (vLLM, SGLang,
+    `transformers serve`, llama.cpp): see fastapply.runtime.remote (no torch needed)."""
+    if isinstance(spec, str) and spec.startswith("openai:"):
+        from .remote import load_upstream
+
+        return load_upstream(spec, template=template, name=name)  # type: ignore[return-value]
     try:
         import torch  # noqa: F401
         from transformers import AutoModelForCausalLM, AutoTokenizer

@@ -16,6 +16,7 @@ from ..errors import ApplyError, ErrorCode, InputError, ModelError
 from ..languages import detect_language
 from ..result import ApplyResult, ApplyStats, make_result
 from ..text import Document, ensure_text, normalize_newlines
+from .answer import AnswerText, RestoreChunks  # noqa: F401 (RestoreChunks: re-exported)
 from .detokenize import IncrementalDecoder
 from .templates import PromptTemplate
 
@@ -146,9 +147,7 @@ class ApplyModel:
             speculation = "automaton"
         drafter = make_drafter(speculation, job.prompt_ids, predicted_ids=predicted)
         decoder = IncrementalDecoder(self.tokenizer, skip_ids=self.eos_token_ids)
-        extractor = self.template.extractor()
-        restore = RestoreChunks(job.doc)
-        produced: list[str] = []  # the answer in '\n' form, validated once complete
+        answer = AnswerText(self.template, job.doc, job.language)
         tokens = iter_decode(self.model, job.prompt_ids, max_new_tokens=job.max_new_tokens,
                              eos_token_ids=self.eos_token_ids, drafter=drafter, k_max=k_max,
                              temperature=temperature, top_p=top_p, seed=seed, stats=job.stats,
@@ -157,47 +156,20 @@ class ApplyModel:
         try:
             for chunk in tokens:
                 finished = finished or any(t in self.eos_token_ids for t in chunk)
-                text = extractor.feed(decoder.push(chunk))
+                text = answer.feed(decoder.push(chunk))
                 if text:
-                    produced.append(text)
-                    yield restore(text)
-                if extractor.done:  # the stop marker ended the answer; the EOS after it is not needed
+                    yield text
+                if answer.done:  # the stop marker ended the answer; the EOS after it is not needed
                     finished = True
                     break
         except RuntimeError as exc:  # e.g. out of memory on the device
             raise ModelError(f"the model failed while decoding: {exc}", code=ErrorCode.MODEL_FAILED) from exc
         finally:
             tokens.close()
-        tail = extractor.feed(decoder.flush()) + extractor.finish()
+        tail = answer.close(decoder.flush())
         if tail:
-            produced.append(tail)
-            yield restore(tail)
-        if not finished and job.stats.generated_tokens >= job.max_new_tokens:
-            raise ApplyError(f"the model did not finish the merged file within {job.max_new_tokens} new "
-                             "tokens; raise max_new_tokens", code=ErrorCode.OUTPUT_TRUNCATED,
-                             details={"max_new_tokens": job.max_new_tokens})
-        if not restore.last and job.doc.text.strip():
-            # Deleting a whole file is not what a lazy edit asks for: an empty answer is a failed one.
-            raise ApplyError("the model answered with an empty file", code=ErrorCode.CONTENT_LOST)
-        if restore.last and not restore.last.endswith("\n") and job.doc.text.endswith("\n"):
-            produced.append("\n")
-            yield restore("\n")  # models often drop the final newline before the closing tag
-        # Same safety checks as a structural merge: a stream's consumer gets the error as its last event.
-        from ..merge.validate import check_generated
-
-        check_generated(job.language, job.doc.text, "".join(produced))
-
-
-class RestoreChunks:
-    """Maps streamed '\\n' text back to the original's newline style and BOM, chunk by chunk."""
-
-    def __init__(self, doc: Document) -> None:
-        self.doc = doc
-        self.last = ""  # the last non-empty chunk, in '\n' form
-
-    def __call__(self, text: str) -> str:
-        first = not self.last
-        self.last = text
-        if self.doc.newline != "\n":
-            text = text.replace("\n", self.doc.newline)
-        return ("\ufeff" + text) if first and self.doc.bom else text
+            yield tail
+        last = answer.verify(finished=finished or job.stats.generated_tokens < job.max_new_tokens,
+                             max_new_tokens=job.max_new_tokens)
+        if last:
+            yield last

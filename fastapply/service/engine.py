@@ -22,6 +22,7 @@ from .errors import ServiceCode, ServiceError
 from .executor import MergePool
 from .metrics import Metrics
 from .models import AUTO, STRUCTURAL, ApplyModelLike, Models
+from ..tracing import span
 
 _END = object()
 # Structural results are streamed in pieces of this many characters.
@@ -85,23 +86,30 @@ class Engine:
     async def apply(self, job: Job) -> ApplyResult:
         job = self._canonical(job)
         model = self.models.resolve(job.model)
-        try:
-            if model is None:
-                result = await self.pool.run(structural_apply, job)
-            elif job.model == AUTO:
-                try:
-                    result = await self.pool.run(structural_apply, job)
-                except InputError:
-                    raise
-                except ApplyError:
-                    result = await self._model_merge(model, job)
-            else:
-                result = await self._model_merge(model, job)
-        except ApplyError as exc:
-            self.metrics.refusal(exc.code)
-            raise
+        with span("fastapply.apply", **{"fastapply.model": job.model}):
+            try:
+                if model is None:
+                    result = await self._structural(job)
+                elif job.model == AUTO:
+                    try:
+                        result = await self._structural(job)
+                    except InputError:
+                        raise
+                    except ApplyError:
+                        with span("fastapply.model_merge", **{"fastapply.model": model.name}):
+                            result = await self._model_merge(model, job)
+                else:
+                    with span("fastapply.model_merge", **{"fastapply.model": model.name}):
+                        result = await self._model_merge(model, job)
+            except ApplyError as exc:
+                self.metrics.refusal(exc.code)
+                raise
         self.metrics.merge(result.method)
         return result
+
+    async def _structural(self, job: Job) -> ApplyResult:
+        with span("fastapply.structural_merge"):
+            return await self.pool.run(structural_apply, job)
 
     async def apply_format(self, function: str, original: str, edit: Any,
                            filename: str | None, ambiguity: str = "refuse") -> ApplyResult:
@@ -118,7 +126,14 @@ class Engine:
     async def _model_merge(self, model: ApplyModelLike, job: Job) -> ApplyResult:
         """Queue behind the model's lock, then merge in a thread. A request that times out while
         queued leaves the queue; one whose merge already runs gets its 504 at once while the merge
-        finishes in the background (a running forward pass cannot be interrupted) and frees the model."""
+        finishes in the background (a running forward pass cannot be interrupted) and frees the model.
+        An upstream model (one with `amerge`) is awaited here, unlocked: its server batches requests,
+        and cancelling the request closes the upstream connection, which stops generation there."""
+        if hasattr(model, "amerge"):
+            self.watch(model)
+            result = await model.amerge(job.original, job.update, **job.model_kwargs())
+            self.metrics.generation(model.name, result.stats.generated_tokens, result.stats.decode_s)
+            return result
         lock = self.models.lock(model)
         started = False
 
@@ -168,7 +183,39 @@ class Engine:
                 pass  # the structural engine refused: stream the model's merge instead
         return self._model_stream(model, job), None
 
+    def watch(self, model: Any) -> None:
+        """Report an upstream model's calls in /metrics (its latency, errors and tokens)."""
+        if getattr(model, "observer", False) is None:
+            model.observer = self.metrics.upstream
+
+    async def _upstream_stream(self, model: Any, job: Job) -> AsyncIterator[str]:
+        # Closing this generator (client disconnect, time limit) closes the model's stream, whose
+        # upstream connection closes with it: vLLM and SGLang abort a request whose client left.
+        self.watch(model)
+        started = time.monotonic()
+        chunks = model.astream(job.original, job.update, **job.model_kwargs())
+        try:
+            async for chunk in chunks:
+                yield chunk
+                if time.monotonic() - started > self.max_generation_s:
+                    self.metrics.refusal(ServiceCode.GENERATION_TIMEOUT)
+                    raise ServiceError(
+                        504, f"generation stopped after the {self.max_generation_s:g} s limit; the "
+                        "merged file is incomplete; raise --max-generation-s or send a smaller edit",
+                        code=ServiceCode.GENERATION_TIMEOUT, details={"max_generation_s": self.max_generation_s})
+            self.metrics.merge(model.name)
+        except ApplyError as exc:
+            self.metrics.refusal(exc.code)
+            raise
+        finally:
+            with anyio.CancelScope(shield=True):
+                await chunks.aclose()
+
     async def _model_stream(self, model: ApplyModelLike, job: Job) -> AsyncIterator[str]:
+        if hasattr(model, "astream"):
+            async for chunk in self._upstream_stream(model, job):
+                yield chunk
+            return
         # Each next() runs in a thread and is awaited to completion, so closing the iterator never
         # races a running step; a disconnect cancels this generator, whose finally closes the
         # model's iterator, which stops generation. The generation time limit is checked between

@@ -84,6 +84,8 @@ def status_for(exc: FastApplyError) -> int:
         return exc.status
     if exc.code == ErrorCode.MERGE_TIMEOUT:  # a merge stopped at its deadline (fastapply.deadline)
         return 504
+    if exc.code == ErrorCode.UPSTREAM_FAILED:
+        return 502  # the model server behind us failed: a gateway error, not a bad edit
     return 422 if isinstance(exc, ApplyError) else 400
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from typing import Any
 
 # Request latency buckets (seconds): structural merges take milliseconds, model merges seconds.
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
@@ -99,6 +100,18 @@ class Metrics:
                                 "(morph, morph-anchors, kortix, continue, predicted).")
         self.inflight.set(0)
         self.queued.set(0)
+        # Calls to OpenAI-compatible upstream servers (--model openai:URL), per endpoint.
+        self.upstream_calls = Counter("fastapply_upstream_requests_total",
+                                      "Upstream calls and attempts by endpoint and outcome (ok, retry, "
+                                      "failover, error, cancelled) and reason.")
+        self.upstream_latency = Histogram("fastapply_upstream_duration_seconds",
+                                          "Upstream call duration by endpoint (whole stream).", LATENCY_BUCKETS)
+        self.upstream_first = Histogram("fastapply_upstream_first_event_seconds",
+                                        "Time to the upstream's first streamed event by endpoint.", LATENCY_BUCKETS)
+        self.upstream_tokens = Counter("fastapply_upstream_events_total",
+                                       "Streamed upstream events (about one token each) by endpoint.")
+        self.upstream_up = Counter("fastapply_upstream_up", "1 when the endpoint answered its last health "
+                                   "check (GET /models, on /readyz).", "gauge")
 
     def request(self, route: str, method: str, status: int, seconds: float) -> None:
         self.requests.inc(route=route, method=method, status=str(status))
@@ -117,10 +130,21 @@ class Metrics:
         if decode_s > 0:
             self.tokens_per_s.observe(tokens / decode_s, model=model)
 
+    def upstream(self, event: Any) -> None:
+        """Observer of fastapply.runtime.upstream.UpstreamPool (an UpstreamEvent per call or attempt)."""
+        self.upstream_calls.inc(endpoint=event.endpoint, outcome=event.outcome, reason=event.reason)
+        if event.outcome in ("ok", "error", "cancelled"):
+            self.upstream_latency.observe(event.seconds, endpoint=event.endpoint)
+        if event.first_event_s is not None:
+            self.upstream_first.observe(event.first_event_s, endpoint=event.endpoint)
+        if event.tokens:
+            self.upstream_tokens.inc(event.tokens, endpoint=event.endpoint)
+
     def render(self) -> str:
         lines: list[str] = []
         for metric in (self.requests, self.latency, self.merges, self.refusals, self.tokens,
                        self.tokens_per_s, self.inflight, self.queued, self.model_loaded, self.workers,
-                       self.workers_replaced, self.dialects):
+                       self.workers_replaced, self.dialects, self.upstream_calls, self.upstream_latency, self.upstream_first, self.upstream_tokens,
+                       self.upstream_up):
             lines += metric.render()
         return "\n".join(lines) + "\n"

@@ -1,0 +1,315 @@
+"""HTTP calls to OpenAI-compatible servers (vLLM, SGLang, `transformers serve`, llama.cpp).
+
+One `UpstreamPool` per process holds a bounded httpx connection pool and a list of endpoints (base URLs
+ending in /v1). Each call goes to the endpoint with the fewest requests outstanding (ties: the one used
+least recently), so a slow replica gets less work. Before the first byte of an answer arrives, a 429 or
+503 is retried with exponential backoff (honouring Retry-After), and a connection error or another 5xx
+fails over to the next endpoint, which is then skipped for a cool-down. A stream that breaks after its
+first event is never retried (the text so far was already passed on): it ends in `upstream_failed`.
+
+Picking an endpoint is O(endpoints); reading a stream is O(bytes). httpx is imported here only, so the
+package stays light for users who never configure an upstream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from ..errors import ErrorCode, ModelError
+
+RETRY_STATUSES = frozenset({429, 503})  # the server is busy: wait and try again (any endpoint)
+FAILOVER_STATUSES = frozenset({500, 502, 504})  # this endpoint is broken: try another one
+
+
+class UpstreamEvent(msgspec.Struct, kw_only=True):
+    """One finished call (or failed attempt), for metrics. outcome: ok, retry, failover or error."""
+
+    endpoint: str
+    outcome: str
+    reason: str = ""
+    seconds: float = 0.0
+    first_event_s: float | None = None
+    tokens: int = 0
+
+
+@dataclass
+class Endpoint:
+    url: str  # base URL, ending in /v1
+    outstanding: int = 0
+    down_until: float = 0.0
+    last_used: float = 0.0
+    failures: int = 0  # consecutive failed attempts
+    health: str = "unknown"
+
+
+def upstream_error(message: str, **details: Any) -> ModelError:
+    return ModelError(message, code=ErrorCode.UPSTREAM_FAILED, details=details)
+
+
+@dataclass
+class UpstreamPool:
+    urls: list[str]
+    api_key: str | None = None
+    connect_timeout_s: float = 5.0
+    # Longest silence between two events of a stream (a queued request on a busy server waits here).
+    read_timeout_s: float = 120.0
+    max_connections: int = 64
+    retries: int = 3
+    backoff_s: float = 0.25
+    max_backoff_s: float = 8.0
+    cooldown_s: float = 5.0
+    observer: Callable[[UpstreamEvent], None] | None = None
+    endpoints: list[Endpoint] = field(init=False)
+    _clients: dict[int, Any] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.urls:
+            raise ModelError("no upstream URL given; write openai:http://host:8000/v1[#MODEL]",
+                             code=ErrorCode.INVALID_ARGUMENT)
+        self.endpoints = [Endpoint(normalize_url(url)) for url in self.urls]
+
+    def client(self) -> Any:
+        """The httpx client of the running event loop (a client cannot be shared across loops)."""
+        try:
+            import httpx
+        except ImportError as exc:
+            raise ModelError("the upstream backend needs httpx: pip install 'fastapply[upstream]'",
+                             code=ErrorCode.MODEL_NOT_CONFIGURED) from exc
+
+        loop = asyncio.get_running_loop()
+        key = id(loop)
+        entry = self._clients.get(key)
+        if entry is None or entry[0] is not loop or entry[1].is_closed:
+            timeout = httpx.Timeout(connect=self.connect_timeout_s, read=self.read_timeout_s,
+                                    write=self.connect_timeout_s, pool=self.read_timeout_s)
+            limits = httpx.Limits(max_connections=self.max_connections,
+                                  max_keepalive_connections=self.max_connections)
+            headers = {"authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+            entry = (loop, httpx.AsyncClient(timeout=timeout, limits=limits, headers=headers))
+            self._clients[key] = entry
+        return entry[1]
+
+    async def aclose(self) -> None:
+        loop = asyncio.get_running_loop()
+        entry = self._clients.pop(id(loop), None)
+        if entry is not None:
+            await entry[1].aclose()
+
+    def pick(self, exclude: set[str]) -> Endpoint:
+        """The endpoint with the fewest outstanding requests, among those up and not yet tried."""
+        now = time.monotonic()
+        candidates = [e for e in self.endpoints if e.url not in exclude and e.down_until <= now]
+        if not candidates:  # everything is down or tried: the least recently failed one still beats none
+            candidates = [e for e in self.endpoints if e.url not in exclude] or self.endpoints
+        return min(candidates, key=lambda e: (e.outstanding, e.last_used))
+
+    def _observe(self, event: UpstreamEvent) -> None:
+        if self.observer is not None:
+            self.observer(event)
+
+    def _delay(self, attempt: int, retry_after: str | None) -> float:
+        if retry_after:
+            try:
+                return min(self.max_backoff_s, max(0.0, float(retry_after)))
+            except ValueError:
+                pass  # an HTTP date: fall back to our own backoff
+        base = min(self.max_backoff_s, self.backoff_s * (2 ** attempt))
+        return base * (0.5 + random.random() / 2)  # jitter, so that retrying clients spread out
+
+    async def events(self, path: str, body: dict[str, Any]) -> AsyncIterator[list[dict[str, Any]]]:
+        """POST `body` with stream=true to `path` on the best endpoint; yield the SSE events' JSON, in
+        batches: all events that arrived in one network read (under load, one yield per many tokens).
+        Closing the iterator closes the connection, which makes vLLM and SGLang abort the request."""
+        import httpx
+
+        client = self.client()
+        tried: set[str] = set()
+        attempt = 0
+        while True:
+            endpoint = self.pick(tried)
+            endpoint.outstanding += 1
+            endpoint.last_used = started = time.monotonic()
+            response = None
+            try:
+                try:
+                    request = client.build_request("POST", endpoint.url + path, json=body)
+                    response = await client.send(request, stream=True)
+                except (httpx.TransportError, OSError) as exc:  # refused, reset, timed out, pool full
+                    reason = type(exc).__name__
+                    status = None
+                else:
+                    status = response.status_code
+                    reason = f"http_{status}"
+                if status == 200:
+                    assert response is not None
+                    endpoint.failures = 0
+                    reader = self._read(endpoint, response, started, attempt)
+                    try:
+                        async for batch in reader:
+                            yield batch
+                    finally:  # on our caller's close too: count the call, then drop the connection
+                        await reader.aclose()
+                    return
+                message = ""
+                retry_after = None
+                if response is not None:
+                    retry_after = response.headers.get("retry-after")
+                    message = (await response.aread()).decode("utf-8", "replace")[:500]
+                    await response.aclose()
+                    response = None
+                retryable = status is None or status in RETRY_STATUSES or status in FAILOVER_STATUSES
+                if status is None or status in FAILOVER_STATUSES:
+                    endpoint.failures += 1
+                    endpoint.down_until = time.monotonic() + self.cooldown_s
+                    tried.add(endpoint.url)  # fail over: another endpoint first
+                if not retryable or attempt >= self.retries:
+                    self._observe(UpstreamEvent(endpoint=endpoint.url, outcome="error", reason=reason,
+                                                seconds=time.monotonic() - started))
+                    raise upstream_error(_failure_text(endpoint.url, status, reason, message, attempt + 1),
+                                         endpoint=endpoint.url, status=status, reason=reason,
+                                         attempts=attempt + 1, upstream_message=message)
+                outcome = "retry" if status in RETRY_STATUSES else "failover"
+                self._observe(UpstreamEvent(endpoint=endpoint.url, outcome=outcome, reason=reason,
+                                            seconds=time.monotonic() - started))
+                if len(tried) >= len(self.endpoints):
+                    tried.clear()  # every endpoint failed once: start over after the backoff
+                delay = self._delay(attempt, retry_after) if outcome == "retry" or not tried else 0.0
+                attempt += 1
+            finally:
+                endpoint.outstanding -= 1
+                if response is not None:
+                    await response.aclose()
+            if delay:
+                await asyncio.sleep(delay)
+
+    async def _read(self, endpoint: Endpoint, response: Any, started: float,
+                    attempt: int) -> AsyncIterator[list[dict[str, Any]]]:
+        import httpx
+
+        from ..tracing import end_span, start_span
+
+        trace = start_span("fastapply.upstream", **{"fastapply.endpoint": endpoint.url,
+                                                    "fastapply.attempt": attempt + 1})
+
+        first: float | None = None
+        count = 0
+        outcome, reason = "error", "closed"
+        done = False
+        try:
+            async for lines in _line_batches(response):
+                batch = []
+                for line in lines:
+                    if done or not line.startswith(b"data:"):
+                        continue  # comments, event names, keep-alives; anything after [DONE]
+                    data = line[5:].strip()
+                    if data == b"[DONE]":
+                        # Read on to the end of the body (the server ends it right here), so that the
+                        # connection goes back to the pool instead of being closed half-read.
+                        outcome, reason, done = "ok", "", True
+                        continue
+                    try:
+                        event = msgspec.json.decode(data)
+                    except msgspec.DecodeError:
+                        reason = "bad_event"
+                        raise upstream_error(f"the upstream {endpoint.url} sent an event that is not JSON: "
+                                             f"{data[:200].decode('utf-8', 'replace')!r}",
+                                             endpoint=endpoint.url) from None
+                    if isinstance(event, dict) and event.get("error"):
+                        reason = "error_event"
+                        raise upstream_error(f"the upstream {endpoint.url} reported an error mid-stream: "
+                                             f"{str(event['error'])[:300]}", endpoint=endpoint.url)
+                    batch.append(event)
+                if batch:
+                    if first is None:
+                        first = time.monotonic() - started
+                    count += len(batch)
+                    yield batch
+            if not done:
+                outcome, reason = "ok", "no_done"  # the caller decides from finish_reason
+        except (httpx.TransportError, OSError) as exc:
+            reason = type(exc).__name__
+            raise upstream_error(f"the upstream {endpoint.url} broke the stream after {count} events "
+                                 f"({reason}); the answer is incomplete and was not used",
+                                 endpoint=endpoint.url, reason=reason, events=count) from None
+        except (GeneratorExit, asyncio.CancelledError):
+            outcome, reason = "cancelled", ""
+            raise
+        finally:
+            self._observe(UpstreamEvent(endpoint=endpoint.url, outcome=outcome, reason=reason,
+                                        seconds=time.monotonic() - started, first_event_s=first,
+                                        tokens=count))
+            end_span(trace, **{"fastapply.outcome": outcome, "fastapply.reason": reason or None,
+                               "fastapply.events": count})
+
+    async def check(self, timeout_s: float = 2.0) -> dict[str, str]:
+        """GET /models on every endpoint: {url: "ok" | "down: why"}; a down endpoint is cooled down."""
+        import httpx
+
+        client = self.client()
+
+        async def one(endpoint: Endpoint) -> None:
+            try:
+                response = await client.get(endpoint.url + "/models", timeout=timeout_s)
+                endpoint.health = "ok" if response.status_code == 200 else f"down: http {response.status_code}"
+            except (httpx.TransportError, OSError) as exc:
+                endpoint.health = f"down: {type(exc).__name__}"
+            if endpoint.health != "ok":
+                endpoint.down_until = time.monotonic() + self.cooldown_s
+            elif endpoint.failures:
+                endpoint.failures, endpoint.down_until = 0, 0.0
+
+        await asyncio.gather(*(one(e) for e in self.endpoints))
+        return {e.url: e.health for e in self.endpoints}
+
+    async def model_ids(self) -> list[str]:
+        """The model ids the first reachable endpoint serves (GET /models)."""
+        import httpx
+
+        client = self.client()
+        for endpoint in sorted(self.endpoints, key=lambda e: e.down_until):
+            try:
+                response = await client.get(endpoint.url + "/models", timeout=self.connect_timeout_s)
+                if response.status_code == 200:
+                    return [str(m.get("id")) for m in response.json().get("data", []) if m.get("id")]
+            except (httpx.TransportError, OSError, ValueError, AttributeError):
+                continue
+        raise upstream_error("no upstream answered GET /models; is the server running?",
+                             endpoints=[e.url for e in self.endpoints])
+
+
+async def _line_batches(response: Any) -> AsyncIterator[list[bytes]]:
+    """The body's complete lines, as bytes, per network read (SSE is line-based)."""
+    pending = b""
+    async for chunk in response.aiter_bytes():
+        pending += chunk
+        if b"\n" not in chunk:
+            continue
+        *lines, pending = pending.split(b"\n")
+        yield [line.rstrip(b"\r") for line in lines]
+    if pending:
+        yield [pending.rstrip(b"\r")]
+
+
+def normalize_url(url: str) -> str:
+    """'http://h:8000' or 'http://h:8000/v1/' -> 'http://h:8000/v1' (the OpenAI base URL)."""
+    from urllib.parse import urlsplit
+
+    url = url.strip().rstrip("/")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ModelError(f"upstream URL {url!r} is not an http(s) URL; write e.g. http://host:8000/v1",
+                         code=ErrorCode.INVALID_ARGUMENT)
+    return url if parts.path else url + "/v1"
+
+
+def _failure_text(url: str, status: int | None, reason: str, message: str, attempts: int) -> str:
+    what = f"answered HTTP {status}" if status is not None else f"could not be reached ({reason})"
+    tail = f": {message.strip()[:300]}" if message.strip() else ""
+    return f"the upstream {url} {what} after {attempts} attempt(s){tail}"

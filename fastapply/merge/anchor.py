@@ -80,6 +80,8 @@ class Aligner:
                     fresh[index] = True
                 elif is_closer(norm) and width in last_at:
                     fresh[index] = fresh[last_at[width]]
+                elif norm.startswith("- ") and norm not in self.opos and self._has_children(index):
+                    fresh[index] = True  # a new record of a YAML list: its `key: value` lines are its own
                 elif opens_at(self.snorm, index):
                     key = header_key(norm)
                     fresh[index] = key is not None and not self._okeys_for(key) and norm not in self.opos
@@ -92,6 +94,15 @@ class Aligner:
                 last_at[width] = index
             self._fresh = fresh
         return self._fresh[s]
+
+    def _has_children(self, s: int) -> bool:
+        """True when the next code line of the same segment is indented deeper than line s."""
+        for index in range(s + 1, len(self.items)):
+            if index in self.markers:
+                return False
+            if self.snorm[index]:
+                return indent_width(self.stext[index]) > indent_width(self.stext[s])
+        return False
 
     # -- public -------------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context
 from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
 from .indent import Style, detect_style
+from .order import file_order
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine, classify, is_gap, normalize
 from .splice import splice
@@ -56,6 +57,11 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     if explicit == 0:
         items = _assume_markers(items)
     aligner = Aligner(items, orig, onorm)
+    if explicit:
+        reordered = file_order(aligner)
+        if reordered is not items:
+            items = reordered
+            aligner.rebase(items, {})
     pairs = _pair_up(aligner)
     method = grammar_method
     if explicit == 0:

@@ -12,7 +12,7 @@ from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune
 from .indent import Style, detect_style
 from .order import file_order
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
-from .segments import SnippetLine, classify, is_gap, normalize
+from .segments import SnippetLine, classify, is_gap, normalize, place_markers
 from .splice import splice
 from .validate import check_loss, check_markers, check_syntax
 from .whole import WHOLE_SHARE, looks_whole, whole_text
@@ -53,7 +53,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         return _whole(original, update, items, spec)
 
     classified = items
-    items = _without_notes(items)
+    items = place_markers(_without_notes(items))
     if explicit == 0:
         items = _assume_markers(items)
     aligner = Aligner(items, orig, onorm)

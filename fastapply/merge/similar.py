@@ -14,13 +14,15 @@ FUZZY_MIN = 60.0
 _ASSIGNED = re.compile(r"^((?:(?:const|let|var|local|val|export|static|final|public|private)\s+)*"
                        r"[A-Za-z_$][\w$.\[\]'\"]*\s*(?::[^=]*)?)\s*[:=]\s")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
+_WORD = re.compile(r"\w")
 
 
 def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
     """True when `new` reads as an edit of `old`, not a different line: the same definition name, or
     one line's tokens contain the other's (an import that gained a name, an argument appended)."""
-    if new and old and not is_closer(old) and (new.startswith(old + " ") or old.startswith(new + " ")):
-        return True  # words appended: `return` -> `return None`, `pass` -> `pass  # todo`
+    if new and old and not is_closer(old) and _WORD.search(old) and _WORD.search(new) \
+            and (new.startswith(old + " ") or old.startswith(new + " ")):
+        return True  # words appended: `return` -> `return None`, `pass` -> `pass  # todo` (not `//` -> `// x`)
     if is_trivial(new) or is_trivial(old):
         return False
     key, old_key = header_key(new), header_key(old)

@@ -380,6 +380,18 @@ def test_new_comment_does_not_pair_with_a_bare_comment_line() -> None:
     assert result is None or "formatPrice(this.total())" in result
 
 
+def test_new_comment_after_a_header_is_inserted_not_paired_with_a_bare_comment() -> None:
+    update = """\
+// ... existing code ...
+  describe(): string {
+    // Lists the cart for the receipt printer.
+// ... existing code ...
+"""
+    expected = TS_CART.replace("  describe(): string {\n", "  describe(): string {\n"
+                               "    // Lists the cart for the receipt printer.\n")
+    assert merge(TS_CART, update, "cart.ts") == expected
+
+
 # -- 7: a head segment without a leading marker --------------------------------------------------------------
 
 def test_head_segment_without_leading_marker_replaces_the_head() -> None:

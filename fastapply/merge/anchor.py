@@ -93,7 +93,7 @@ class Aligner:
                         back -= 1
                 last_at[width] = index
             self._fresh = fresh
-        return self._fresh[s]
+        return self._fresh[s] or self.items[s].fresh
 
     def _has_children(self, s: int) -> bool:
         """True when the next code line of the same segment is indented deeper than line s."""

@@ -48,7 +48,7 @@ def file_order(al: Aligner) -> list[SnippetLine]:
         code = [s for s in seg if items[s].kind == "code"]
         if not code:
             continue
-        where = [o for s in code if (o := _anchor(al, s, counts)) is not None]
+        where = [o for s in code if (o := anchor_of(al, s, counts)) is not None]
         if not where:
             return items
         weak = weak or len(where) < _MIN_ANCHORS or max(where) - min(where) > _SPREAD * len(seg) + 2
@@ -74,7 +74,7 @@ def file_order(al: Aligner) -> list[SnippetLine]:
     return result
 
 
-def _anchor(al: Aligner, s: int, counts: Counter[str]) -> int | None:
+def anchor_of(al: Aligner, s: int, counts: Counter[str]) -> int | None:
     """The original line that snippet line s certainly stands for, or None."""
     norm = al.snorm[s]
     if is_trivial(norm) or counts[norm] != 1 or al.in_new_definition(s):

@@ -10,7 +10,9 @@ from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context
 from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
 from .indent import Style, detect_style
+from .moves import find_moves
 from .order import file_order
+from .provenance import check_provenance
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine, classify, is_gap, normalize, place_markers
 from .splice import splice
@@ -62,6 +64,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         if reordered is not items:
             items = reordered
             aligner.rebase(items, {})
+        drop |= find_moves(aligner)
     pairs = _pair_up(aligner)
     method = grammar_method
     if explicit == 0:
@@ -93,6 +96,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     spliced = splice(items, orig, pairs, file_style=file_style,
                      snip_style=_snippet_style(items, file_style), drop=drop)
     check_markers(set(onorm), spliced.lines, spliced.snippet_rows)
+    check_provenance(aligner, spliced, drop)
     if explicit and (spliced.lines != orig and _same_code(spliced.lines, orig)
                      or spliced.lines == orig and ambiguous_context(aligner) is not None):
         _fail_no_change(code)

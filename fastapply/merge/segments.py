@@ -18,6 +18,7 @@ class SnippetLine(msgspec.Struct):
     norm: str = ""
     number: int = 0  # 1-based line number in the snippet as sent (0 for implicit markers)
     targets: list[str] = []  # for "delete": identifiers the note names
+    fresh: bool = False  # new code wherever its text also occurs (a moved definition's lines)
 
 
 def classify(snippet: str, original_norms: set[str]) -> list[SnippetLine]:

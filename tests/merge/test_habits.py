@@ -224,6 +224,73 @@ def save(path, data):
     assert merge(original, update, "io.py") == expected
 
 
+IO_PY = '''\
+import json
+
+
+def load(path):
+    with open(path) as handle:
+        return parse(handle.read())
+
+
+def save(path, data):
+    with open(path, "w") as handle:
+        handle.write(json.dumps(data, indent=2))
+
+
+def parse(text):
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError("expected an object")
+    return data
+
+
+def main():
+    print(load("x.json"))
+'''
+
+
+def test_definition_moved_to_the_top_next_to_a_marker_moves() -> None:
+    update = '''\
+import json
+
+
+def parse(text):
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError("expected an object")
+    return data
+
+
+def load(path):
+    with open(path) as handle:
+        return parse(handle.read())
+# ... existing code ...
+'''
+    parse = IO_PY[IO_PY.index("def parse"):IO_PY.index("def main")]
+    expected = IO_PY.replace(parse, "").replace("import json\n\n\n", "import json\n\n\n" + parse)
+    assert merge(IO_PY, update, "io.py") == expected
+
+
+def test_partly_shown_definition_out_of_order_is_never_moved() -> None:
+    update = '''\
+import json
+
+
+def parse(text):
+    data = json.loads(text)
+    # ... existing code ...
+
+
+def load(path):
+    with open(path, encoding="utf-8") as handle:
+        return parse(handle.read())
+# ... existing code ...
+'''
+    result = _merge_or_refuse(IO_PY, update, "io.py")
+    assert result is None or result == IO_PY.replace("open(path) as", 'open(path, encoding="utf-8") as')
+
+
 def test_extracted_helper_placed_before_a_marker_and_its_caller() -> None:
     update = '''\
 # ... existing code ...

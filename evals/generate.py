@@ -2,6 +2,12 @@
 
     python -m evals.generate --out gen.jsonl --n 200 --seed 0
     python -m evals.accuracy --data gen.jsonl
+    python -m evals.generate --style llm --split dev --n 2000 --out llm-dev.jsonl
+
+Two styles. `--style today` (the default, unchanged) is described below. `--style llm` writes
+snippets with the habits of frontier models, each case tagged with every habit it holds (see
+evals/llmgen/), from the stdlib, site-packages and the packages `python -m evals.fetch` cached,
+split into `--split dev` (default) and `--split heldout` (evals/llmgen/splits.py says what is held out).
 
 Sources: the Python standard library (sysconfig's stdlib path) and .js/.ts/.rs/.go files found in
 site-packages folders on sys.path. Nothing is stored in the repository: cases are written to the
@@ -369,6 +375,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evals.generate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, required=True, help="JSONL file to write")
+    parser.add_argument("--style", choices=["today", "llm"], default="today",
+                        help="today: the original edit kinds (default); llm: frontier-model habits")
+    parser.add_argument("--split", choices=["dev", "heldout"], default="dev",
+                        help="--style llm only: which seeds and sources (default dev)")
+    parser.add_argument("--seeds", metavar="A-B|A,B,..",
+                        help="--style llm only: seeds to use (default: dev 0-9, heldout 7001-7010)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="--style llm only: ignore downloaded packages (stdlib and site-packages only)")
     parser.add_argument("--n", type=int, default=200, help="number of cases")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--per-file", type=int, default=2, help="at most this many cases per file")
@@ -379,6 +393,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-lines", type=int, default=MAX_LINES,
                         help="skip longer files (raise it, e.g. to 10000, to stress large files)")
     args = parser.parse_args(argv)
+    if args.style == "llm":
+        from .llmgen.cli import run_llm
+
+        return run_llm(args)
     sources = collect_sources(args.source) if args.source else None
     cases = generate(args.n, args.seed, args.per_file, sources, min_lines=args.min_lines,
                      max_lines=args.max_lines)

@@ -1,0 +1,55 @@
+"""`python -m evals.generate --style llm`: collect the split's sources, generate, write JSONL."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..cases import Case, write_jsonl
+from .build import generate_llm
+from .sources import cached_sources, folder_sources, local_sources
+from .splits import seeds_for
+
+
+def parse_seeds(text: str | None, split: str) -> list[int]:
+    if not text:
+        return seeds_for(split)
+    seeds: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        seeds += list(range(int(low), int(high) + 1)) if high else [int(low)]
+    return seeds
+
+
+def llm_cases(n: int, split: str, seeds: list[int] | None = None, use_cache: bool = True,
+              paths: list | None = None, per_file: int = 2, progress: bool = False) -> list[Case]:
+    """The cases of `split` (the function evals.accuracy --generate calls too)."""
+    if paths:
+        sources = folder_sources(paths, None)
+    else:
+        sources = local_sources(split) + (cached_sources(split) if use_cache else [])
+    columns = (TextColumn("[bold]generate"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, disable=not progress, transient=True) as bar:
+        task = bar.add_task("", total=n)
+        return generate_llm(n, split, sources, seeds, per_file,
+                            progress=lambda k: bar.advance(task, k))
+
+
+def run_llm(args: argparse.Namespace) -> int:
+    console = Console(stderr=True)
+    try:
+        seeds = parse_seeds(args.seeds, args.split)
+        cases = llm_cases(args.n, args.split, seeds, not args.no_cache, args.source, args.per_file,
+                          progress=console.is_terminal)
+    except ValueError as exc:
+        console.print(f"[red]generate: {exc}")
+        return 2
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    write_jsonl(cases, args.out)
+    langs = Counter(c.language or "?" for c in cases)
+    counts = ", ".join(f"{lang}: {k}" for lang, k in sorted(langs.items()))
+    print(f"wrote {len(cases)} {args.split} cases to {args.out} ({counts})")
+    return 0

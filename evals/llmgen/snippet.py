@@ -1,0 +1,243 @@
+"""The lazy snippet an LLM writes for a set of edits, with the habits frontier models show.
+
+`render` takes the original lines and non-overlapping edits, builds the expected file (ground truth
+by construction: the edits applied to the original), cuts windows of context around the edits and
+writes them with markers. Habits (each recorded as a tag when it really occurs in the snippet):
+marker wording and comment style, `marker_col0` (a marker at column 0 where the code it stands for
+is indented), `marker_wrong_syntax` (another language's comment syntax), `marker_before_close` +
+`trivial_context` (a marker, then only the enclosing block's closing line), `out_of_order`
+(windows not in file order), `head_no_marker` (the snippet starts at line 1 without a marker),
+`near_whole_file` / `no_markers` (no markers at all), `blank_doubled` / `blank_missing`.
+
+Answerability (checked on the data, never with the engine): every window keeps at least one line
+that occurs once in the original, every edit has kept context on both sides inside its window
+(unless it touches the file's edge), every marker stands for at least one non-blank line, and no
+kept or new line looks like a marker. Cost: O(lines + edits * context).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .edits import TRIVIAL, Edit
+from .langs import MARKER_WORDS, comment_syntaxes, foreign_syntax, render_marker
+from .outline import Definition
+
+MARKER_LIKE = re.compile(r"^\s*(//|#|--|/\*|<!--|\{/\*|;)?\s*(\.\.\.|…|\[\.\.\.\])")
+
+
+@dataclass
+class Window:
+    lo: int
+    hi: int
+    edits: list[Edit] = field(default_factory=list)
+    inner_gap: tuple[int, int] | None = None  # elided lines before the closing line (marker_before_close)
+
+
+@dataclass
+class Rendered:
+    snippet: str
+    expected: str
+    tags: list[str]
+
+
+def meaningful(line: str) -> bool:
+    return len(line.strip()) > 3 and line.strip() not in TRIVIAL
+
+
+def apply_edits(lines: list[str], edits: list[Edit]) -> list[str]:
+    out: list[str] = []
+    cursor = 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        out += lines[cursor: edit.start] + edit.new
+        cursor = edit.end
+    return out + lines[cursor:]
+
+
+def _step(lines: list[str], at: int, direction: int, count: int) -> int:
+    """Move from `at` over `count` meaningful lines in `direction`; returns the last line reached."""
+    seen = 0
+    while seen < count and 0 <= at + direction < len(lines):
+        at += direction
+        if meaningful(lines[at]):
+            seen += 1
+    return at
+
+
+def _windows(lines: list[str], edits: list[Edit], unique: set[int], rng: random.Random) -> list[Window]:
+    windows = []
+    for edit in edits:
+        lo = _step(lines, edit.start, -1, rng.randint(1, 3)) if edit.start > 0 else 0
+        hi = _step(lines, max(edit.end, edit.start) - 1, 1, rng.randint(1, 3)) + 1
+        hi = max(hi, edit.end)
+        # Widen until the window holds a line that occurs once in the original (its anchor).
+        for _ in range(8):
+            if any(i in unique for i in range(lo, edit.start)) or any(i in unique for i in range(edit.end, hi)):
+                break
+            lo = _step(lines, lo, -1, 1) if lo > 0 else 0
+            hi = min(len(lines), _step(lines, hi - 1, 1, 1) + 1)
+        windows.append(Window(max(0, lo), min(len(lines), hi), [edit]))
+    windows.sort(key=lambda w: w.lo)
+    merged = [windows[0]]
+    for window in windows[1:]:
+        last = merged[-1]
+        elided = lines[last.hi: window.lo]
+        if window.lo <= last.hi or not any(line.strip() for line in elided):
+            last.hi = max(last.hi, window.hi)
+            last.edits += window.edits
+        else:
+            merged.append(window)
+    return merged
+
+
+def _render_window(lines: list[str], window: Window) -> tuple[list[str], list[bool]]:
+    """The window's snippet lines and, for each, whether it is a kept original line."""
+    out: list[str] = []
+    kept: list[bool] = []
+    cursor = window.lo
+    for edit in sorted(window.edits, key=lambda e: e.start):
+        out += lines[cursor: edit.start]
+        kept += [True] * (edit.start - cursor)
+        out += edit.new
+        kept += [False] * len(edit.new)
+        cursor = edit.end
+    out += lines[cursor: window.hi]
+    kept += [True] * (window.hi - cursor)
+    return out, kept
+
+
+def _anchored(lines: list[str], window: Window, unique: set[int]) -> bool:
+    kept_rows = set(range(window.lo, window.hi)) - {r for e in window.edits for r in range(e.start, e.end)}
+    if window.inner_gap:
+        kept_rows -= set(range(*window.inner_gap))
+    if not any(r in unique for r in kept_rows):
+        return False
+    for edit in window.edits:
+        before = any(meaningful(lines[r]) for r in range(window.lo, edit.start) if r in kept_rows)
+        after = any(meaningful(lines[r]) for r in range(edit.end, window.hi) if r in kept_rows)
+        if not (before or edit.start == 0) or not (after or edit.end >= len(lines)):
+            return False
+    return True
+
+
+def _close_after_marker(window: Window, defs: list[Definition], lines: list[str],
+                        limit: int) -> Window | None:
+    """Cut the window's tail to `marker` + the enclosing definition's closing line, when possible."""
+    inside = [d for d in defs if d.closing and d.start < window.hi - 1 < d.end - 1 and d.end <= limit
+              and all(e.end <= d.end - 1 for e in window.edits)]
+    if not inside:
+        return None
+    d = min(inside, key=lambda x: x.end - x.start)
+    if not any(line.strip() for line in lines[window.hi: d.end - 1]):
+        return None
+    return Window(window.lo, d.end, window.edits, (window.hi, d.end - 1))
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def render(lines: list[str], edits: list[Edit], language: str, defs: list[Definition],
+           rng: random.Random, unit: Definition | None = None) -> Rendered | None:
+    """Snippet and expected for `edits` on `lines` (the original without its final newline)."""
+    expected = apply_edits(lines, edits)
+    counts = Counter(line.strip() for line in lines)
+    unique = {i for i, line in enumerate(lines) if counts[line.strip()] == 1 and meaningful(line)}
+    tags: list[str] = []
+    if any(MARKER_LIKE.match(line) for edit in edits for line in edit.new):
+        return None
+    shrink = sum(e.end - e.start for e in edits)
+    whole = rng.random()
+    if whole < 0.08 and len(lines) <= 800 and shrink <= max(5, len(lines) // 15):
+        return Rendered("\n".join(expected) + "\n", "\n".join(expected) + "\n", ["near_whole_file"])
+    if unit is not None and whole < 0.2 and all(unit.start <= e.start and e.end <= unit.end for e in edits) \
+            and counts[lines[unit.header].strip()] == 1 and unit.header not in {r for e in edits for r in range(e.start, e.end)}:
+        body = apply_edits(lines[unit.start: unit.end],
+                           [Edit(e.start - unit.start, e.end - unit.start, e.new) for e in edits])
+        return Rendered("\n".join(body) + "\n", "\n".join(expected) + "\n", ["no_markers"])
+
+    windows = _windows(lines, sorted(edits, key=lambda e: e.start), unique, rng)
+    if rng.random() < 0.12 and windows[0].lo < 30 and windows[0].lo > 0:
+        windows[0].lo = 0
+    if rng.random() < 0.35:
+        for index, window in enumerate(windows):
+            limit = windows[index + 1].lo if index + 1 < len(windows) else len(lines)
+            cut = _close_after_marker(window, defs, lines, limit)
+            if cut is not None:
+                windows[index] = cut
+                tags += ["marker_before_close", "trivial_context"]
+                break
+    if not all(_anchored(lines, w, unique) for w in windows):
+        return None
+
+    syntaxes = comment_syntaxes(language)
+    opener, closer = syntaxes[0] if rng.random() < 0.8 else rng.choice(syntaxes)
+    if rng.random() < 0.15:
+        opener, closer = foreign_syntax(language)
+        tags.append("marker_wrong_syntax")
+    words = MARKER_WORDS[0] if rng.random() < 0.5 else rng.choice(MARKER_WORDS)
+    col0 = rng.random() < 0.25
+    marker_text = render_marker(opener, closer, words)
+
+    def marker(next_row: int, prev_row: int) -> str:
+        """A marker for the elided lines before `next_row` (after `prev_row` at the file end)."""
+        row = next((r for r in range(max(0, next_row), len(lines)) if lines[r].strip()), None)
+        if row is None:
+            row = next((r for r in range(min(prev_row, len(lines) - 1), -1, -1) if lines[r].strip()), -1)
+        indent = _indent(lines[row]) if 0 <= row < len(lines) else ""
+        if col0 and indent:
+            tags.append("marker_col0")
+            return marker_text
+        return indent + marker_text
+
+    order = list(range(len(windows)))
+    if len(windows) >= 2 and rng.random() < 0.3:
+        while order == sorted(order):
+            rng.shuffle(order)
+        tags.append("out_of_order")
+    out: list[str] = []
+    for position, index in enumerate(order):
+        window = windows[index]
+        if window.lo > 0:
+            out.append(marker(window.lo, window.lo - 1))
+        body, kept = _render_window(lines, window)
+        if window.inner_gap:
+            gap_lo, gap_hi = window.inner_gap
+            cut = gap_lo - window.lo + sum(len(e.new) - (e.end - e.start) for e in window.edits)
+            row = next((r for r in range(gap_lo, gap_hi) if lines[r].strip()), gap_lo)
+            inner = _indent(lines[row])
+            body = body[:cut] + [marker_text if col0 and inner else inner + marker_text] + body[-1:]
+            if col0 and inner:
+                tags.append("marker_col0")
+        out += _blank_habits(body, kept, window, rng, tags)
+        if position == len(order) - 1 and window.hi < len(lines) or position < len(order) - 1 and \
+                windows[order[position + 1]].lo == 0:
+            out.append(marker(window.hi, window.hi - 1))
+    if windows[order[0]].lo == 0 and windows[order[-1]].hi < len(lines):
+        tags.append("head_no_marker")
+    if order == sorted(order) and any(out[i].strip() == marker_text.strip() and out[i + 1].strip() == marker_text.strip()
+                                      for i in range(len(out) - 1)):
+        return None
+    return Rendered("\n".join(out) + "\n", "\n".join(expected) + "\n", sorted(set(tags)))
+
+
+def _blank_habits(body: list[str], kept: list[bool], window: Window, rng: random.Random,
+                  tags: list[str]) -> list[str]:
+    """Double or drop the blank line that opens an inserted block (a whitespace-only difference)."""
+    if len(body) != len(kept) or rng.random() > 0.25:
+        return body
+    starts = [i for i in range(1, len(body) - 1) if not kept[i] and kept[i - 1] and not body[i].strip()
+              and body[i + 1].strip()]
+    if not starts:
+        return body
+    at = rng.choice(starts)
+    if rng.random() < 0.6:
+        tags.append("blank_doubled")
+        return body[:at] + [""] + body[at:]
+    if body[at - 1].strip():
+        tags.append("blank_missing")
+        return body[:at] + body[at + 1:]
+    return body

@@ -14,7 +14,7 @@ from .moves import find_moves
 from .order import file_order
 from .provenance import check_provenance
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
-from .segments import SnippetLine, classify, is_gap, normalize, place_markers
+from .segments import SnippetLine, classify, indent_of, is_gap, normalize, place_markers
 from .splice import splice
 from .validate import check_loss, check_markers, check_syntax
 from .whole import WHOLE_SHARE, looks_whole, whole_text
@@ -93,6 +93,8 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     _check_placeable(items, pairs, aligner)
     drop |= covered(aligner)
     file_style = detect_style(orig)
+    if _same_indentation(items, orig, pairs):
+        file_style = _snippet_style(items, file_style)  # mixed files: the snippet knows the local style
     spliced = splice(items, orig, pairs, file_style=file_style,
                      snip_style=_snippet_style(items, file_style), drop=drop)
     check_markers(set(onorm), spliced.lines, spliced.snippet_rows)
@@ -194,6 +196,13 @@ def _settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[st
     if cut_tail:
         items = items[:-1]
     return items, False
+
+
+def _same_indentation(items: list[SnippetLine], orig: list[str], pairs: dict[int, int]) -> bool:
+    """True when the snippet's paired lines carry exactly the original's leading whitespace (at
+    least 90% of them, and more than two): its indentation is the file's own where it speaks."""
+    same = sum(1 for s, o in pairs.items() if indent_of(items[s].text) == indent_of(orig[o]))
+    return same > 2 and same >= 0.9 * len(pairs)
 
 
 def _snippet_style(items: list[SnippetLine], file_style: Style) -> Style:

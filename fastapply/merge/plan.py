@@ -13,6 +13,7 @@ from .indent import Style, detect_style
 from .moves import find_moves
 from .order import file_order
 from .provenance import check_provenance
+from .renames import find_renames
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine, classify, indent_of, is_gap, normalize, place_markers
 from .splice import splice
@@ -59,6 +60,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     if explicit == 0:
         items = _assume_markers(items)
     aligner = Aligner(items, orig, onorm)
+    find_renames(aligner)
     if explicit:
         reordered = file_order(aligner)
         if reordered is not items:

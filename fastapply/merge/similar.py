@@ -60,6 +60,8 @@ def rewrites(new: str, old: str) -> bool:
     if is_trivial(new) or is_trivial(old) or opens_block(new) or opens_block(old) or is_closer(old) \
             or header_key(new) is not None or header_key(old) is not None:
         return False  # block headers and definitions are edited_version's business
+    if new.startswith("- ") and old.startswith("- "):
+        new, old = new[2:], old[2:]  # the same field of a YAML list item
     new_target, old_target = _ASSIGNED.match(new), _ASSIGNED.match(old)
     if new_target and old_target:
         return new_target.group(1).strip() == old_target.group(1).strip()

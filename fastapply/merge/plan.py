@@ -15,7 +15,8 @@ from .order import file_order
 from .provenance import check_provenance
 from .renames import find_renames
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
-from .segments import SnippetLine, classify, indent_of, is_gap, normalize, place_markers
+from .segments import (SnippetLine, classify, drop_closing_context, indent_of, is_gap, normalize,
+                       place_markers)
 from .splice import splice
 from .validate import check_loss, check_markers, check_syntax
 from .whole import WHOLE_SHARE, looks_whole, whole_text
@@ -56,7 +57,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         return _whole(original, update, items, spec)
 
     classified = items
-    items = place_markers(_without_notes(items))
+    items = drop_closing_context(place_markers(_without_notes(items)))
     if explicit == 0:
         items = _assume_markers(items)
     aligner = Aligner(items, orig, onorm)

@@ -84,3 +84,26 @@ def place_markers(items: list[SnippetLine]) -> list[SnippetLine]:
             result[index] = SnippetLine(" " * width + item.text.lstrip(), item.kind, item.norm, item.number,
                                         item.targets)
     return result
+
+
+def drop_closing_context(items: list[SnippetLine]) -> list[SnippetLine]:
+    """Remove segments that hold nothing but closing lines (`}`, `end`, `});`) between two explicit
+    markers: models show the end of a block whose inside they elide. Such a line is context that
+    fits any block's end, and the two markers around it say the code around it stays: without it
+    the snippet means the same, and nothing is left to misplace. O(m)."""
+    result: list[SnippetLine] = []
+    index = 0
+    while index < len(items):
+        item = items[index]
+        result.append(item)
+        index += 1
+        if item.kind != "marker":
+            continue
+        stop = index
+        while stop < len(items) and items[stop].kind in ("code", "blank"):
+            stop += 1
+        segment = [i for i in items[index:stop] if i.kind == "code"]
+        if segment and stop < len(items) and items[stop].kind == "marker" \
+                and all(is_closer(i.norm) for i in segment):
+            index = stop + 1  # the segment and the marker after it: one marker stands for it all
+    return result

@@ -63,11 +63,11 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     aligner = Aligner(items, orig, onorm)
     find_renames(aligner)
     if explicit:
+        drop |= find_moves(aligner)
         reordered = file_order(aligner)
         if reordered is not items:
             items = reordered
             aligner.rebase(items, {})
-        drop |= find_moves(aligner)
     pairs = _pair_up(aligner)
     method = grammar_method
     if explicit == 0:
@@ -251,9 +251,16 @@ def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: A
         solid = [s for s in seg if not is_trivial(items[s].norm)]
         if known and len(known) * 2 >= len(solid):
             line = items[known[0]]
-            count = len(aligner.opos[line.norm])
+            where = aligner.opos[line.norm]
+            if len(where) == 1:
+                raise MergeError(
+                    f"snippet line {line.number} ({line.text.strip()!r}) occurs once in the original (line "
+                    f"{where[0] + 1}), but there it would break the order of the snippet's other parts, and "
+                    "its part has too few lines of its own to be moved there. Show its parts in file order, "
+                    "with a '... existing code ...' marker between them, or more unchanged lines around it",
+                    code=ErrorCode.AMBIGUOUS_ANCHOR, line=line.number)
             raise MergeError(
-                f"snippet line {line.number} ({line.text.strip()!r}) occurs {count} times in the original "
+                f"snippet line {line.number} ({line.text.strip()!r}) occurs {len(where)} times in the original "
                 "and nothing around it tells which one is meant. Add one more unchanged line of context "
                 "above it (for example the enclosing function's signature)",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=line.number)

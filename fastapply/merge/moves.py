@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .lines import block_extent, header_key, indent_width
+from .lines import block_extent, continues_block, header_key, indent_width, is_closer
 from .order import anchor_of
 from .segments import is_gap
 
@@ -96,9 +96,11 @@ def _units(al: Aligner, code: list[int], counts: Counter[str]) -> list[_Unit]:
     units: list[_Unit] = []
     current: list[int] = []
     header: int | None = None
+    in_body = False  # the current definition's body has begun (a deeper line was seen)
     for s in code:
-        starts = indent_width(al.stext[s]) == base and header_key(al.snorm[s]) is not None \
-            and (al.snorm[s].endswith((":", "{", "(", ")")) or "=>" in al.snorm[s])
+        norm, width = al.snorm[s], indent_width(al.stext[s])
+        starts = width == base and header_key(norm) is not None \
+            and (norm.endswith((":", "{", "(", ")")) or "=>" in norm)
         if starts:
             # decorators and doc comments right above go with the definition
             split = len(current)
@@ -107,7 +109,13 @@ def _units(al: Aligner, code: list[int], counts: Counter[str]) -> list[_Unit]:
                 split -= 1
             if current[:split]:
                 units.append(_unit(al, current[:split], header, counts))
-            current, header = current[split:], s
+            current, header, in_body = current[split:], s, False
+        elif header is not None and in_body and width == base and not is_closer(norm) \
+                and not continues_block(norm):
+            # past the definition's end: what follows (the next one's doc comment) is not part of it
+            units.append(_unit(al, current, header, counts))
+            current, header = [], None
+        in_body = in_body or width > base
         current.append(s)
     if current:
         units.append(_unit(al, current, header, counts))

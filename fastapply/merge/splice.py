@@ -8,10 +8,10 @@ from collections import Counter
 import msgspec
 
 from .indent import Style, level, render
-from .lines import header_key, indent_width, is_closer, opens_block
+from .lines import indent_width, is_closer, opens_block
 from .segments import SnippetLine, is_gap
+from .spacing import EMPTY, ORIG, SNIP, Spacing, pep8_gap
 
-ORIG, SNIP, EMPTY = "o", "s", "m"
 
 
 class Spliced(msgspec.Struct):
@@ -169,7 +169,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str],
         if before is not None and after is not None and all(source == SNIP for _, source, _, _ in run):
             usual = spacing.before_new(out, last_index, run_end)
             count = count if usual is None else usual
-            if not _pep8_gap(after[0]):
+            if not pep8_gap(after[0]):
                 count = min(count, spacing.most())
         result.extend([""] * count)
         origin.extend([(-1, -1)] * count)
@@ -200,84 +200,3 @@ def _blank_count(run: list[tuple[str, str, int, int]], before: tuple[str, str, i
             opens_block(before[0].strip()) and indent_width(before[0]) < marker_indent:
         return 0
     return max(left, right)
-
-
-_PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--")
-
-
-class Spacing:
-    """The number of blank lines the original puts before a definition at a given indentation,
-    when it is consistent (models double or drop the blank line that opens an inserted block).
-    Computed lazily, once per indentation: O(n) with a regex only on block-opening lines."""
-
-    _SAMPLES = 5
-    _SHARE = 0.9
-
-    def __init__(self, orig: list[str]) -> None:
-        self.orig = orig
-        self._usual: dict[int, int | None] = {}
-        self._most: int | None = None
-
-    def before_new(self, out: list[tuple[str, str, int, int]], before: int, after: int) -> int | None:
-        """For the blank run between out[before] and out[after]: the file's usual count when
-        out[after] starts a new definition (its header or the comments above it) that follows the
-        end of a sibling, else None."""
-        text, source, at, _ = out[after]
-        prev = out[before][0]
-        if source != SNIP or at >= 0 or not prev.strip():
-            return None
-        width = indent_width(text)
-        norm, prev_norm = text.strip(), prev.strip()
-        if opens_block(prev_norm) or indent_width(prev) < width or prev_norm.startswith(_PREAMBLE) \
-                or indent_width(prev) == width and not is_closer(prev_norm):
-            return None  # not after the end of a sibling block
-        head = after
-        while norm.startswith(_PREAMBLE) and head + 1 < len(out) and out[head + 1][0].strip() \
-                and indent_width(out[head + 1][0]) == width:
-            head += 1
-            norm = out[head][0].strip()
-        if out[head][1] != SNIP or out[head][2] >= 0 or not opens_block(norm) or header_key(norm) is None:
-            return None
-        if width not in self._usual:
-            self._usual[width] = self._measure(width)
-        usual = self._usual[width]
-        if after - before - 1 == 0:
-            return usual  # no blank line at all between two blocks is a slip
-        return None if _pep8_gap(out[head][0]) else usual
-
-    def most(self) -> int:
-        """The longest run of blank lines in the original (more is a slip of the snippet's);
-        unbounded for short files, which say little about their style."""
-        if self._most is None:
-            self._most, run = 0, 0
-            for line in self.orig:
-                run = run + 1 if not line.strip() else 0
-                self._most = max(self._most, run)
-            if len(self.orig) < 20:
-                self._most = 1 << 30
-        return self._most
-
-    def _measure(self, width: int) -> int | None:
-        runs: list[int] = []
-        for index, line in enumerate(self.orig):
-            norm = line.strip()
-            if not norm or indent_width(line) != width or not opens_block(norm) or header_key(norm) is None:
-                continue
-            top = index
-            while top > 0 and self.orig[top - 1].strip().startswith(_PREAMBLE) \
-                    and indent_width(self.orig[top - 1]) == width:
-                top -= 1
-            blank = top
-            while blank > 0 and not self.orig[blank - 1].strip():
-                blank -= 1
-            if blank > 0:
-                runs.append(top - blank)
-        if len(runs) < self._SAMPLES:
-            return None
-        value, count = Counter(runs).most_common(1)[0]
-        return value if count >= self._SHARE * len(runs) else None
-
-
-def _pep8_gap(text: str) -> bool:
-    """Two blank lines around top-level Python definitions are PEP 8, never a slip."""
-    return text.startswith(("def ", "class ", "async def ", "@"))

@@ -3,10 +3,15 @@
     python -m evals.accuracy                                  # the dev corpus (evals/data)
     python -m evals.accuracy --data ../shared/data/continue-lazy --data gen.jsonl
     python -m evals.accuracy --show-failures --fail-under 95
+    python -m evals.accuracy --generate llm --split dev --by-tag          # 2,000 generated dev cases
+    python -m evals.accuracy --generate llm --split heldout --by-tag      # the held-out figure
+    python -m evals.accuracy --generate llm --json > report.json          # machine-readable summary
 
 Outcomes per case:
-- correct: merged equals expected after stripping trailing whitespace (`evals.cases.same_code`);
-- wrong: a merge came back but differs from expected (silently wrong: the worst outcome);
+- correct (exact): merged equals expected after stripping trailing whitespace (`evals.cases.same_code`);
+- wrong: a merge came back but differs from expected (silently wrong: the worst outcome), counted
+  apart as "whitespace only" (equal after ignoring indentation and blank lines,
+  `evals.cases.same_modulo_whitespace`) and "substantive" (everything else); both are wrong;
 - refused: `fastapply.ApplyError` was raised (its `code` is recorded);
 - crashed: any other exception, which is a bug; the exit status is then 1.
 """
@@ -36,7 +41,8 @@ from rich.table import Table
 import fastapply
 from fastapply.errors import ApplyError
 
-from .cases import DATA_DIR, Case, load_cases, same_code
+from .accuracy_tables import plot_report, plot_tags, print_report, summary_table
+from .cases import DATA_DIR, Case, load_cases, same_code, same_modulo_whitespace
 
 DEFAULT_OUT = Path(__file__).parent / "out" / "accuracy.json"
 DEFAULT_TIMEOUT_S = 60.0
@@ -52,6 +58,7 @@ class CaseResult(msgspec.Struct, kw_only=True):
     message: str | None = None
     diff: str | None = None
     tags: list[str] = msgspec.field(default_factory=list)
+    whitespace_only: bool = False  # wrong, but equal after ignoring indentation and blank lines
 
 
 class Summary(msgspec.Struct, kw_only=True):
@@ -64,6 +71,9 @@ class Summary(msgspec.Struct, kw_only=True):
     wrong_pct: float
     median_ms: float
     p99_ms: float
+    wrong_whitespace: int = 0
+    wrong_substantive: int = 0
+    refused_pct: float = 0.0
 
 
 class Report(msgspec.Struct, kw_only=True):
@@ -122,7 +132,8 @@ def run_case(case: Case, engine: str = "structural", timeout: float = DEFAULT_TI
     if same_code(result.merged_code, case.expected):
         return CaseResult(id=case.id, language=language, outcome="correct", ms=ms, tags=case.tags)
     return CaseResult(id=case.id, language=language, outcome="wrong", ms=ms, tags=case.tags,
-                      diff=short_diff(case.expected, result.merged_code))
+                      diff=short_diff(case.expected, result.merged_code),
+                      whitespace_only=same_modulo_whitespace(result.merged_code, case.expected))
 
 
 def short_diff(expected: str, merged: str, limit: int = 40) -> str:
@@ -147,7 +158,10 @@ def summarize(results: list[CaseResult]) -> Summary:
     counts = Counter(r.outcome for r in results)
     total = len(results)
     times = [r.ms for r in results]
+    spaces = sum(1 for r in results if r.outcome == "wrong" and r.whitespace_only)
     return Summary(
+        wrong_whitespace=spaces, wrong_substantive=counts["wrong"] - spaces,
+        refused_pct=round(100 * counts["refused"] / total, 2) if total else 0.0,
         cases=total, correct=counts["correct"], wrong=counts["wrong"], refused=counts["refused"],
         crashed=counts["crashed"],
         correct_pct=round(100 * counts["correct"] / total, 2) if total else 0.0,
@@ -195,78 +209,25 @@ def run_all(cases: list[Case], engine: str = "structural", console: Console | No
     return results
 
 
-def summary_table(title: str, first: str, rows: dict[str, Summary], total: Summary | None) -> Table:
-    table = Table(title=title)
-    for name in (first, "cases", "correct %", "wrong", "refused", "crashed", "median ms", "p99 ms"):
-        table.add_column(name, justify="left" if name == first else "right", no_wrap=True)
-
-    def row(name: str, s: Summary, style: str | None = None) -> None:
-        table.add_row(name, str(s.cases), f"{s.correct_pct:.1f}", str(s.wrong), str(s.refused),
-                      str(s.crashed), f"{s.median_ms:.2f}", f"{s.p99_ms:.2f}", style=style)
-
-    for name, summary in rows.items():
-        row(name, summary)
-    if total is not None:
-        table.add_section()
-        row("overall", total, style="bold")
-    return table
-
-
-def print_report(report: Report, console: Console, show_failures: bool = False,
-                 by_tag: bool = False) -> None:
-    console.print(summary_table(f"fastapply accuracy ({report.engine} engine)", "language",
-                                report.languages, report.overall))
-    if by_tag and report.tags:
-        console.print(summary_table("by kind of edit (case tags)", "tag", report.tags, None))
-    for result in report.results:
-        if result.outcome == "wrong":
-            console.print(f"[yellow]wrong[/]   {escape(result.id)}")
-            if show_failures and result.diff:
-                console.print(result.diff, markup=False, highlight=False)
-        elif result.outcome == "refused":
-            first = (result.message or "").splitlines()[0] if result.message else ""
-            console.print(f"[cyan]refused[/] {escape(result.id)} {escape(f'[{result.code}]')} "
-                          f"{escape(first[:100])}", highlight=False)
-        elif result.outcome == "crashed":
-            console.print(f"[bold red]CRASHED[/] {result.id} ({result.code})")
-            console.print(result.message or "", markup=False, highlight=False)
-    if report.refusal_codes:
-        codes = ", ".join(f"{code}: {n}" for code, n in report.refusal_codes.items())
-        console.print(f"refusal codes: {codes}")
-
-
-def plot_report(report: Report, path: Path) -> None:
-    """Stacked bars per language: correct / wrong / refused / crashed, as shares of the cases."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    names = list(report.languages) + ["overall"]
-    summaries = list(report.languages.values()) + [report.overall]
-    colors = {"correct": "#2e9d57", "wrong": "#d62f2f", "refused": "#e0a526", "crashed": "#6b2fb3"}
-    fig, ax = plt.subplots(figsize=(8, 0.35 * len(names) + 1.2))
-    left = [0.0] * len(names)
-    for outcome, color in colors.items():
-        shares = [100 * getattr(s, outcome) / s.cases if s.cases else 0 for s in summaries]
-        ax.barh(names, shares, left=left, color=color, label=outcome)
-        left = [a + b for a, b in zip(left, shares)]
-    ax.invert_yaxis()
-    ax.set_xlim(0, 100)
-    ax.set_xlabel("% of cases")
-    ax.set_title(f"fastapply accuracy ({report.engine} engine, {report.overall.cases} cases)")
-    ax.legend(ncol=4, loc="lower center", bbox_to_anchor=(0.5, 1.04), frameon=False)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
 def load_all(paths: list[str]) -> list[Case]:
     cases: list[Case] = []
     for path in paths:
         cases.extend(load_cases(path))
     return cases
+
+
+def generated(args: argparse.Namespace, console: Console) -> list[Case]:
+    """The cases --generate asks for ([] without it)."""
+    if args.generate == "llm":
+        from .llmgen.cli import llm_cases, parse_seeds
+
+        return llm_cases(args.n, args.split, parse_seeds(args.seeds, args.split),
+                         progress=console.is_terminal and not args.no_progress)
+    if args.generate == "today":
+        from .generate import generate
+
+        return generate(args.n, seed=0)
+    return []
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -289,6 +250,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--plot", type=Path, metavar="PNG",
                         help="also draw outcomes per language (matplotlib)")
+    parser.add_argument("--plot-tags", type=Path, metavar="PNG",
+                        help="also draw exact / wrong / refused per case tag (matplotlib)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the summary (overall, languages, tags, refusal codes) as JSON on "
+                             "stdout instead of the tables")
+    parser.add_argument("--generate", choices=["llm", "today"],
+                        help="score freshly generated cases (evals.generate) instead of / besides --data")
+    parser.add_argument("--split", choices=["dev", "heldout"], default="dev",
+                        help="with --generate llm: the split (default dev; heldout = the untuned figure)")
+    parser.add_argument("--n", type=int, default=2000, help="with --generate: number of cases (default 2000)")
+    parser.add_argument("--seeds", metavar="A-B|A,B,..", help="with --generate llm: seeds (default per split)")
     parser.add_argument("--latency", action="store_true",
                         help="measure latency instead (same as python -m evals.latency)")
     args = parser.parse_args(argv)
@@ -297,15 +269,17 @@ def main(argv: list[str] | None = None) -> int:
 
         return latency.main(sum((["--data", p] for p in (args.data or [])), []))
 
-    console = Console()
+    console = Console(stderr=args.json)
     if not console.is_terminal:  # logs and CI: wide enough for the table
-        console = Console(width=120)
-    paths = args.data or [str(DATA_DIR)]
+        console = Console(width=140, stderr=args.json)
+    paths = args.data or ([] if args.generate else [str(DATA_DIR)])
     try:
-        cases = load_all(paths)
+        cases = load_all(paths) + generated(args, console)
     except (OSError, ValueError) as exc:
         console.print(f"[red]cannot load cases: {exc}")
         return 2
+    if args.generate:
+        paths.append(f"generated:{args.generate}:{args.split if args.generate == 'llm' else 'today'}:{args.n}")
     if args.language:
         wanted = {lang.lower() for lang in args.language}
         cases = [c for c in cases if c.lang() in wanted]
@@ -316,13 +290,22 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     results = run_all(cases, args.engine, console, progress=not args.no_progress, timeout=args.timeout)
     report = build_report(results, args.engine, paths)
-    print_report(report, console, show_failures=args.show_failures, by_tag=args.by_tag)
+    if args.json:
+        summary = {"engine": report.engine, "data": report.data, "overall": report.overall,
+                   "languages": report.languages, "tags": report.tags,
+                   "refusal_codes": report.refusal_codes}
+        sys.stdout.write(msgspec.json.format(msgspec.json.encode(summary)).decode() + "\n")
+    else:
+        print_report(report, console, show_failures=args.show_failures, by_tag=args.by_tag)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(msgspec.json.format(msgspec.json.encode(report)))
     console.print(f"report: {args.out}")
     if args.plot:
         plot_report(report, args.plot)
         console.print(f"plot: {args.plot}")
+    if args.plot_tags:
+        plot_tags(report, args.plot_tags)
+        console.print(f"plot: {args.plot_tags}")
     if report.overall.crashed:
         console.print(f"[bold red]{report.overall.crashed} case(s) crashed: that is a bug in fastapply")
         return 1

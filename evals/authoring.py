@@ -1,58 +1,61 @@
-"""Build the dev corpus (evals/data) from hand-written case specs (evals/specs/*.cases).
+"""The hand-written dev corpus (evals/corpus): base files stored once, cases as small specs.
 
-Why a script: the expected merged file of a case must be trustworthy. Writing three files by hand
-invites typos, so each case is defined as a base file, the snippet an agent would send, and a list of
-exact (old -> new) replacements on the base. The script checks that every `old` occurs exactly once,
-applies the replacements to get `expected`, checks that every code line of the snippet appears in
-`expected` in the same order, that `expected` invents no line found in neither the base nor the
-snippet and has no new syntax error (tree-sitter), and writes `original.EXT`, `update.EXT`, `expected.EXT`, `case.json`.
+Layout:
 
-Spec file format (one file per language; lines starting with `@@@@` are directives, every other line
-is verbatim content of the block opened by the last directive):
+    evals/corpus/bases/<language>/<file>     each base file once (LF, no BOM)
+    evals/corpus/specs/<language>.cases      the cases: base, snippet and exact old -> new edits
 
-    @@@@ case add-price-route            case id (folder name under evals/data/<language>/)
-    @@@@ base orders_service.py          base file in evals/specs/bases/ (its extension is the case's)
-    @@@@ language python                 folder under evals/data/ (default: from the base's extension)
+Why specs: the expected merged file of a case must be trustworthy. Writing three files by hand
+invites typos, so each case is a base file, the snippet an agent would send, and a list of exact
+(old -> new) replacements on the base; `expected` is the base with them applied. The corpus grows
+by adding a few lines per case, not a copy of the base (the old one-folder-per-case layout stored
+every base 5 to 17 times). `evals.cases.load_cases("evals/corpus")` builds the cases in memory
+(string operations only, no checks); `python -m evals.authoring --check` runs the checks below on
+every case; `--export FILE.jsonl` writes them in the JSONL interchange format.
+
+Spec format (lines starting with `@@@@` are directives, every other line is verbatim content of
+the block opened by the last directive; outside blocks, lines starting with `%` are comments):
+
+    @@@@ case add-price-route            case id (unique per language; the case id is <language>/<id>)
+    @@@@ base orders_service.py          file in bases/<language>/ (its extension is the case's)
+    @@@@ language python                 default: from the base's extension
+    @@@@ filename OrderService.java      the file name the agent sees (default: the base's name)
     @@@@ instruction Add an endpoint ... the instruction an agent would send
-    @@@@ tags markers, new_function      the kinds of edit (see evals/data/README.md)
-    @@@@ transform crlf                  crlf | tabs | bom | no-eol (several allowed; original and
-                                         expected; `tabs` also re-indents the snippet)
+    @@@@ tags markers, new_function      the kinds of edit (see evals/corpus/README.md)
+    @@@@ transform crlf                  crlf | tabs | bom | no-eol, applied in order to original and
+                                         expected (`tabs` also re-indents the snippet)
+    @@@@ drop // remove legacyTotal      a snippet line that is an instruction, not code (repeatable)
     @@@@ whole-file                      the snippet is the whole new file: with no replacements,
                                          expected is the snippet; with replacements, the snippet is
                                          the base with them applied (and no snippet block is given)
     @@@@ unchecked                       skip the snippet/expected/syntax checks (say why in a comment)
     @@@@ snippet                         the lazy snippet follows
-    @@@@ old                             text to find in the base (exactly once) follows
-    @@@@ new                             its replacement follows (empty block: delete)
+    @@@@ old                             whole lines of the base, found exactly once, follow
+    @@@@ new                             their replacement follows (empty block: delete)
 
-Blocks are taken verbatim: every line up to the next directive, each with its newline. Put no spacer
-lines between blocks; outside blocks, lines starting with `%` are comments. Run `python -m evals.authoring` to (re)write evals/data, `--check` to verify
-that evals/data matches the specs without writing.
+Checks (`--check`, and tests/evals/test_corpus.py): every `old` occurs exactly once on whole lines;
+every code line of the snippet appears in `expected` in order; `expected` holds no line found in
+neither the base nor the snippet; `expected` differs from the base and has no syntax error
+(tree-sitter) that the base lacks. (tests/evals/test_corpus.py also wants bases of 100-1,500 lines.)
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .treesitter import syntax_errors
-
-HERE = Path(__file__).parent
-SPECS_DIR = HERE / "specs"
-BASES_DIR = SPECS_DIR / "bases"
-DATA_DIR = HERE / "data"
+CORPUS_DIR = Path(__file__).parent / "corpus"
 
 _LANG_BY_EXT = {
     ".py": "python", ".js": "javascript", ".jsx": "jsx", ".ts": "typescript", ".tsx": "tsx",
     ".rs": "rust", ".go": "go", ".html": "html", ".java": "java", ".c": "c", ".cpp": "cpp",
-    ".cs": "csharp", ".rb": "ruby", ".php": "php", ".kt": "kotlin", ".swift": "swift",
+    ".hpp": "cpp", ".cs": "csharp", ".rb": "ruby", ".php": "php", ".kt": "kotlin", ".swift": "swift",
     ".scala": "scala", ".lua": "lua", ".css": "css", ".sh": "bash", ".yaml": "yaml", ".yml": "yaml",
+    ".json": "json",
 }
-
 # A snippet line that stands for elided code (any comment syntax, any wording after the dots) or a
 # deletion directive such as `// remove foo`: these must not appear in the expected file.
 _MARKER = re.compile(r"^\s*(//|#|--|/\*|<!--|\{/\*|;)?\s*(\.\.\.|…|\[\.\.\.\])")
@@ -70,9 +73,11 @@ class Spec:
     source: str
     base: str = ""
     language: str = ""
+    filename: str = ""
     instruction: str = ""
     tags: list[str] = field(default_factory=list)
     transforms: list[str] = field(default_factory=list)
+    drop: list[str] = field(default_factory=list)
     whole_file: bool = False
     unchecked: bool = False
     snippet: str = ""
@@ -82,20 +87,20 @@ class Spec:
     def ext(self) -> str:
         return Path(self.base).suffix
 
+    @property
+    def case_id(self) -> str:
+        return f"{self.language}/{self.id}"
+
 
 @dataclass
 class Built:
     spec: Spec
+    base: str
     original: str
     update: str
-    expected: str
-
-    def files(self) -> dict[str, str]:
-        ext = self.spec.ext
-        meta = {"instruction": self.spec.instruction, "tags": self.spec.tags,
-                "filename": self.spec.base, "language": self.spec.language}
-        return {f"original{ext}": self.original, f"update{ext}": self.update,
-                f"expected{ext}": self.expected, "case.json": json.dumps(meta, indent=2) + "\n"}
+    expected: str  # after transforms
+    plain_expected: str  # before transforms (what the checks look at)
+    plain_update: str
 
 
 def parse_specs(path: Path) -> list[Spec]:
@@ -140,16 +145,14 @@ def parse_specs(path: Path) -> list[Spec]:
         spec = specs[-1]
         if key in ("snippet", "old", "new"):
             block = [key]
-        elif key == "base":
-            spec.base = value
-        elif key == "language":
-            spec.language = value
-        elif key == "instruction":
-            spec.instruction = value
+        elif key in ("base", "language", "instruction", "filename"):
+            setattr(spec, key, value)
         elif key == "tags":
             spec.tags = [t.strip() for t in value.split(",") if t.strip()]
         elif key == "transform":
             spec.transforms += value.split()
+        elif key == "drop":
+            spec.drop.append(value)
         elif key == "whole-file":
             spec.whole_file = True
         elif key == "unchecked":
@@ -161,19 +164,27 @@ def parse_specs(path: Path) -> list[Spec]:
         raise SpecError(f"{specs[-1].id}: '@@@@ old' without '@@@@ new'")
     for spec in specs:
         spec.language = spec.language or _LANG_BY_EXT.get(spec.ext, "")
+        spec.filename = spec.filename or spec.base
     return specs
 
 
-def build(spec: Spec, bases_dir: Path = BASES_DIR) -> Built:
-    if not spec.base or not (bases_dir / spec.base).is_file():
-        raise SpecError(f"{spec.id}: base file {spec.base!r} not found in {bases_dir}")
+def build(spec: Spec, bases_dir: Path = CORPUS_DIR / "bases", checked: bool = True) -> Built:
+    """The case's files, from its base and replacements; `checked` also runs `check` on it."""
     if not spec.language:
         raise SpecError(f"{spec.id}: no language for extension {spec.ext!r}; add '@@@@ language'")
+    path = bases_dir / spec.language / spec.base
+    if not path.is_file():
+        path = bases_dir / spec.base
+    if not spec.base or not path.is_file():
+        raise SpecError(f"{spec.id}: base file {spec.base!r} not found in {bases_dir / spec.language}")
     if not spec.snippet.strip() and not (spec.whole_file and spec.replacements):
         raise SpecError(f"{spec.id}: empty snippet")
     if bad := set(spec.transforms) - TRANSFORMS:
         raise SpecError(f"{spec.id}: unknown transform(s) {sorted(bad)}")
-    base = (bases_dir / spec.base).read_text(encoding="utf-8")
+    with open(path, encoding="utf-8", newline="") as handle:
+        base = handle.read()
+    if "\r" in base or base.startswith("\ufeff"):
+        raise SpecError(f"{path}: write bases with LF and no BOM; use transforms instead")
     snippet = spec.snippet
     if spec.whole_file and not spec.replacements:
         expected = spec.snippet
@@ -187,37 +198,61 @@ def build(spec: Spec, bases_dir: Path = BASES_DIR) -> Built:
         if not spec.replacements:
             raise SpecError(f"{spec.id}: no replacements (use '@@@@ whole-file' for a new file)")
         expected = apply_replacements(spec.id, base, spec.replacements)
-    if not spec.unchecked:
-        check_snippet_in_expected(spec.id, snippet, expected)
-        check_no_invented_lines(spec.id, base, snippet, expected)
-        check_syntax(spec.id, spec.language, base, expected)
-    update = snippet
-    original = base
+    original, final, update = base, expected, snippet
     for name in spec.transforms:
-        original, expected = _transform(name, original), _transform(name, expected)
+        original, final = _transform(name, original), _transform(name, final)
         if name == "tabs":
             update = _transform(name, update)
-    return Built(spec, original, update, expected)
+    built = Built(spec, base, original, update, final, expected, snippet)
+    if checked:
+        check(built)
+    return built
 
 
 def apply_replacements(case_id: str, base: str, replacements: list[tuple[str, str]]) -> str:
+    """Replace each `old` (whole lines, exactly one occurrence at that point) by its `new`."""
     text = base
     for index, (old, new) in enumerate(replacements, 1):
         if not old:
             raise SpecError(f"{case_id}: replacement {index} has an empty 'old'")
-        count = text.count(old)
+        starts = _line_starts(text, old)
+        count = len(starts)
         if count != 1:
             first = old.strip().splitlines()[0] if old.strip() else old
             raise SpecError(f"{case_id}: replacement {index} 'old' occurs {count} times "
-                            f"(must be exactly once); it starts {first!r}")
-        text = text.replace(old, new)
+                            f"(must be exactly once, on whole lines); it starts {first!r}")
+        text = text[:starts[0]] + new + text[starts[0] + len(old):]
     return text
 
 
-def check_snippet_in_expected(case_id: str, snippet: str, expected: str) -> None:
+def _line_starts(text: str, old: str) -> list[int]:
+    """Offsets where `old` occurs starting at a line start (occurrences may overlap)."""
+    found, at = [], text.find(old)
+    while at != -1:
+        if at == 0 or text[at - 1] == "\n":
+            found.append(at)
+        at = text.find(old, at + 1)
+    return found
+
+
+def check(item: Built) -> None:
+    """Raise SpecError when the case is inconsistent (see the module docstring)."""
+    spec = item.spec
+    if item.plain_expected == item.base:
+        raise SpecError(f"{spec.case_id}: expected equals the base")
+    if spec.unchecked:
+        return
+    check_snippet_in_expected(spec.case_id, item.plain_update, item.plain_expected, spec.drop)
+    check_no_invented_lines(spec.case_id, item.base, item.plain_update, item.plain_expected)
+    check_syntax(spec.case_id, spec.language, item.base, item.plain_expected)
+
+
+def check_snippet_in_expected(case_id: str, snippet: str, expected: str, drop: list[str] = ()) -> None:  # type: ignore[assignment]
     """Every code line of the snippet must appear in expected, in order (stripped comparison)."""
+    dropped = {line.strip() for line in drop}
     wanted = [line.strip() for line in snippet.splitlines()
-              if line.strip() and not _MARKER.match(line) and not _DIRECTIVE.match(line)]
+              if line.strip() and not _MARKER.match(line) and not _DIRECTIVE.match(line)
+              and line.strip() not in dropped]
     lines = [line.strip() for line in expected.splitlines()]
     position = 0
     for line in wanted:
@@ -239,6 +274,8 @@ def check_no_invented_lines(case_id: str, base: str, snippet: str, expected: str
 
 def check_syntax(case_id: str, language: str, base: str, expected: str) -> None:
     """Expected must not have syntax errors that the base lacks (tree-sitter, where we have a grammar)."""
+    from .treesitter import syntax_errors
+
     before, after = syntax_errors(base, language), syntax_errors(expected, language)
     if len(after) > len(before):
         raise SpecError(f"{case_id}: expected has syntax errors near line(s) {after[:5]} that the base "
@@ -262,61 +299,48 @@ def _transform(name: str, text: str) -> str:
     raise SpecError(f"unknown transform {name!r}")
 
 
-def load_all(specs_dir: Path = SPECS_DIR) -> list[Built]:
+def load_all(corpus: Path = CORPUS_DIR) -> list[Built]:
+    """Every case of the corpus, built (not checked). Cost: O(total size of specs and bases)."""
     built, seen = [], set()
-    for path in sorted(specs_dir.glob("*.cases")):
+    for path in sorted((corpus / "specs").glob("*.cases")):
         for spec in parse_specs(path):
-            key = (spec.language, spec.id)
-            if key in seen:
-                raise SpecError(f"{spec.id}: duplicate case id in {spec.language}")
-            seen.add(key)
-            built.append(build(spec, specs_dir / "bases"))
+            if spec.case_id in seen:
+                raise SpecError(f"{spec.case_id}: duplicate case id")
+            seen.add(spec.case_id)
+            built.append(build(spec, corpus / "bases", checked=False))
     return built
 
 
-def write_case(item: Built, data_dir: Path = DATA_DIR) -> None:
-    folder = data_dir / item.spec.language / item.spec.id
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in item.files().items():
-        with open(folder / name, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+def to_case(item: Built):  # -> evals.cases.Case (imported late: cases imports this module)
+    from .cases import Case
 
-
-def differences(item: Built, data_dir: Path = DATA_DIR) -> list[str]:
-    folder = data_dir / item.spec.language / item.spec.id
-    problems = []
-    for name, text in item.files().items():
-        path = folder / name
-        if not path.exists():
-            problems.append(f"{path}: missing")
-            continue
-        with open(path, encoding="utf-8", newline="") as handle:
-            if handle.read() != text:
-                problems.append(f"{path}: differs from its spec")
-    return problems
+    spec = item.spec
+    return Case(id=spec.case_id, original=item.original, update=item.update, expected=item.expected,
+                filename=spec.filename, language=spec.language, instruction=spec.instruction or None,
+                tags=list(spec.tags))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evals.authoring", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="verify evals/data, write nothing")
-    parser.add_argument("--specs", type=Path, default=SPECS_DIR, help="folder of *.cases files")
-    parser.add_argument("--data", type=Path, default=DATA_DIR, help="corpus folder to write")
+    parser.add_argument("--check", action="store_true", help="run the consistency checks on every case")
+    parser.add_argument("--corpus", type=Path, default=CORPUS_DIR, help="corpus folder (bases/, specs/)")
+    parser.add_argument("--export", type=Path, metavar="JSONL", help="write the cases as JSONL")
     args = parser.parse_args(argv)
     try:
-        built = load_all(args.specs)
+        built = load_all(args.corpus)
+        if args.check:
+            for item in built:
+                check(item)
     except SpecError as exc:
         print(f"authoring: {exc}", file=sys.stderr)
         return 1
-    if args.check:
-        problems = [p for item in built for p in differences(item, args.data)]
-        for problem in problems:
-            print(problem, file=sys.stderr)
-        print(f"{len(built)} cases checked, {len(problems)} problem(s)")
-        return 1 if problems else 0
-    for item in built:
-        write_case(item, args.data)
-    print(f"wrote {len(built)} cases to {args.data}")
+    if args.export:
+        from .cases import write_jsonl
+
+        write_jsonl([to_case(item) for item in built], args.export)
+        print(f"wrote {len(built)} cases to {args.export}")
+    print(f"{len(built)} cases{' checked' if args.check else ''} in {args.corpus}")
     return 0
 
 

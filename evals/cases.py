@@ -1,9 +1,11 @@
 """Loading eval cases. Every harness in evals/ reads the same interchange format.
 
 Sources accepted by `load_cases(path)`:
+- the dev corpus (evals/corpus, the default): base files stored once under `bases/<language>/` and
+  cases as small specs under `specs/<language>.cases` (format: evals/authoring.py);
 - a JSONL file: one case a line with `original`, `update`, `expected` and optional `id`, `filename`,
   `language`, `instruction`, `tags`;
-- a corpus folder (evals/data): one sub-folder a case holding `original.EXT`, `update.EXT`,
+- a folder of case folders (the corpus layout before evals/corpus): one sub-folder a case holding `original.EXT`, `update.EXT`,
   `expected.EXT` and an optional `case.json` ({"instruction", "language", "tags"});
 - a fixture folder in the format of ../shared/data/continue-lazy: `NAME.EXT.diff` files with the
   original, the snippet and the expected result as a +/- diff, separated by lines holding only `---`.
@@ -19,7 +21,7 @@ import msgspec
 
 from fastapply.languages import detect_language
 
-DATA_DIR = Path(__file__).parent / "data"
+DATA_DIR = Path(__file__).parent / "corpus"
 
 
 class Case(msgspec.Struct, kw_only=True):
@@ -42,6 +44,10 @@ def load_cases(path: str | Path = DATA_DIR) -> list[Case]:
         return list(_load_jsonl(path))
     if not path.is_dir():
         raise FileNotFoundError(f"no eval data at {path}")
+    if (path / "specs").is_dir() and (path / "bases").is_dir():
+        from .authoring import load_all, to_case
+
+        return [to_case(item) for item in load_all(path)]
     if any(path.glob("*.diff")):
         return [_load_fixture(p) for p in sorted(path.glob("*.diff"))]
     return [_load_case_dir(p) for p in sorted(path.rglob("original.*")) if p.is_file()]
@@ -70,7 +76,7 @@ def _load_case_dir(original: Path) -> Case:
     if (folder / "case.json").exists():
         meta = json.loads((folder / "case.json").read_text(encoding="utf-8"))
     return Case(
-        id=str(folder.relative_to(folder.parent.parent)) if folder.parent != DATA_DIR else folder.name,
+        id=f"{folder.parent.name}/{folder.name}",
         original=_read(original),
         update=_read(folder / f"update{ext}"),
         expected=_read(folder / f"expected{ext}"),
@@ -138,4 +144,10 @@ def _strip_section(text: str) -> str:
 def same_code(a: str, b: str) -> bool:
     """Equality after stripping trailing whitespace per line and at the end (the harness's 'correct')."""
     norm = lambda s: "\n".join(line.rstrip() for line in s.replace("\r\n", "\n").split("\n")).strip("\n")  # noqa: E731
+    return norm(a) == norm(b)
+
+
+def same_modulo_whitespace(a: str, b: str) -> bool:
+    """Equal after ignoring indentation, trailing spaces and blank lines ("wrong, whitespace only")."""
+    norm = lambda s: [line.strip() for line in s.replace("\r\n", "\n").split("\n") if line.strip()]  # noqa: E731
     return norm(a) == norm(b)

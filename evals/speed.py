@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 def default_cases() -> list[Case]:
     """The dev corpus when present; else the repo's example plus the public continue-lazy fixtures."""
-    if DATA_DIR.exists() and any(DATA_DIR.rglob("original.*")):
+    if (DATA_DIR / "specs").is_dir():
         return load_cases(DATA_DIR)
     cases = []
     shared = REPO.parent / "shared" / "data" / "continue-lazy"

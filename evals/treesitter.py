@@ -21,6 +21,13 @@ GRAMMARS = {
     "rust": ("tree_sitter_rust", "language"),
     "go": ("tree_sitter_go", "language"),
     "html": ("tree_sitter_html", "language"),
+    "java": ("tree_sitter_java", "language"), "c": ("tree_sitter_c", "language"),
+    "cpp": ("tree_sitter_cpp", "language"), "csharp": ("tree_sitter_c_sharp", "language"),
+    "ruby": ("tree_sitter_ruby", "language"), "php": ("tree_sitter_php", "language_php"),
+    "kotlin": ("tree_sitter_kotlin", "language"), "swift": ("tree_sitter_swift", "language"),
+    "scala": ("tree_sitter_scala", "language"), "lua": ("tree_sitter_lua", "language"),
+    "css": ("tree_sitter_css", "language"), "bash": ("tree_sitter_bash", "language"),
+    "yaml": ("tree_sitter_yaml", "language"), "json": ("tree_sitter_json", "language"),
 }
 
 

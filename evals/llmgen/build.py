@@ -16,6 +16,7 @@ from pathlib import Path
 from ..cases import Case
 from .datafiles import data_cases
 from .edits import Change, candidates
+from .evolution import evolution_cases
 from .langs import LANGS
 from .outline import error_count, parse_outline
 from .snippet import meaningful, render
@@ -31,14 +32,21 @@ def _overlaps(a: Change, b: Change, gap: int = 3) -> bool:
                for x in a.edits for y in b.edits)
 
 
+def _choose(pool: list[Change], rng: random.Random) -> Change:
+    """A kind of edit uniformly, then one change of that kind: rare kinds get their share."""
+    kinds = sorted({change.tags[0] for change in pool})
+    kind = rng.choice(kinds)
+    return rng.choice([change for change in pool if change.tags[0] == kind])
+
+
 def _pick(pool: list[Change], rng: random.Random) -> list[Change]:
-    first = rng.choice(pool)
+    first = _choose(pool, rng)
     picked = [first]
     wanted = 1 if rng.random() < 0.6 else rng.randint(2, 3)
     for _ in range(12):
         if len(picked) >= wanted:
             break
-        other = rng.choice(pool)
+        other = _choose(pool, rng)
         if all(not _overlaps(other, p) for p in picked):
             picked.append(other)
     return picked
@@ -96,8 +104,12 @@ def _read(path: Path) -> str | None:
 
 
 def generate_llm(n: int, split: str, sources: list[Source], seeds: list[int] | None = None,
-                 per_file: int = 2, progress: Callable[[int], None] | None = None) -> list[Case]:
+                 per_file: int = 2, progress: Callable[[int], None] | None = None,
+                 evolution: bool = False) -> list[Case]:
     """About `n` cases from `sources`, spread over `seeds` and round-robin over the languages.
+
+    With `evolution`, up to a tenth of each seed's cases are real edits between two releases
+    (evolution.py, from the download cache).
 
     Deterministic for a given seed list and source list. Cost: O(files read * file size).
     """
@@ -110,6 +122,12 @@ def generate_llm(n: int, split: str, sources: list[Source], seeds: list[int] | N
         check_seed(split, seed)
         quota = n * (index + 1) // len(seeds) - n * index // len(seeds)
         rng = random.Random(seed)
+        if evolution:
+            real = evolution_cases(split, seed, quota // 10)
+            cases += real
+            quota -= len(real)
+            if progress is not None and real:
+                progress(len(real))
         queues = {lang: rng.sample(files, len(files)) for lang, files in sorted(by_language.items())}
         made = 0
         while made < quota and any(queues.values()):

@@ -35,7 +35,7 @@ def llm_cases(n: int, split: str, seeds: list[int] | None = None, use_cache: boo
     with Progress(*columns, disable=not progress, transient=True) as bar:
         task = bar.add_task("", total=n)
         return generate_llm(n, split, sources, seeds, per_file,
-                            progress=lambda k: bar.advance(task, k))
+                            progress=lambda k: bar.advance(task, k), evolution=use_cache and not paths)
 
 
 def run_llm(args: argparse.Namespace) -> int:

@@ -126,8 +126,8 @@ def data_cases(text: str, language: str, source_id: str, filename: str, rng: ran
         if rendered is None or not parses(rendered.expected, language):
             continue
         tags = {"llm", "data_record", kind, *rendered.tags}
-        if any(counts[lines[r].strip()] > 1 for e in edits for r in range(max(0, e.start - 1), e.end + 1)
-               if r < len(lines)):
+        if any(counts[lines[r].strip()] > 1 and lines[r].strip()
+               for e in edits for r in range(max(0, e.start - 1), e.end + 1) if r < len(lines)):
             tags.add("near_duplicate")
         out.append(Case(id=f"llm:{source_id}:{attempt}:{kind}", original=text, update=rendered.snippet,
                         expected=rendered.expected, filename=filename, language=language,

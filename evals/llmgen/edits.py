@@ -115,12 +115,12 @@ def literal_constant(outline: Outline, d: Definition, lang: Lang, rng: random.Ra
     if not lang.constant:
         return None
     rows = [r for r in _body_lines(d, outline)
-            if any(len(t[2]) >= 2 and t[2].isdigit() for t in outline.literals.get(r, []))]
+            if any(t[2].isdigit() and t[2] not in ("0", "1") for t in outline.literals.get(r, []))]
     top = outline.top_span(d.start)
     if not rows or top is None or top[0] < 1:
         return None
     row = rng.choice(rows)
-    start, end, value = next(t for t in outline.literals[row] if len(t[2]) >= 2 and t[2].isdigit())
+    start, end, value = next(t for t in outline.literals[row] if t[2].isdigit() and t[2] not in ("0", "1"))
     name = re.sub(r"[^A-Za-z0-9]+", "_", d.name).strip("_").upper() + "_" + rng.choice(
         ["LIMIT", "DEFAULT", "THRESHOLD", "SIZE", "MAX"])
     if not _fresh(outline, name) or not name[0].isalpha():
@@ -144,8 +144,10 @@ def rename(outline: Outline, d: Definition, rng: random.Random) -> Change | None
     header = outline.lines[d.header]
     if header.count(d.name) != 1 or len(d.name) < 3:
         return None
-    new_name = _styled(d.name, d.name + rng.choice(RENAME_SUFFIXES)) if "_" in d.name or d.name.islower() \
-        else d.name + rng.choice(["Checked", "Safe", "Impl", "V2"])
+    stem, mark = (d.name[:-1], d.name[-1]) if d.name[-1] in "?!" else (d.name, "")  # Ruby's `empty?`
+    suffix = rng.choice(RENAME_SUFFIXES) if "_" in stem or stem.islower() else \
+        rng.choice(["Checked", "Safe", "Impl", "V2"])
+    new_name = stem + suffix + mark
     if not _fresh(outline, new_name):
         return None
     return Change([Edit(d.header, d.header + 1, [header.replace(d.name, new_name)])], ["rename"], d)
@@ -196,7 +198,7 @@ def _new_name(outline: Outline, d: Definition, base: str) -> str | None:
 
 
 def add_function(outline: Outline, d: Definition, lang: Lang, rng: random.Random) -> Change | None:
-    if d.in_function:
+    if d.in_function or not _clean_end(outline, d):
         return None
     name = _new_name(outline, d, rng.choice(["value_or_default", "coalesce_value", "fallback_value"]))
     template = _template(outline, lang, d, name) if name else None
@@ -205,9 +207,14 @@ def add_function(outline: Outline, d: Definition, lang: Lang, rng: random.Random
     return Change([Edit(d.end, d.end, [""] + template)], ["add_method" if d.nested else "insert_function"])
 
 
+def _clean_end(outline: Outline, d: Definition) -> bool:
+    """The definition ends on its own closing line (not `} &&` or `});`): code can follow it."""
+    return bool(d.closing) or not LANGS[outline.language].brace
+
+
 def _siblings(outline: Outline, d: Definition) -> list[Definition]:
     return [x for x in outline.definitions if x.parent == d.parent and not x.in_function
-            and x.indent == d.indent]
+            and x.indent == d.indent and _clean_end(outline, x)]
 
 
 def _span_with_blanks(outline: Outline, d: Definition) -> tuple[int, int]:
@@ -222,7 +229,7 @@ def _span_with_blanks(outline: Outline, d: Definition) -> tuple[int, int]:
 
 
 def delete(outline: Outline, d: Definition, rng: random.Random) -> Change | None:
-    if d.in_function or len(_siblings(outline, d)) < 3:
+    if d.in_function or not _clean_end(outline, d) or len(_siblings(outline, d)) < 3:
         return None
     start, end = _span_with_blanks(outline, d)
     if end >= len(outline.lines) or start == 0:
@@ -232,7 +239,7 @@ def delete(outline: Outline, d: Definition, rng: random.Random) -> Change | None
 
 def move(outline: Outline, d: Definition, rng: random.Random) -> Change | None:
     siblings = _siblings(outline, d)
-    if d.in_function or len(siblings) < 4:
+    if d.in_function or d not in siblings or len(siblings) < 4:
         return None
     index = siblings.index(d)
     targets = [s for k, s in enumerate(siblings) if abs(k - index) > 1]
@@ -252,7 +259,7 @@ def move(outline: Outline, d: Definition, rng: random.Random) -> Change | None:
 
 def reorder(outline: Outline, d: Definition, rng: random.Random) -> Change | None:
     siblings = _siblings(outline, d)
-    if d.in_function or len(siblings) < 3 or d is siblings[-1]:
+    if d.in_function or d not in siblings or len(siblings) < 3 or d is siblings[-1]:
         return None
     nxt = siblings[siblings.index(d) + 1]
     a_start, a_end = _span_with_blanks(outline, d)
@@ -355,7 +362,7 @@ def candidates(outline: Outline, rng: random.Random) -> list[Change]:
         for make_l in (annotation, literal_constant, body_insert, rewrite, add_function, extract_helper):
             if (change := make_l(outline, d, lang, rng)) is not None:
                 out.append(change)
-    for extra in (add_import(outline, lang, rng), bare_comment(outline, rng)):
+    for extra in (add_import(outline, lang, rng), *(bare_comment(outline, rng) for _ in range(3))):
         if extra is not None:
             out.append(extra)
     return out

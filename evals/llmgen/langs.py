@@ -22,7 +22,7 @@ MARKER_WORDS = [
 class Lang:
     name: str
     comment: str  # line comment opener, or "" when only block comments exist
-    block: tuple[str, str] = ("/*", "*/")
+    block: tuple[str, str] = ("", "")  # block comment opener and closer, if the language has them
     brace: bool = True  # bodies close with a line of their own ("}" / "end")
     log: str = ""  # a statement; {msg} is the text
     function: tuple[str, ...] = ()  # a new function, {name}, indented from column 0
@@ -79,12 +79,12 @@ for _name, _f, _m, _ann in (
         ("tsx", _TS_FN, _TS_METHOD,
          ((r": string\b", ": String"), (r": number\b", ": bigint"), (r"\bstring\[\]", "Array<string>"),
           (r": boolean\b", ": boolean | undefined")))):
-    _add(Lang(_name, "//", log="console.debug('{msg}');", function=_f, method=_m,
+    _add(Lang(_name, "//", block=("/*", "*/"), log="console.debug('{msg}');", function=_f, method=_m,
               constant="const {name} = {value};", call="{name}('{msg}');",
               imports=("import { strict as assert } from 'assert';", "import path from 'path';"),
               import_re=r"^import\s", annotations=_ann, rewrite=("console.debug('{msg}');",
                                                                   "return undefined;")))
-_add(Lang("rust", "//", log='log::debug!("{msg}");',
+_add(Lang("rust", "//", block=("/*", "*/"), log='log::debug!("{msg}");',
           function=_fn("fn {name}(value: Option<i64>, fallback: i64) -> i64 {{",
                        "    match value {{", "        Some(v) => v,", "        None => fallback,",
                        "    }}", "}}"),
@@ -93,7 +93,7 @@ _add(Lang("rust", "//", log='log::debug!("{msg}");',
           annotations=((r"&str\b", "&String"), (r"\busize\b", "u64"), (r"\bi32\b", "i64"),
                        (r"\bu8\b", "u16"), (r"\bVec<", "Box<Vec<"), (r"\bf32\b", "f64")),
           rewrite=('log::debug!("{msg}");', "todo!()")))
-_add(Lang("go", "//", log='log.Printf("{msg}")',
+_add(Lang("go", "//", block=("/*", "*/"), log='log.Printf("{msg}")',
           function=_fn("func {name}(value *int, fallback int) int {{", "\tif value == nil {{",
                        "\t\treturn fallback", "\t}}", "\treturn *value", "}}"),
           constant="const {name} = {value}", call='{name}("{msg}")',
@@ -103,20 +103,20 @@ _add(Lang("go", "//", log='log.Printf("{msg}")',
 _C_FN = _fn("static int {name}(int value, int low, int high) {{",
             "    if (value < low) {{", "        return low;", "    }}",
             "    return value > high ? high : value;", "}}")
-_add(Lang("c", "//", log='fprintf(stderr, "{msg}\\n");', function=_C_FN,
+_add(Lang("c", "//", block=("/*", "*/"), log='fprintf(stderr, "{msg}\\n");', function=_C_FN,
           constant="#define {name} {value}", call='{name}("{msg}");',
           imports=("#include <stdio.h>", "#include <string.h>", "#include <errno.h>"),
           import_re=r"^#include ",
           annotations=((r"\bint\b", "long"), (r"\bchar \*", "const char *"), (r"\bunsigned\b", "size_t"),
                        (r"\bfloat\b", "double")),
           rewrite=('fprintf(stderr, "{msg}\\n");', "abort();")))
-_add(Lang("cpp", "//", log='std::fprintf(stderr, "{msg}\\n");', function=_C_FN,
+_add(Lang("cpp", "//", block=("/*", "*/"), log='std::fprintf(stderr, "{msg}\\n");', function=_C_FN,
           constant="constexpr int {name} = {value};", call='{name}("{msg}");',
           imports=("#include <cstdio>", "#include <string>", "#include <vector>"), import_re=r"^#include ",
           annotations=((r"\bint\b", "long"), (r"\bstd::string\b", "std::string_view"),
                        (r"\bsize_t\b", "std::size_t"), (r"\bfloat\b", "double")),
           rewrite=('std::fprintf(stderr, "{msg}\\n");', "std::abort();")))
-_add(Lang("java", "//", log='System.err.println("{msg}");', top_functions=False,
+_add(Lang("java", "//", block=("/*", "*/"), log='System.err.println("{msg}");', top_functions=False,
           function=_fn("private static int {name}(int value, int low, int high) {{",
                        "    if (value < low) {{", "        return low;", "    }}",
                        "    return Math.min(value, high);", "}}"),
@@ -125,7 +125,7 @@ _add(Lang("java", "//", log='System.err.println("{msg}");', top_functions=False,
           annotations=((r"\bint\b", "long"), (r"\bList<", "Collection<"), (r"\bString\b", "CharSequence"),
                        (r"\bfloat\b", "double")),
           rewrite=('System.err.println("{msg}");', 'throw new UnsupportedOperationException("{msg}");')))
-_add(Lang("csharp", "//", log='Console.Error.WriteLine("{msg}");', top_functions=False,
+_add(Lang("csharp", "//", block=("/*", "*/"), log='Console.Error.WriteLine("{msg}");', top_functions=False,
           function=_fn("private static int {name}(int value, int low, int high)", "{{",
                        "    return Math.Clamp(value, low, high);", "}}"),
           call='{name}("{msg}");', imports=("using System.Linq;", "using System.Text;"),
@@ -143,28 +143,28 @@ _add(Lang("lua", "--", block=("--[[", "]]"), log='print("{msg}")',
                        "    return fallback", "  end", "  return value", "end"),
           constant="local {name} = {value}", call='{name}("{msg}")',
           rewrite=('print("{msg}")', "return nil")))
-_add(Lang("php", "//", log="error_log('{msg}');",
+_add(Lang("php", "//", block=("/*", "*/"), log="error_log('{msg}');",
           function=_fn("function {name}($value, $fallback = null)", "{{",
                        "    return $value ?? $fallback;", "}}"),
           method=_fn("private function {name}($value, $fallback = null)", "{{",
                      "    return $value ?? $fallback;", "}}"),
           call="{name}('{msg}');", rewrite=("error_log('{msg}');", "return null;"),
           annotations=((r"\bint\b", "float"), (r"\bstring\b", "?string"), (r"\barray\b", "iterable"))))
-_add(Lang("kotlin", "//", log='println("{msg}")',
+_add(Lang("kotlin", "//", block=("/*", "*/"), log='println("{msg}")',
           function=_fn("private fun {name}(value: Int?, fallback: Int): Int {{", "    return value ?: fallback",
                        "}}"),
           constant="private const val {name} = {value}", call='{name}("{msg}")',
           imports=("import kotlin.math.max", "import java.util.Objects"), import_re=r"^import ",
           annotations=((r"\bInt\b", "Long"), (r"\bString\b", "String?"), (r"\bList<", "MutableList<")),
           rewrite=('println("{msg}")', 'TODO("{msg}")')))
-_add(Lang("swift", "//", log='print("{msg}")',
+_add(Lang("swift", "//", block=("/*", "*/"), log='print("{msg}")',
           function=_fn("private func {name}(_ value: Int?, fallback: Int) -> Int {{",
                        "    return value ?? fallback", "}}"),
           constant="let {name} = {value}", call='{name}("{msg}")',
           imports=("import Foundation", "import os"), import_re=r"^import ",
           annotations=((r"\bInt\b", "Int64"), (r"\bString\b", "Substring"), (r"\bDouble\b", "Float")),
           rewrite=('print("{msg}")', 'fatalError("{msg}")')))
-_add(Lang("scala", "//", log='println("{msg}")',
+_add(Lang("scala", "//", block=("/*", "*/"), log='println("{msg}")',
           function=_fn("private def {name}(value: Option[Int], fallback: Int): Int = {{",
                        "  value.getOrElse(fallback)", "}}"),
           call='{name}("{msg}")', imports=("import scala.util.Try", "import scala.collection.mutable"),
@@ -186,7 +186,7 @@ def comment_syntaxes(language: str) -> list[tuple[str, str]]:
     own = {"css": [("/*", " */")], "html": [("<!--", " -->")], "yaml": [("#", "")], "toml": [("#", "")],
            "json": [("//", "")]}.get(language)
     if own is None and lang is not None:
-        own = [(lang.comment, "")] if lang.comment else [(lang.block[0], " " + lang.block[1])]
+        own = [(lang.comment, "")]
         if lang.block[0] == "/*":
             own.append(("/*", " */"))
     return own or [("//", "")]

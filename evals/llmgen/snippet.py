@@ -227,10 +227,11 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
 def _blank_habits(body: list[str], kept: list[bool], window: Window, rng: random.Random,
                   tags: list[str]) -> list[str]:
     """Double or drop the blank line that opens an inserted block (a whitespace-only difference)."""
-    if len(body) != len(kept) or rng.random() > 0.25:
+    if len(body) != len(kept) or rng.random() > 0.4:
         return body
-    starts = [i for i in range(1, len(body) - 1) if not kept[i] and kept[i - 1] and not body[i].strip()
-              and body[i + 1].strip()]
+    # A blank line that opens an inserted block, or the kept blank line right after one.
+    starts = [i for i in range(1, len(body) - 1) if not body[i].strip() and body[i + 1].strip()
+              and (not kept[i] and kept[i - 1] or kept[i] and not kept[i - 1] and body[i - 1].strip())]
     if not starts:
         return body
     at = rng.choice(starts)

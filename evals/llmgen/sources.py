@@ -43,6 +43,17 @@ def language_of(path: Path) -> str | None:
         return EXTRA_EXTS[path.suffix]
     if path.name.endswith((".min.js", ".d.ts", ".bundle.js")):
         return None
+    if not path.suffix and (path.parent.name in ("bin", "completions")):
+        # Scripts without an extension: bash completions, /usr/bin tools; read the shebang.
+        if path.parent.name == "completions":
+            return "bash"
+        try:
+            with open(path, "rb") as handle:
+                first = handle.readline(200)
+        except OSError:
+            return None
+        return "bash" if first.startswith(b"#!") and (b"bash" in first or first.strip() == b"#!/bin/sh") \
+            else None
     lang = detect_language(path.name)
     return lang if lang not in (None, "html", "css") else None
 
@@ -53,7 +64,9 @@ def _walk(root: Path, label: str, split: str | None, per_language: int) -> list[
         return []
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root)
-        if set(relative.parts[:-1]) & SKIP_PARTS or path.name.startswith("test_") or not path.is_file():
+        if set(relative.parts[:-1]) & SKIP_PARTS or path.name.startswith("test_") \
+                or any(part in path.name for part in (".test.", ".spec.", ".stories.", "_test.")) \
+                or not path.is_file():
             continue
         lang = language_of(path)
         if lang is None or len(found.get(lang, [])) >= per_language:

@@ -99,3 +99,26 @@ def test_a_hanging_merge_counts_as_crashed(monkeypatch):
     monkeypatch.setattr(fastapply, "apply", hang)
     result = accuracy.run_case(_cases()[0], timeout=0.2)
     assert result.outcome == "crashed" and result.code == "CaseTimeout"
+
+
+def test_wrong_merges_are_split_into_whitespace_only_and_substantive(tmp_path, capsys):
+    # A whole-file snippet comes back as is: expected differs from it in blank lines and indentation
+    # only (whitespace-only wrong), or in code (substantive wrong).
+    spaced = WHOLE.replace("\n\n\n", "\n\n\n\n").replace("    return 2", "  return 2")
+    cases = [Case(id="ws", original=ORIGINAL, update=WHOLE, expected=spaced, filename="geo.py", tags=["t"]),
+             Case(id="sub", original=ORIGINAL, update=WHOLE, expected=ORIGINAL, filename="geo.py",
+                  tags=["t"])]
+    results = {c.id: accuracy.run_case(c) for c in cases}
+    assert results["ws"].outcome == "wrong" and results["ws"].whitespace_only
+    assert results["sub"].outcome == "wrong" and not results["sub"].whitespace_only
+    summary = accuracy.summarize(list(results.values()))
+    assert (summary.wrong, summary.wrong_whitespace, summary.wrong_substantive) == (2, 1, 1)
+    data = tmp_path / "ws.jsonl"
+    write_jsonl(cases, data)
+    png = tmp_path / "tags.png"
+    assert accuracy.main(["--data", str(data), "--out", str(tmp_path / "r.json"), "--no-progress",
+                          "--json", "--plot-tags", str(png)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["overall"]["wrong_whitespace"] == 1 and printed["tags"]["t"]["wrong_substantive"] == 1
+    assert "results" not in printed
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -90,7 +90,7 @@ def test_main_writes_jsonl(tmp_path, monkeypatch, sources):
 
 def test_brace_languages_from_named_sources(tmp_path):
     """The corpus bases hold Go (tabs), Rust, TypeScript, TSX, JSX and JS: edits keep them parseable."""
-    bases = Path(__file__).resolve().parents[2] / "evals" / "specs" / "bases"
+    bases = Path(__file__).resolve().parents[2] / "evals" / "corpus" / "bases"
     sources = generate.collect_sources([bases])
     assert {p.suffix for p in sources} >= {".go", ".rs", ".ts", ".tsx", ".jsx", ".js", ".py"}
     cases = generate.generate(120, seed=2, sources=sources, per_file=12)
@@ -100,5 +100,5 @@ def test_brace_languages_from_named_sources(tmp_path):
         check_snippet_in_expected(case.id, case.update, case.expected)
         assert syntax_errors(case.expected, case.language) == [], case.id
     out = tmp_path / "own.jsonl"
-    assert generate.main(["--out", str(out), "--n", "5", "--source", str(bases / "bookmarks.go")]) == 0
+    assert generate.main(["--out", str(out), "--n", "5", "--source", str(bases / "go" / "bookmarks.go")]) == 0
     assert {c.language for c in load_cases(out)} == {"go"}

@@ -129,12 +129,12 @@ def test_real_files_property_checks_mostly_merges() -> None:
     assert OUTCOMES.get("exact", 0) >= 0.95 * merged, OUTCOMES
 
 
-CORPUS = Path(__file__).resolve().parents[2] / "evals" / "data"
+CORPUS = Path(__file__).resolve().parents[2] / "evals" / "corpus" / "bases"
 
 
 @cache
 def corpus_files() -> list[Path]:
-    return sorted(p for p in CORPUS.glob("*/*/original.*") if p.suffix != ".py")
+    return sorted(p for p in CORPUS.glob("*/*") if p.suffix != ".py")
 
 
 def _marker_for(path: Path) -> str:

@@ -1,6 +1,0 @@
-    // ... existing code ...
-
-    // Remove clear() - unused, and it bypasses the eviction stats
-
-    std::size_t size() const {
-    // ... existing code ...

@@ -1,8 +1,0 @@
-// ... existing code ...
-      </div>
-    </li>
-  );
-}
-
-function Column({ column, tasks, onMove, onDelete }) {
-// ... existing code ...

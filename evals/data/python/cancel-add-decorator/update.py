@@ -1,6 +1,0 @@
-# ... rest of the code ...
-
-@orders.route("/<order_id>/cancel", methods=["POST"])
-@require_role("customer", "support")
-def cancel_order(order_id: str):
-    # ... rest of the code ...

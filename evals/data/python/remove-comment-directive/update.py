@@ -1,5 +1,0 @@
-# ... existing code ...
-    return jsonify([order.to_dict() for order in found])
-
-
-# remove ship_order endpoint

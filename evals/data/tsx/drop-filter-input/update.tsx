@@ -1,6 +1,0 @@
-// ... existing code ...
-  return (
-    <div className="invoice-table">
-      <table>
-        <thead>
-// ... existing code ...

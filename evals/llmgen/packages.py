@@ -1,0 +1,97 @@
+"""The registry packages and release pairs the `--style llm` generator downloads, and their split.
+
+Pinned versions, so that a cache built today yields the same cases tomorrow. Entries with split
+"heldout" are never fetched for, or read by, the dev split (see splits.py): do not tune on them.
+Languages: TypeScript, TSX and JavaScript (npm), Go, Rust, Ruby, PHP, Lua, Bash, C and C++ (Debian
+packages), C and Cython (PyPI sdists), TOML (Cargo.toml, pyproject.toml inside those), YAML and JSON.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Package(NamedTuple):
+    registry: str  # "npm" | "deb" | "pypi"
+    name: str
+    version: str
+    split: str  # "dev" | "heldout"
+
+
+class ReleasePair(NamedTuple):
+    """Two consecutive releases: files changed between them give real edits."""
+
+    registry: str  # "pypi" | "npm"
+    name: str
+    old: str
+    new: str
+    split: str
+
+
+PACKAGES: list[Package] = [
+    # dev
+    Package("npm", "zod", "3.23.8", "dev"),
+    Package("npm", "rxjs", "7.8.1", "dev"),
+    Package("npm", "@tanstack/query-core", "5.59.0", "dev"),
+    Package("npm", "@tanstack/react-query", "5.59.0", "dev"),
+    Package("npm", "express", "4.19.2", "dev"),
+    Package("deb", "golang-github-spf13-cobra-dev", "1.6.1-1", "dev"),
+    Package("deb", "golang-github-sirupsen-logrus-dev", "1.9.0-1", "dev"),
+    Package("deb", "librust-serde-json-dev", "1.0.87-1", "dev"),
+    Package("deb", "librust-regex-dev", "1.7.1-1", "dev"),
+    Package("deb", "ruby-thor", "1.2.1-2", "dev"),
+    Package("deb", "ruby-rack", "2.2.22-0+deb12u2", "dev"),
+    Package("deb", "lua-penlight", "1.13.1-3", "dev"),
+    Package("deb", "php-symfony-console", "5.4.53+dfsg-0+deb12u1", "dev"),
+    Package("deb", "php-monolog", "2.9.1-1", "dev"),
+    Package("deb", "bash-completion", "1:2.11-6", "dev"),
+    Package("deb", "libfmt-dev", "9.1.0+ds1-2", "dev"),
+    Package("deb", "libcjson-dev", "1.7.15-1+deb12u4", "dev"),
+    Package("pypi", "msgpack", "1.1.0", "dev"),
+    Package("npm", "axios", "1.7.7", "dev"),
+    Package("npm", "lodash", "4.17.21", "dev"),
+    # held out: never used by the dev split
+    Package("npm", "immer", "10.1.1", "heldout"),
+    Package("npm", "koa", "2.15.3", "heldout"),
+    Package("npm", "@tanstack/react-table", "8.20.5", "heldout"),
+    Package("npm", "@tanstack/react-virtual", "3.10.8", "heldout"),
+    Package("npm", "@tanstack/virtual-core", "3.10.8", "heldout"),
+    Package("deb", "golang-github-gorilla-mux-dev", "1.8.0-1", "heldout"),
+    Package("deb", "golang-github-urfave-cli-dev", "1.22.9-2", "heldout"),
+    Package("deb", "librust-clap-dev", "4.0.32-1", "heldout"),
+    Package("deb", "librust-anyhow-dev", "1.0.69-1", "heldout"),
+    Package("deb", "ruby-mustermann", "3.0.0-2", "heldout"),
+    Package("deb", "ruby-rainbow", "3.1.1-1", "heldout"),
+    Package("deb", "lua-json", "1.3.4-2", "heldout"),
+    Package("deb", "php-symfony-yaml", "5.4.53+dfsg-0+deb12u1", "heldout"),
+    Package("deb", "php-psr-log", "1.1.4-2", "heldout"),
+    Package("deb", "neofetch", "7.1.0-4", "heldout"),
+    Package("deb", "libspdlog-dev", "1:1.10.0+ds-0.4", "heldout"),
+    Package("deb", "libinih-dev", "55-1", "heldout"),
+    Package("deb", "libutf8proc-dev", "2.8.0-1", "heldout"),
+    Package("pypi", "pyyaml", "6.0.2", "heldout"),
+    Package("pypi", "cmarkgfm", "2024.11.20", "heldout"),
+    Package("npm", "react-day-picker", "8.10.1", "heldout"),
+    Package("npm", "commander", "12.1.0", "heldout"),
+    Package("deb", "pass", "1.7.4-6", "heldout"),
+    Package("deb", "dkms", "3.0.10-8+deb12u1", "heldout"),
+]
+
+RELEASE_PAIRS: list[ReleasePair] = [
+    ReleasePair("pypi", "click", "8.1.6", "8.1.7", "dev"),
+    ReleasePair("pypi", "rich", "13.7.0", "13.7.1", "dev"),
+    ReleasePair("pypi", "attrs", "23.1.0", "23.2.0", "dev"),
+    ReleasePair("pypi", "jinja2", "3.1.3", "3.1.4", "dev"),
+    ReleasePair("pypi", "flask", "3.0.2", "3.0.3", "dev"),
+    ReleasePair("npm", "express", "4.18.2", "4.19.2", "dev"),
+    # held out
+    ReleasePair("pypi", "httpx", "0.27.0", "0.27.2", "heldout"),
+    ReleasePair("pypi", "packaging", "24.0", "24.1", "heldout"),
+    ReleasePair("pypi", "pluggy", "1.4.0", "1.5.0", "heldout"),
+    ReleasePair("pypi", "markdown", "3.6", "3.7", "heldout"),
+    ReleasePair("npm", "koa", "2.15.2", "2.15.3", "heldout"),
+]
+
+
+def folder_name(registry: str, name: str, version: str) -> str:
+    return f"{registry}-{name.replace('/', '+').replace('@', '')}-{version.replace(':', '_')}"

@@ -11,7 +11,10 @@ merge is refused, with the snippet or original line named, when:
 - the merge defines a name twice in one scope where the original defined it once (a renamed or
   moved definition kept next to its old copy);
 - a marker stands for nothing while a line next to it, unpaired, occurs exactly once in the
-  original (the snippet shows code the alignment could not place: it would appear twice).
+  original (the snippet shows code the alignment could not place: it would appear twice);
+- new lines of the snippet repeat the original lines right next to them (a block of up to three
+  lines, twice in a row) where the original has no such repetition: edited or context lines that
+  were not recognised, kept and inserted both.
 
 Complexity: O(n + m) plus, per new definition header, one lookup of the original headers with
 the same name (cached by the aligner).
@@ -29,6 +32,7 @@ from .splice import Spliced
 if TYPE_CHECKING:
     from .anchor import Aligner
 
+_WORDS = re.compile(r"\w+")
 # Decorators under which one name is legitimately defined twice in a scope.
 _REDEFINES = re.compile(r"^@(?:\w+\.(?:setter|deleter|getter|register)|(?:typing\.)?overload)\b")
 
@@ -38,6 +42,7 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
     _check_snippet_kept(al, spliced)
     _check_empty_markers(al, spliced)
     _check_duplicates(al, spliced)
+    _check_repeated_lines(al, spliced)
 
 
 def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
@@ -134,3 +139,47 @@ def _original_scope(al: Aligner, o: int) -> str:
 def _arity(header: str) -> int:
     inside = header.split("(", 1)[1].rsplit(")", 1)[0] if "(" in header else ""
     return 0 if not inside.strip() else inside.count(",") + 1
+
+
+_NEAR = 3  # the longest block of lines whose repetition is looked for
+
+
+def _check_repeated_lines(al: Aligner, spliced: Spliced) -> None:
+    rows = [r for r, line in enumerate(spliced.lines) if line.strip()]
+    norms = [" ".join(spliced.lines[r].split()) for r in rows]
+    for position, row in enumerate(rows):
+        s, o = spliced.origin[row]
+        if s < 0 or o >= 0 or is_trivial(norms[position]) or len(_WORDS.findall(norms[position])) < 2:
+            continue
+        for distance in range(1, _NEAR + 1):
+            for start in (position - distance, position + distance):
+                if not 0 <= start < len(rows) or spliced.origin[rows[start]][1] < 0 \
+                        or norms[start] != norms[position]:
+                    continue
+                first, second = sorted((start, position))
+                # the whole block between the twins repeats: [A, B] kept, then [A, B] new
+                if second + distance > len(rows) or norms[first:second] != norms[second:second + distance]:
+                    continue
+                if _repeated_in_original(al, spliced.origin[rows[start]][1]):
+                    continue
+                item = al.items[s]
+                raise ValidationError(
+                    f"snippet line {item.number} ({item.text.strip()!r}) would land next to the same line "
+                    f"of the original (line {spliced.origin[rows[start]][1] + 1}), which the merge also keeps: "
+                    "the line would be repeated. If it is an edited line, show one unchanged line above and "
+                    "below it; if it is new, show where it goes with the lines around it",
+                    code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _repeated_in_original(al: Aligner, o: int) -> bool:
+    """True when the original itself has the line at o again within a few lines."""
+    norm = al.onorm[o]
+    for step in (-1, 1):
+        index, seen = o + step, 0
+        while 0 <= index < len(al.orig) and seen < _NEAR:
+            if al.onorm[index]:
+                if al.onorm[index] == norm:
+                    return True
+                seen += 1
+            index += step
+    return False

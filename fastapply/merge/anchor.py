@@ -29,6 +29,7 @@ _DROP_COST = 0.1
 _DROP_CAP = 6.0
 _ORPHAN_MIN = 3  # deleted lines from which a dropped block header means a misplaced anchor
 _WORDS = re.compile(r"\w")
+_SCALAR_FIELD = re.compile(r"^[\w.-]+: \S")
 
 
 class Aligner:
@@ -71,6 +72,7 @@ class Aligner:
         if self._fresh is None:
             parent_of = enclosing(self.stext, self.snorm, self.markers)
             fresh = [False] * len(self.items)
+            records: set[int] = set()
             last_at: dict[int, int] = {}  # indentation -> last line with it (a closer's opener)
             for index, norm in enumerate(self.snorm):
                 if index in self.markers:
@@ -79,10 +81,16 @@ class Aligner:
                     continue
                 width = indent_width(self.stext[index])
                 parent = parent_of[index]
-                if parent is not None and fresh[parent]:
+                if parent is not None and parent in records:
+                    # a new record's own `key: value` fields are new wherever the same pair occurs
+                    # elsewhere; a nested block (`notes:` and its items) may be context
+                    fresh[index] = bool(_SCALAR_FIELD.match(norm))
+                elif parent is not None and fresh[parent]:
                     fresh[index] = True
                 elif is_closer(norm) and width in last_at:
                     fresh[index] = fresh[last_at[width]]
+                elif norm.startswith("- ") and norm not in self.opos and self._has_children(index):
+                    records.add(index)  # a new record of a YAML list: its `key: value` lines are its own
                 elif opens_at(self.snorm, index):
                     key = header_key(norm)
                     fresh[index] = key is not None and not self._okeys_for(key) and norm not in self.opos
@@ -94,7 +102,16 @@ class Aligner:
                         back -= 1
                 last_at[width] = index
             self._fresh = fresh
-        return self._fresh[s]
+        return self._fresh[s] or self.items[s].fresh
+
+    def _has_children(self, s: int) -> bool:
+        """True when the next code line of the same segment is indented deeper than line s."""
+        for index in range(s + 1, len(self.items)):
+            if index in self.markers:
+                return False
+            if self.snorm[index]:
+                return indent_width(self.stext[index]) > indent_width(self.stext[s])
+        return False
 
     # -- public -------------------------------------------------------------------------------
 

@@ -11,8 +11,13 @@ from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context
 from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
 from .indent import Style, detect_style
+from .moves import find_moves
+from .order import file_order
+from .provenance import check_provenance
+from .renames import find_renames
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
-from .segments import SnippetLine, classify, is_gap, normalize
+from .segments import (SnippetLine, classify, drop_closing_context, indent_of, is_gap, normalize,
+                       place_markers)
 from .splice import splice
 from .validate import check_loss, check_markers, check_syntax
 from .whole import WHOLE_SHARE, looks_whole, whole_text
@@ -53,10 +58,17 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         return _whole(original, update, items, spec)
 
     classified = items
-    items = _without_notes(items)
+    items = drop_closing_context(place_markers(_without_notes(items)))
     if explicit == 0:
         items = _assume_markers(items)
     aligner = Aligner(items, orig, onorm)
+    find_renames(aligner)
+    if explicit:
+        drop |= find_moves(aligner)
+        reordered = file_order(aligner)
+        if reordered is not items:
+            items = reordered
+            aligner.rebase(items, {})
     pairs = _pair_up(aligner)
     method = grammar_method
     if explicit == 0:
@@ -86,9 +98,12 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     drop |= covered(aligner)
     file_style = detect_style(orig)
     check_deadline()
+    if _same_indentation(items, orig, pairs):
+        file_style = _snippet_style(items, file_style)  # mixed files: the snippet knows the local style
     spliced = splice(items, orig, pairs, file_style=file_style,
                      snip_style=_snippet_style(items, file_style), drop=drop)
     check_markers(set(onorm), spliced.lines, spliced.snippet_rows)
+    check_provenance(aligner, spliced, drop)
     if explicit and (spliced.lines != orig and _same_code(spliced.lines, orig)
                      or spliced.lines == orig and ambiguous_context(aligner) is not None):
         _fail_no_change(code)
@@ -187,6 +202,13 @@ def _settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[st
     return items, False
 
 
+def _same_indentation(items: list[SnippetLine], orig: list[str], pairs: dict[int, int]) -> bool:
+    """True when the snippet's paired lines carry exactly the original's leading whitespace (at
+    least 90% of them, and more than two): its indentation is the file's own where it speaks."""
+    same = sum(1 for s, o in pairs.items() if indent_of(items[s].text) == indent_of(orig[o]))
+    return same > 2 and same >= 0.9 * len(pairs)
+
+
 def _snippet_style(items: list[SnippetLine], file_style: Style) -> Style:
     """The snippet's indentation style; the file's unless it clearly uses the other of tabs/spaces."""
     snip_style = detect_style([i.text for i in items if i.kind == "code"])
@@ -230,9 +252,16 @@ def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: A
         solid = [s for s in seg if not is_trivial(items[s].norm)]
         if known and len(known) * 2 >= len(solid):
             line = items[known[0]]
-            count = len(aligner.opos[line.norm])
+            where = aligner.opos[line.norm]
+            if len(where) == 1:
+                raise MergeError(
+                    f"snippet line {line.number} ({line.text.strip()!r}) occurs once in the original (line "
+                    f"{where[0] + 1}), but there it would break the order of the snippet's other parts, and "
+                    "its part has too few lines of its own to be moved there. Show its parts in file order, "
+                    "with a '... existing code ...' marker between them, or more unchanged lines around it",
+                    code=ErrorCode.AMBIGUOUS_ANCHOR, line=line.number)
             raise MergeError(
-                f"snippet line {line.number} ({line.text.strip()!r}) occurs {count} times in the original "
+                f"snippet line {line.number} ({line.text.strip()!r}) occurs {len(where)} times in the original "
                 "and nothing around it tells which one is meant. Add one more unchanged line of context "
                 "above it (for example the enclosing function's signature)",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=line.number)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from .lines import indent_width, is_closer
 from .markers import delete_target, is_marker
 
 def normalize(line: str) -> str:
@@ -17,6 +18,7 @@ class SnippetLine(msgspec.Struct):
     norm: str = ""
     number: int = 0  # 1-based line number in the snippet as sent (0 for implicit markers)
     targets: list[str] = []  # for "delete": identifiers the note names
+    fresh: bool = False  # new code wherever its text also occurs (a moved definition's lines)
 
 
 def classify(snippet: str, original_norms: set[str]) -> list[SnippetLine]:
@@ -47,3 +49,61 @@ def is_gap(item: SnippetLine) -> bool:
 
 def indent_of(text: str) -> str:
     return text[: len(text) - len(text.lstrip())]
+
+
+def place_markers(items: list[SnippetLine]) -> list[SnippetLine]:
+    """Give markers written at column 0 inside an indented block the indentation of the code around
+    them: models write `// ... existing code ...` at column 0 anywhere, also right before a
+    block's closing line, and a marker's indentation is read as where its block ends. The lines
+    around a marker are the stronger evidence: a column-0 marker right before a closing line sits
+    inside the block that line closes, one right after a block header in that block's body, and
+    one at the end of the snippet after an indented line continues that line's block. Between
+    two indented lines it may stand for the end of one definition and the start of the next, and
+    keeps column 0. One pass, O(m)."""
+    code = [i for i, item in enumerate(items) if item.kind == "code"]
+    result = list(items)
+    position = 0
+    for index, item in enumerate(items):
+        while position < len(code) and code[position] < index:
+            position += 1
+        if item.kind != "marker" or item.text[:1].isspace():
+            continue  # an indented marker says where it is
+        before = items[code[position - 1]] if position > 0 else None
+        after = items[code[position]] if position < len(code) else None
+        prev = indent_width(before.text) if before is not None else 0
+        if after is None:
+            width = prev  # the last line: the rest of the block that the line before it is in
+        elif is_closer(after.norm) and indent_width(after.text) < prev:
+            width = prev  # right before a block's closing line: inside that block
+        elif before is not None and before.norm.endswith(("{", ":", "(", "[")) \
+                and indent_width(after.text) <= prev:
+            width = prev + 1  # the body of the block the line before opens
+        else:
+            continue  # between two lines of code at column 0 it may stand for whole definitions
+        if width:
+            result[index] = SnippetLine(" " * width + item.text.lstrip(), item.kind, item.norm, item.number,
+                                        item.targets)
+    return result
+
+
+def drop_closing_context(items: list[SnippetLine]) -> list[SnippetLine]:
+    """Remove segments that hold nothing but closing lines (`}`, `end`, `});`) between two explicit
+    markers: models show the end of a block whose inside they elide. Such a line is context that
+    fits any block's end, and the two markers around it say the code around it stays: without it
+    the snippet means the same, and nothing is left to misplace. O(m)."""
+    result: list[SnippetLine] = []
+    index = 0
+    while index < len(items):
+        item = items[index]
+        result.append(item)
+        index += 1
+        if item.kind != "marker":
+            continue
+        stop = index
+        while stop < len(items) and items[stop].kind in ("code", "blank"):
+            stop += 1
+        segment = [i for i in items[index:stop] if i.kind == "code"]
+        if segment and stop < len(items) and items[stop].kind == "marker" \
+                and all(is_closer(i.norm) for i in segment):
+            index = stop + 1  # the segment and the marker after it: one marker stands for it all
+    return result

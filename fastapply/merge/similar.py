@@ -14,13 +14,15 @@ FUZZY_MIN = 60.0
 _ASSIGNED = re.compile(r"^((?:(?:const|let|var|local|val|export|static|final|public|private)\s+)*"
                        r"[A-Za-z_$][\w$.\[\]'\"]*\s*(?::[^=]*)?)\s*[:=]\s")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
+_WORD = re.compile(r"\w")
 
 
 def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
     """True when `new` reads as an edit of `old`, not a different line: the same definition name, or
     one line's tokens contain the other's (an import that gained a name, an argument appended)."""
-    if new and old and not is_closer(old) and (new.startswith(old + " ") or old.startswith(new + " ")):
-        return True  # words appended: `return` -> `return None`, `pass` -> `pass  # todo`
+    if new and old and not is_closer(old) and _WORD.search(old) and _WORD.search(new) \
+            and (new.startswith(old + " ") or old.startswith(new + " ")):
+        return True  # words appended: `return` -> `return None`, `pass` -> `pass  # todo` (not `//` -> `// x`)
     if is_trivial(new) or is_trivial(old):
         return False
     key, old_key = header_key(new), header_key(old)
@@ -58,6 +60,8 @@ def rewrites(new: str, old: str) -> bool:
     if is_trivial(new) or is_trivial(old) or opens_block(new) or opens_block(old) or is_closer(old) \
             or header_key(new) is not None or header_key(old) is not None:
         return False  # block headers and definitions are edited_version's business
+    if new.startswith("- ") and old.startswith("- "):
+        new, old = new[2:], old[2:]  # the same field of a YAML list item
     new_target, old_target = _ASSIGNED.match(new), _ASSIGNED.match(old)
     if new_target and old_target:
         return new_target.group(1).strip() == old_target.group(1).strip()

@@ -10,8 +10,8 @@ import msgspec
 from .indent import Style, level, render
 from .lines import indent_width, is_closer, opens_block
 from .segments import SnippetLine, is_gap
+from .spacing import EMPTY, ORIG, SNIP, Spacing, pep8_gap
 
-ORIG, SNIP, EMPTY = "o", "s", "m"
 
 
 class Spliced(msgspec.Struct):
@@ -20,14 +20,19 @@ class Spliced(msgspec.Struct):
     deleted: list[tuple[int, int]]  # original ranges dropped between anchors
     markers_resolved: int
     snippet_rows: set[int]  # indices of merged lines that came from the snippet
+    # provenance of every merged line: (snippet item index or -1, original line index or -1);
+    # a snippet line paired with an original line has both, a kept original line only the latter
+    origin: list[tuple[int, int]]
+    empty_markers: list[int]  # snippet item indices of markers that stood for no original line
 
 
 def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, file_style: Style,
            snip_style: Style, drop: set[int]) -> Spliced:
     shifts = _segment_shifts(items, orig, pairs, file_style, snip_style)
     same_style = file_style == snip_style
-    # (text, source, original index or, for an empty marker, its indentation)
-    out: list[tuple[str, str, int]] = []
+    # (text, source, original index or, for an empty marker, its indentation, snippet item index)
+    out: list[tuple[str, str, int, int]] = []
+    empty_markers: list[int] = []
     kept: list[tuple[int, int]] = []
     deleted: list[tuple[int, int]] = []
     resolved = 0
@@ -52,15 +57,18 @@ def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, 
                 resolved += item.kind == "marker"
                 if stop > start:
                     kept.append((start, stop))
-                region = [(orig[o], ORIG, o) for o in range(start, stop) if o not in drop]
-                out.extend(region or [("", EMPTY, indent_width(item.text))])
+                region = [(orig[o], ORIG, o, -1) for o in range(start, stop) if o not in drop]
+                if not any(orig[o].strip() for o in range(start, stop)):
+                    empty_markers.append(s)
+                out.extend(region or [("", EMPTY, indent_width(item.text), s)])
             elif is_gap(item):
                 resolved += item.kind == "marker"
-                out.append(("", EMPTY, indent_width(item.text)))
+                empty_markers.append(s)
+                out.append(("", EMPTY, indent_width(item.text), s))
             elif item.kind == "blank":
-                out.append(("", SNIP, -1))
+                out.append(("", SNIP, -1, s))
             elif item.kind == "code":
-                out.append((snippet_line(s), SNIP, -1))
+                out.append((snippet_line(s), SNIP, -1, s))
 
     pending: list[int] = []
     o_pos = 0
@@ -69,14 +77,14 @@ def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, 
             flush(pending, o_pos, pairs[s], s)
             # a line the snippet repeats byte for byte stays as it is, whatever the indentation style
             same = items[s].text == orig[pairs[s]]
-            out.append((orig[pairs[s]] if same else snippet_line(s), SNIP, pairs[s]))
+            out.append((orig[pairs[s]] if same else snippet_line(s), SNIP, pairs[s], s))
             o_pos = pairs[s] + 1
             pending = []
         else:
             pending.append(s)
     flush(pending, o_pos, len(orig), None)
-    lines, rows = _merge_blank_runs(out, orig)
-    return Spliced(lines, kept, deleted, resolved, rows)
+    lines, rows, origin = _merge_blank_runs(out, orig, Spacing(orig))
+    return Spliced(lines, kept, deleted, resolved, rows, origin, empty_markers)
 
 
 def _absorbing_gap(items: list[SnippetLine], pending: list[int], gaps: list[int], after_anchor: bool,
@@ -125,20 +133,28 @@ def _segment_shifts(items: list[SnippetLine], orig: list[str], pairs: dict[int, 
     return [chosen.get(segment_of[s], default) for s in range(len(items))]
 
 
-def _merge_blank_runs(out: list[tuple[str, str, int]], orig: list[str]) -> tuple[list[str], set[int]]:
+def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str],
+                      spacing: Spacing) -> tuple[list[str], set[int], list[tuple[int, int]]]:
     """Blank lines where kept original code meets snippet code. Two lines that were neighbours in
     the original keep the original's spacing; otherwise the blank lines from both sides merge (the
     larger count wins); around a marker that stood for nothing they go when they would sit just
     inside a block's braces."""
     result: list[str] = []
     rows: set[int] = set()
+    origin: list[tuple[int, int]] = []
     last_index = -1  # position in `out` of the last non-blank entry
     index = 0
     while index < len(out):
-        text, source, _ = out[index]
+        text, source, at, s = out[index]
         if text.strip():
+            if last_index == index - 1 and last_index >= 0:
+                # no blank line at all before a new definition: the file's own spacing, if it has one
+                count = spacing.before_new(out, last_index, index) or 0
+                result.extend([""] * count)
+                origin.extend([(-1, -1)] * count)
             if source == SNIP:
                 rows.add(len(result))
+            origin.append((s, at))
             result.append(text)
             last_index = index
             index += 1
@@ -149,30 +165,37 @@ def _merge_blank_runs(out: list[tuple[str, str, int]], orig: list[str]) -> tuple
         run = out[index:run_end]
         before = out[last_index] if last_index >= 0 else None
         after = out[run_end] if run_end < len(out) else None
-        result.extend([""] * _blank_count(run, before, after, orig))
+        count = _blank_count(run, before, after, orig)
+        if before is not None and after is not None and all(source == SNIP for _, source, _, _ in run):
+            usual = spacing.before_new(out, last_index, run_end)
+            count = count if usual is None else usual
+            if not pep8_gap(after[0]):
+                count = min(count, spacing.most())
+        result.extend([""] * count)
+        origin.extend([(-1, -1)] * count)
         index = run_end
-    return result, rows
+    return result, rows, origin
 
 
-def _blank_count(run: list[tuple[str, str, int]], before: tuple[str, str, int] | None,
-                 after: tuple[str, str, int] | None, orig: list[str]) -> int:
+def _blank_count(run: list[tuple[str, str, int, int]], before: tuple[str, str, int, int] | None,
+                 after: tuple[str, str, int, int] | None, orig: list[str]) -> int:
     if after is None or before is None:
         # blank lines at the start or end of the file are the original's own, never the snippet's
-        return sum(1 for _, source, _ in run if source == ORIG) if (before or after) else 0
+        return sum(1 for _, source, _, _ in run if source == ORIG) if (before or after) else 0
     a, b = before[2], after[2]
-    touches_kept = ORIG in (before[1], after[1]) or any(source == ORIG for _, source, _ in run)
+    touches_kept = ORIG in (before[1], after[1]) or any(source == ORIG for _, source, _, _ in run)
     if touches_kept and a >= 0 and b > a and before[1] != EMPTY and after[1] != EMPTY and \
             all(not orig[i].strip() for i in range(a + 1, b)):
         return b - a - 1
-    empties = [i for i, (_, source, _) in enumerate(run) if source == EMPTY]
-    blanks = [source for _, source, _ in run if source != EMPTY]
+    empties = [i for i, (_, source, _, _) in enumerate(run) if source == EMPTY]
+    blanks = [source for _, source, _, _ in run if source != EMPTY]
     if not empties:
         if len(set(blanks)) <= 1:
             return len(blanks)
         return max(blanks.count(ORIG), blanks.count(SNIP))
     marker_indent = run[empties[0]][2]
-    left = sum(1 for _, source, _ in run[: empties[0]] if source != EMPTY)
-    right = sum(1 for _, source, _ in run[empties[-1] + 1:] if source != EMPTY)
+    left = sum(1 for _, source, _, _ in run[: empties[0]] if source != EMPTY)
+    right = sum(1 for _, source, _, _ in run[empties[-1] + 1:] if source != EMPTY)
     if indent_width(after[0]) < marker_indent or \
             opens_block(before[0].strip()) and indent_width(before[0]) < marker_indent:
         return 0

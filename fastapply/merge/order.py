@@ -1,0 +1,91 @@
+"""Segments out of file order: models show a helper after its caller although the helper sits
+earlier in the file. A single monotone alignment cannot pair such a segment, so before aligning,
+segments (the code between two markers) are put back in file order when every one of them is
+placed by its own anchors: lines that occur exactly once in the original and once in the snippet.
+
+Complexity: O(n + m log m) for n original and m snippet lines (one pass to count, one sort of the
+segments).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from .lines import header_key, is_trivial, opens_block
+from .segments import SnippetLine, is_gap
+
+if TYPE_CHECKING:
+    from .anchor import Aligner
+
+# Segments are moved only when each has this many anchors of its own (one line can be new code
+# that happens to equal a line elsewhere), spread over at most _SPREAD times its own length.
+_MIN_ANCHORS = 2
+_SPREAD = 3
+
+
+def file_order(al: Aligner) -> list[SnippetLine]:
+    """The aligner's items with their segments in the order their anchors have in the original,
+    or the items as they are when they are in order already or when a segment has too few anchors
+    of its own (its place would be a guess: the alignment then decides, or refuses). Anchors are
+    lines unique in both texts, and headers whose definition name is unique in both, outside new
+    definitions."""
+    items = al.items
+    segments: list[list[int]] = [[]]
+    markers: list[SnippetLine] = []
+    for index, item in enumerate(items):
+        if is_gap(item):
+            markers.append(item)
+            segments.append([])
+        else:
+            segments[-1].append(index)
+    if len(markers) < 2:
+        return items
+    counts = Counter(item.norm for item in items if item.kind == "code")
+    spans: list[tuple[int, int, int]] = []  # (first, last, segment index)
+    weak = False
+    for index, seg in enumerate(segments):
+        code = [s for s in seg if items[s].kind == "code"]
+        if not code:
+            continue
+        where = [o for s in code if (o := anchor_of(al, s, counts)) is not None]
+        if not where:
+            return items
+        weak = weak or len(where) < _MIN_ANCHORS or max(where) - min(where) > _SPREAD * len(seg) + 2
+        spans.append((min(where), max(where), index))
+    ordered = sorted(spans)
+    if [s[2] for s in ordered] == [s[2] for s in spans] or weak:
+        return items
+    if any(a[1] >= b[0] for a, b in zip(ordered, ordered[1:])):
+        return items  # interleaved segments: not a plain reordering
+    # a segment without a marker before it is the file's head and must stay first; likewise the tail
+    if segments[0] and ordered[0][2] != 0 or segments[-1] and ordered[-1][2] != len(segments) - 1:
+        return items
+    result: list[SnippetLine] = []
+    if not segments[0]:
+        result.append(markers[0])
+    for position, (_, _, index) in enumerate(ordered):
+        if position:
+            # the marker that stood before this segment describes where it starts
+            result.append(markers[index - 1] if index > 0 else markers[0])
+        result.extend(items[s] for s in segments[index])
+    if not segments[-1]:
+        result.append(markers[-1])
+    return result
+
+
+def anchor_of(al: Aligner, s: int, counts: Counter[str]) -> int | None:
+    """The original line that snippet line s certainly stands for, or None."""
+    norm = al.snorm[s]
+    if is_trivial(norm) or counts[norm] != 1 or al.in_new_definition(s):
+        return None
+    where = al.opos.get(norm, ())
+    if len(where) == 1:
+        return where[0]
+    if where or not (opens_block(norm) or "(" in norm):
+        return None
+    key = header_key(norm)
+    if key is None or len(al._skey_index().get(key, ())) != 1:
+        return None
+    found = al._okeys_for(key)
+    return found[0] if len(found) == 1 else None

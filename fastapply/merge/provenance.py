@@ -1,0 +1,185 @@
+"""Checks on where every merged line came from (the splice's provenance, `Spliced.origin`).
+
+The splice records, for each merged line, the snippet line it came from and the original line it
+stands for (a kept line has only the latter), and which markers stood for no original line. A
+merge is refused, with the snippet or original line named, when:
+
+- an original line is gone although nothing explains it: it is neither between two adjacent
+  anchors with no marker (`Spliced.deleted`) nor in a definition the snippet replaces or deletes
+  (`drop`);
+- a code line of the snippet is missing from the merge;
+- the merge defines a name twice in one scope where the original defined it once (a renamed or
+  moved definition kept next to its old copy);
+- a marker stands for nothing while a line next to it, unpaired, occurs exactly once in the
+  original (the snippet shows code the alignment could not place: it would appear twice);
+- new lines of the snippet repeat the original lines right next to them (a block of up to three
+  lines, twice in a row) where the original has no such repetition: edited or context lines that
+  were not recognised, kept and inserted both.
+
+Complexity: O(n + m) plus, per new definition header, one lookup of the original headers with
+the same name (cached by the aligner).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ..errors import ErrorCode, ValidationError
+from .lines import header_key, indent_width, is_trivial, opens_block
+from .splice import Spliced
+
+if TYPE_CHECKING:
+    from .anchor import Aligner
+
+_WORDS = re.compile(r"\w+")
+# Decorators under which one name is legitimately defined twice in a scope.
+_REDEFINES = re.compile(r"^@(?:\w+\.(?:setter|deleter|getter|register)|(?:typing\.)?overload)\b")
+
+
+def check_provenance(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
+    _check_accounted(al, spliced, drop)
+    _check_snippet_kept(al, spliced)
+    _check_empty_markers(al, spliced)
+    _check_duplicates(al, spliced)
+    _check_repeated_lines(al, spliced)
+
+
+def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
+    present = {o for _, o in spliced.origin if o >= 0}
+    deleted = [False] * len(al.orig)
+    for start, stop in spliced.deleted:
+        deleted[start:stop] = [True] * (stop - start)
+    for o, norm in enumerate(al.onorm):
+        if norm and o not in present and not deleted[o] and o not in drop:
+            raise ValidationError(
+                f"the merge would lose original line {o + 1} ({al.orig[o].strip()!r}) although no part "
+                "of the snippet replaces or deletes it. Put a '... existing code ...' marker where it "
+                "is, or show the lines around it",
+                code=ErrorCode.CONTENT_LOST, line=o + 1)
+
+
+def _check_snippet_kept(al: Aligner, spliced: Spliced) -> None:
+    shown = {s for s, _ in spliced.origin if s >= 0}
+    for s, item in enumerate(al.items):
+        if item.kind == "code" and s not in shown:
+            raise ValidationError(
+                f"snippet line {item.number} ({item.text.strip()!r}) would be missing from the merge. "
+                "Show one unchanged line above and below it",
+                code=ErrorCode.CONTENT_LOST, line=item.number)
+
+
+def _check_empty_markers(al: Aligner, spliced: Spliced) -> None:
+    for m in spliced.empty_markers:
+        if al.items[m].kind != "marker":
+            continue
+        for step in (-1, 1):
+            s = m + step
+            while 0 <= s < len(al.items) and al.items[s].kind == "blank":
+                s += step
+            if not (0 <= s < len(al.items)) or al.items[s].kind != "code" or s in al.pairs:
+                continue
+            norm = al.snorm[s]
+            where = al.opos.get(norm, ())
+            if is_trivial(norm) or len(where) != 1 or len(al.spos.get(norm, ())) != 1 \
+                    or al.in_new_definition(s):
+                continue
+            item = al.items[s]
+            raise ValidationError(
+                f"snippet line {item.number} ({item.text.strip()!r}) occurs once in the original "
+                f"(line {where[0] + 1}) but could not be placed there, and the marker on snippet line "
+                f"{al.items[m].number} next to it stands for no code. Show the unchanged lines between "
+                "them, or send the whole function",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
+    present = {o for _, o in spliced.origin if o >= 0}
+    scopes: list[str] = []  # (merged) the nearest shallower line, as a stack walk would give
+    stack: list[tuple[int, str]] = []
+    for row, line in enumerate(spliced.lines):
+        norm = " ".join(line.split())
+        if not norm:
+            scopes.append("")
+            continue
+        width = indent_width(line)
+        while stack and stack[-1][0] >= width:
+            stack.pop()
+        scopes.append(stack[-1][1] if stack else "")
+        stack.append((width, norm))
+        s, o = spliced.origin[row]
+        if s < 0 or o >= 0 or not opens_block(norm):
+            continue
+        key = header_key(norm)
+        if key is None or key.startswith(("key:", "css:", "<")):
+            continue
+        if s > 0 and _REDEFINES.match(al.snorm[s - 1] or ""):
+            continue
+        same_scope = [c for c in al._okeys_for(key) if _original_scope(al, c) == scopes[row]]
+        survivors = [c for c in same_scope if c in present]
+        if not survivors or len(same_scope) > 1:
+            continue
+        old = al.onorm[survivors[0]]
+        if old != norm and _arity(old) != _arity(norm):
+            continue  # another overload
+        item = al.items[s]
+        raise ValidationError(
+            f"snippet line {item.number} ({item.text.strip()!r}) would define {key!r} a second time next "
+            f"to original line {survivors[0] + 1}, where the original defines it once. If it replaces that "
+            "definition, show the line before or after the old one; if it moves it, delete the old copy "
+            "explicitly",
+            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _original_scope(al: Aligner, o: int) -> str:
+    header = al._header_of(o)
+    return al.onorm[header] if header >= 0 else ""
+
+
+def _arity(header: str) -> int:
+    inside = header.split("(", 1)[1].rsplit(")", 1)[0] if "(" in header else ""
+    return 0 if not inside.strip() else inside.count(",") + 1
+
+
+_NEAR = 3  # the longest block of lines whose repetition is looked for
+
+
+def _check_repeated_lines(al: Aligner, spliced: Spliced) -> None:
+    rows = [r for r, line in enumerate(spliced.lines) if line.strip()]
+    norms = [" ".join(spliced.lines[r].split()) for r in rows]
+    for position, row in enumerate(rows):
+        s, o = spliced.origin[row]
+        if s < 0 or o >= 0 or is_trivial(norms[position]) or len(_WORDS.findall(norms[position])) < 2:
+            continue
+        for distance in range(1, _NEAR + 1):
+            for start in (position - distance, position + distance):
+                if not 0 <= start < len(rows) or spliced.origin[rows[start]][1] < 0 \
+                        or norms[start] != norms[position]:
+                    continue
+                first, second = sorted((start, position))
+                # the whole block between the twins repeats: [A, B] kept, then [A, B] new
+                if second + distance > len(rows) or norms[first:second] != norms[second:second + distance]:
+                    continue
+                if _repeated_in_original(al, spliced.origin[rows[start]][1]):
+                    continue
+                item = al.items[s]
+                raise ValidationError(
+                    f"snippet line {item.number} ({item.text.strip()!r}) would land next to the same line "
+                    f"of the original (line {spliced.origin[rows[start]][1] + 1}), which the merge also keeps: "
+                    "the line would be repeated. If it is an edited line, show one unchanged line above and "
+                    "below it; if it is new, show where it goes with the lines around it",
+                    code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _repeated_in_original(al: Aligner, o: int) -> bool:
+    """True when the original itself has the line at o again within a few lines."""
+    norm = al.onorm[o]
+    for step in (-1, 1):
+        index, seen = o + step, 0
+        while 0 <= index < len(al.orig) and seen < _NEAR:
+            if al.onorm[index]:
+                if al.onorm[index] == norm:
+                    return True
+                seen += 1
+            index += step
+    return False

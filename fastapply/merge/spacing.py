@@ -1,0 +1,105 @@
+"""Blank lines around inserted definitions: models double or drop the blank line that opens an
+inserted block. The file's own spacing before definitions at the same indentation, when it is
+consistent, wins over the snippet's; no run of blank lines is longer than the file ever has.
+
+Complexity: O(n) per indentation asked about (cached), a regex only on block-opening lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from .lines import header_key, indent_width, is_closer, opens_block
+
+# where a merged line came from (splice.py): an original line, a snippet line, a marker that kept nothing
+ORIG, SNIP, EMPTY = "o", "s", "m"
+
+_STATEMENT = re.compile(r"^(?:return|if|for|while|switch|else|try|do|catch|case|with|match|loop)\b")
+_PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--")
+
+
+class Spacing:
+    """The number of blank lines the original puts before a definition at a given indentation,
+    when it is consistent (models double or drop the blank line that opens an inserted block).
+    Computed lazily, once per indentation: O(n) with a regex only on block-opening lines."""
+
+    _SAMPLES = 5
+    _SHARE = 0.9
+
+    def __init__(self, orig: list[str]) -> None:
+        self.orig = orig
+        self._usual: dict[int, int | None] = {}
+        self._most: int | None = None
+
+    def before_new(self, out: list[tuple[str, str, int, int]], before: int, after: int) -> int | None:
+        """For the blank run between out[before] and out[after]: the file's usual count when
+        out[after] starts a new definition (its header or the comments above it) that follows the
+        end of a sibling, else None."""
+        text, source, at, _ = out[after]
+        prev, prev_source, prev_at, _ = out[before]
+        if source != SNIP or not prev.strip():
+            return None
+        if at >= 0:
+            # a paired header right after a new block's closing line: only the missing blank line
+            if after - before - 1 or prev_source != SNIP or prev_at >= 0 or not is_closer(prev.strip()) \
+                    or indent_width(prev) != indent_width(text) or header_key(text.strip()) is None:
+                return None
+        width = indent_width(text)
+        norm, prev_norm = text.strip(), prev.strip()
+        if opens_block(prev_norm) or indent_width(prev) < width or prev_norm.startswith(_PREAMBLE) \
+                or indent_width(prev) == width and not is_closer(prev_norm):
+            return None  # not after the end of a sibling block
+        head = after
+        while norm.startswith(_PREAMBLE) and head + 1 < len(out) and out[head + 1][0].strip() \
+                and indent_width(out[head + 1][0]) == width:
+            head += 1
+            norm = out[head][0].strip()
+        if out[head][1] != SNIP or not opens_block(norm) or header_key(norm) is None or _STATEMENT.match(norm):
+            return None
+        if width not in self._usual:
+            self._usual[width] = self._measure(width)
+        usual = self._usual[width]
+        if after - before - 1 == 0:
+            # no blank line at all between a block's closing line and the next definition is a slip
+            if usual is None and is_closer(prev_norm) and indent_width(prev) == width:
+                return 1
+            return usual
+        return None if pep8_gap(out[head][0]) else usual
+
+    def most(self) -> int:
+        """The longest run of blank lines in the original (more is a slip of the snippet's);
+        unbounded for short files, which say little about their style."""
+        if self._most is None:
+            self._most, run = 0, 0
+            for line in self.orig:
+                run = run + 1 if not line.strip() else 0
+                self._most = max(self._most, run)
+            if len(self.orig) < 20:
+                self._most = 1 << 30
+        return self._most
+
+    def _measure(self, width: int) -> int | None:
+        runs: list[int] = []
+        for index, line in enumerate(self.orig):
+            norm = line.strip()
+            if not norm or indent_width(line) != width or not opens_block(norm) or header_key(norm) is None:
+                continue
+            top = index
+            while top > 0 and self.orig[top - 1].strip().startswith(_PREAMBLE) \
+                    and indent_width(self.orig[top - 1]) == width:
+                top -= 1
+            blank = top
+            while blank > 0 and not self.orig[blank - 1].strip():
+                blank -= 1
+            if blank > 0:
+                runs.append(top - blank)
+        if len(runs) < self._SAMPLES:
+            return None
+        value, count = Counter(runs).most_common(1)[0]
+        return value if count >= self._SHARE * len(runs) else None
+
+
+def pep8_gap(text: str) -> bool:
+    """Two blank lines around top-level Python definitions are PEP 8, never a slip."""
+    return text.startswith(("def ", "class ", "async def ", "@"))

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..cases import Case, write_jsonl
+from ..fetch import missing
 from .build import generate_llm
 from .sources import cached_sources, folder_sources, local_sources
 from .splits import seeds_for
@@ -31,6 +32,11 @@ def llm_cases(n: int, split: str, seeds: list[int] | None = None, use_cache: boo
         sources = folder_sources(paths, None)
     else:
         sources = local_sources(split) + (cached_sources(split) if use_cache else [])
+        if use_cache and (absent := missing(split)):
+            # Without them the split has fewer languages; say so rather than report a smaller set.
+            Console(stderr=True).print(
+                f"[yellow]{len(absent)} package(s) of the {split} split are not downloaded "
+                f"(e.g. {absent[0]}): run `python -m evals.fetch --split {split}` first")
     columns = (TextColumn("[bold]generate"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, disable=not progress, transient=True) as bar:
         task = bar.add_task("", total=n)

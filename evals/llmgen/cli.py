@@ -15,6 +15,18 @@ from .sources import cached_sources, folder_sources, local_sources
 from .splits import seeds_for
 
 
+def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `python -m evals.generate` that choose the style, split and seeds."""
+    parser.add_argument("--style", choices=["today", "llm"], default="today",
+                        help="today: the original edit kinds (default); llm: frontier-model habits")
+    parser.add_argument("--split", choices=["dev", "heldout"], default="dev",
+                        help="--style llm only: which seeds and sources (default dev)")
+    parser.add_argument("--seeds", metavar="A-B|A,B,..",
+                        help="--style llm only: seeds to use (default: dev 0-9, heldout 7001-7010)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="--style llm only: ignore downloaded packages (stdlib and site-packages only)")
+
+
 def parse_seeds(text: str | None, split: str) -> list[int]:
     if not text:
         return seeds_for(split)

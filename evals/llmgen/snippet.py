@@ -153,6 +153,8 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
         return None
     shrink = sum(e.end - e.start for e in edits)
     whole = rng.random()
+    if any(COMMENT_MARKER.match(line) for line in expected):
+        whole = 1.0  # the file holds a comment like `// ...`: only snippets with real markers
     if whole < 0.08 and len(lines) <= 800 and shrink <= max(5, len(lines) // 15):
         return Rendered("\n".join(expected) + "\n", "\n".join(expected) + "\n", ["near_whole_file"])
     if unit is not None and whole < 0.2 and all(unit.start <= e.start and e.end <= unit.end for e in edits) \

@@ -75,7 +75,9 @@ def habit_holds(case: Case, tag: str) -> bool:  # noqa: C901 - one branch per ha
     """Whether `case` really shows the habit or edit kind `tag` (True for tags without a check)."""
     snippet, lines = case.update, case.update.split("\n")
     markers = _markers(snippet)
-    pairs = _changed_pairs(case)
+    hunks = _changed_pairs(case)
+    # A moved block shows up as one deletion and one insertion: compare across hunks too.
+    pairs = hunks + [([x for old, _ in hunks for x in old], [x for _, new in hunks for x in new])]
     if tag == "marker_col0":  # a column-0 marker next to indented code
         code = [i for i, line in enumerate(lines) if line.strip() and i not in markers]
         for i in markers:
@@ -108,9 +110,16 @@ def habit_holds(case: Case, tag: str) -> bool:  # noqa: C901 - one branch per ha
         return _blank_change(snippet, case.expected, more=tag == "blank_doubled")
     if tag == "one_word":
         return any(_one_token_apart(a, b) for old, new in pairs for a, b in zip(old, new))
-    if tag == "edit_run":
-        return any(len(old) == len(new) >= 2 and all(_one_token_apart(a, b) for a, b in zip(old, new))
-                   for old, new in pairs)
+    if tag == "edit_run":  # two or more consecutive lines, each one word apart (at any offset in a hunk)
+        for old, new in pairs:
+            for offset in range(-len(old) + 1, len(new)):
+                run = 0
+                for i, a in enumerate(old):
+                    j = i + offset
+                    run = run + 1 if 0 <= j < len(new) and _one_token_apart(a, new[j]) else 0
+                    if run >= 2:
+                        return True
+        return False
     if tag == "rename":
         return any(_one_token_apart(a, b) and any(
             y.rstrip("?!").startswith(x.rstrip("?!")) and y != x for x, y in zip(WORD.findall(a), WORD.findall(b)))
@@ -130,8 +139,8 @@ def habit_holds(case: Case, tag: str) -> bool:  # noqa: C901 - one branch per ha
         shared = {x for x, n in once.items() if n == 1 and old_lines.count(x) == 1 and new_lines.count(x) == 1}
         if [x for x in old_lines if x in shared] != [x for x in new_lines if x in shared]:
             return True
-        for index, (old, _) in enumerate(pairs):
-            for k, (_, new) in enumerate(pairs):
+        for index, (old, _) in enumerate(hunks):
+            for k, (_, new) in enumerate(hunks):
                 common = Counter(x for x in old if x.strip()) & Counter(x for x in new if x.strip())
                 if k != index and sum(common.values()) >= 3:
                     return True
@@ -191,8 +200,9 @@ def problems_of(case: Case) -> list[str]:
     if case.language in ("yaml", "json", "toml"):
         if not parses(case.expected, case.language):
             out.append("expected does not parse")
-    elif error_count(case.expected, case.language or ""):
-        out.append("expected has syntax errors")
+    elif (error_count(case.expected, case.language or "") or 0) > \
+            (error_count(case.original, case.language or "") or 0):
+        out.append("expected has syntax errors the original lacks")
     return out
 
 

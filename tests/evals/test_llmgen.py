@@ -78,7 +78,9 @@ def test_expected_files_parse_and_differ(cases):
         if case.language in ("yaml", "json", "toml"):
             assert parses(case.expected, case.language), case.id
         else:
-            assert error_count(case.expected, case.language) == 0, case.id
+            assert error_count(case.expected, case.language) <= error_count(case.original, case.language)
+            if error_count(case.original, case.language) == 0:
+                assert error_count(case.expected, case.language) == 0, case.id
     assert len({case.language for case in cases}) >= 15
 
 

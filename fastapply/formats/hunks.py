@@ -305,7 +305,7 @@ def _first_unique_offset(index: HayIndex, hunks: list[Hunk]) -> tuple[int, set[i
         old = hunk.old()
         if hunk.old_start is None or not any(line.strip() for line in old):
             continue
-        found = _tier_candidates(index, old, "indent", 0, len(index.hay), ())
+        found = _tier_candidates(index, old, "indent", 0, len(index.hay), (), enough=2)
         if len(found) == 1:
             return found[0].start - (hunk.old_start - 1), {idx}
     return 0, set()

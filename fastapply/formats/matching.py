@@ -274,12 +274,13 @@ _NORMS = {"exact": lambda x: x, "whitespace": str.rstrip, "indent": _squash}
 
 
 def _tier_candidates(index: HayIndex, needle: Sequence[str], kind: str, lo: int, hi: int,
-                     taken: Sequence[Span], hint: int | None = None) -> list[Match]:
+                     taken: Sequence[Span], hint: int | None = None, enough: int | None = None) -> list[Match]:
     """Every place the needle matches under one non-fuzzy tier (with a uniform indentation shift).
 
     When its rarest line has more than MAX_POSITIONS copies, only the copies nearest the hint are
     compared and a placeholder Match of kind `unchecked` stands for the nearest one left out (see
-    `unchecked`): callers that need one place then see two and refuse. O(MAX_POSITIONS * n)."""
+    `unchecked`): callers that need one place then see two and refuse. `enough`: stop after that
+    many places (with the placeholder after them). O(MAX_POSITIONS * n) for n needle lines."""
     hay = index.hay
     if kind == "blank_lines":
         found, edge = _blank_tier(index, needle, lo, hi, hint)
@@ -289,6 +290,9 @@ def _tier_candidates(index: HayIndex, needle: Sequence[str], kind: str, lo: int,
         found = [(s, s + n, [s + k for k in range(n)]) for s in starts]
     out = []
     for s, e, pairs in found:
+        if enough is not None and len(out) >= enough:  # the caller only asks "one place or more?"
+            edge = s if edge is None else edge  # more places than those returned
+            break
         if _overlaps((s, e), taken):
             continue
         if kind in ("exact", "whitespace"):  # the same indentation, line for line: nothing to shift
@@ -378,7 +382,7 @@ def common_shift(index: HayIndex, needles: Sequence[Sequence[str]]) -> int | Non
     for needle in needles:
         if not any(line.strip() for line in needle):
             continue
-        found = _tier_candidates(index, needle, "indent", 0, len(index.hay), ())
+        found = _tier_candidates(index, needle, "indent", 0, len(index.hay), (), enough=2)
         if len(found) == 1:
             deltas.add(_delta(found[0]))
             placed += 1

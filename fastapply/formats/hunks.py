@@ -345,16 +345,18 @@ def _insertion_point(hay: list[str], hunk: Hunk, hint: int | None, sequential: b
         return 0
     if hunk.at_eof and not hunk.old():
         return len(hay)
-    if hunk.old_start == 0:
-        return 0
-    if hint is None:
-        raise MergeError(f"{what} only adds lines and has no context or line number to place them by",
-                         code=ErrorCode.MALFORMED_EDIT)
     old = hunk.old()
-    if not old and not sequential and hunk.old_start is not None:
-        # `@@ -N,0 +M,k @@` inserts after line N.
-        hint += 1
-    at = max(0, min(len(hay), hint))
+    if hunk.old_start == 0:
+        at = 0
+    else:
+        if hint is None:
+            raise MergeError(f"{what} only adds lines and has no context or line number to place them by",
+                             code=ErrorCode.MALFORMED_EDIT)
+        if not old and not sequential and hunk.old_start is not None:
+            # `@@ -N,0 +M,k @@` inserts after line N.
+            hint += 1
+        at = max(0, min(len(hay), hint))
+    # blank context lines must be there (fuzzed: a diff of an empty file with a stray blank line)
     if old and (at + len(old) > len(hay) or any(x.strip() for x in hay[at:at + len(old)])):
         raise MergeError(f"{what} changes only blank lines, and there are no blank lines where it points",
                          code=ErrorCode.NO_MATCH)

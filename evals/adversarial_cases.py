@@ -90,7 +90,7 @@ def merge_deep_nesting(size: int):
 
 def merge_long_line(size: int):
     """One enormous line (minified code) and a snippet touching it."""
-    original = "var a = [" + ",".join("1" for _ in range(size // 2)) + "];\nvar b = 2;\n"
+    original = "var a = [" + ",".join("1" for _ in range(size // 2 - 20)) + "];\nvar b = 2;\n"
     snippet = "// ... existing code ...\nvar b = 3;\n"
     return "apply", (original, snippet), {"filename": "a.js"}
 

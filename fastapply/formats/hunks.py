@@ -315,7 +315,7 @@ def _first_unique_offset(index: HayIndex, hunks: list[Hunk]) -> tuple[int, set[i
         old = hunk.old()
         if hunk.old_start is None or not any(line.strip() for line in old):
             continue
-        found = _tier_candidates(index, old, "indent", 0, len(index.hay), ())
+        found = _tier_candidates(index, old, "indent", 0, len(index.hay), (), enough=2)
         if len(found) == 1:
             return found[0].start - (hunk.old_start - 1), {idx}
     return 0, set()
@@ -359,16 +359,18 @@ def _insertion_point(hay: list[str], hunk: Hunk, hint: int | None, sequential: b
         return len(hay) - 1 if hay and hay[-1] == "" else len(hay)
     if hunk.at_eof and not hunk.old():
         return len(hay)
-    if hunk.old_start == 0:
-        return 0
-    if hint is None:
-        raise MergeError(f"{what} only adds lines and has no context or line number to place them by",
-                         code=ErrorCode.MALFORMED_EDIT)
     old = hunk.old()
-    if not old and not sequential and hunk.old_start is not None:
-        # `@@ -N,0 +M,k @@` inserts after line N.
-        hint += 1
-    at = max(0, min(len(hay), hint))
+    if hunk.old_start == 0:
+        at = 0
+    else:
+        if hint is None:
+            raise MergeError(f"{what} only adds lines and has no context or line number to place them by",
+                             code=ErrorCode.MALFORMED_EDIT)
+        if not old and not sequential and hunk.old_start is not None:
+            # `@@ -N,0 +M,k @@` inserts after line N.
+            hint += 1
+        at = max(0, min(len(hay), hint))
+    # blank context lines must be there (fuzzed: a diff of an empty file with a stray blank line)
     if old and (at + len(old) > len(hay) or any(x.strip() for x in hay[at:at + len(old)])):
         raise MergeError(f"{what} changes only blank lines, and there are no blank lines where it points",
                          code=ErrorCode.NO_MATCH)

@@ -18,8 +18,7 @@ the file, a block that matches both exactly and at that offset goes where the of
 
 from __future__ import annotations
 
-import math
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
@@ -28,6 +27,7 @@ from rapidfuzz import fuzz, process
 
 from ..deadline import check_deadline
 from ..errors import ErrorCode, MergeError
+from .bounds import MAX_POSITIONS, UNCHECKED, Spans, nearest_positions
 
 DEFAULT_FUZZY_THRESHOLD = 0.85
 # A needle line occurring more often than this in the file is too common to vote for a fuzzy start.
@@ -37,10 +37,6 @@ _SLACK = 3
 _MAX_DP_CELLS = 250_000
 # Line comparisons one file's fuzzy searches may make in all (~1 s of Python).
 FUZZY_BUDGET = 3_000_000
-# A needle's rarest line with more copies than this is non-unique: only the copies nearest the hint
-# are compared (bounds the work per needle at MAX_POSITIONS comparisons of its lines).
-MAX_POSITIONS = 64
-UNCHECKED = "unchecked"  # a placeholder Match for the nearest copy that was not compared
 # Two fuzzy places closer in similarity than this are too close to call.
 _RIVAL_MARGIN = 0.06
 # What a file line inside the region that the needle skips costs, in needle lines.
@@ -135,33 +131,10 @@ def indent_plan(needle: Sequence[str], hay: Sequence[str], pairs: Sequence[int |
 
 
 def _overlaps(span: Span, taken: Sequence[Span]) -> bool:
-    if isinstance(taken, Spans):
+    if isinstance(taken, Spans):  # sorted: O(log k)
         return taken.overlaps(span)
     s, e = span
     return any(s < te and ts < e or (s == e and ts <= s < te) for ts, te in taken)
-
-
-class Spans(list):  # type: ignore[type-arg]
-    """Taken spans kept sorted by start, so that an overlap test looks only at the spans that can
-    reach the new one (O(log k + spans within the longest span's length)) instead of all k."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.longest = 0
-
-    def append(self, span: Span) -> None:  # type: ignore[override]
-        insort(self, span)
-        self.longest = max(self.longest, span[1] - span[0])
-
-    def overlaps(self, span: Span) -> bool:
-        s, e = span
-        at = bisect_right(self, (e, math.inf)) - 1  # spans starting at or before e
-        while at >= 0 and self[at][0] >= s - self.longest - 1:
-            ts, te = self[at]
-            if s < te and ts < e or (s == e and ts <= s < te):
-                return True
-            at -= 1
-        return False
 
 
 class HayIndex:
@@ -194,36 +167,17 @@ class HayIndex:
         return self._nonblank
 
 
-def _nearest(positions: Sequence[int], lo: int, hi: int, hint: int | None) -> tuple[Sequence[int], int | None]:
-    """The positions in [lo, hi), at most MAX_POSITIONS of them (those nearest `hint`, or the first
-    ones), and the nearest position left out (None when none is): a line that occurs more often
-    than that is non-unique, and only the copies nearest the hint are worth comparing."""
-    first, last = bisect_left(positions, lo), bisect_left(positions, hi)
-    if last - first <= MAX_POSITIONS:
-        return positions[first:last], None
-    if hint is None:
-        return positions[first:first + MAX_POSITIONS], positions[first + MAX_POSITIONS]
-    mid = min(max(bisect_left(positions, hint), first), last)
-    a = max(first, mid - MAX_POSITIONS // 2)
-    b = min(last, a + MAX_POSITIONS)
-    a = max(first, b - MAX_POSITIONS)
-    left = positions[a - 1] if a > first else None
-    right = positions[b] if b < last else None
-    edge = min((p for p in (left, right) if p is not None), key=lambda p: abs(p - hint))
-    return positions[a:b], edge
-
-
 def _line_tier(index: HayIndex, needle: Sequence[str], kind: str, lo: int, hi: int,
                hint: int | None = None) -> tuple[list[int], int | None]:
     """Starts where every needle line equals the file line under `kind`, anchored on the rarest line,
-    and the nearest start not examined (see _nearest). O(n + MAX_POSITIONS * n) for n needle lines."""
+    and the nearest start not examined (see bounds.nearest_positions). O(n + MAX_POSITIONS * n) for n needle lines."""
     n = len(needle)
     nh, where = index.norm(kind)
     fn = _NORMS[kind]
     nn = [fn(x) for x in needle]
     anchor = min(range(n), key=lambda k: len(where.get(nn[k], ())))
     shifted_hint = None if hint is None else hint + anchor
-    positions, edge = _nearest(where.get(nn[anchor], []), lo + anchor, hi - n + anchor + 1, shifted_hint)
+    positions, edge = nearest_positions(where.get(nn[anchor], []), lo + anchor, hi - n + anchor + 1, shifted_hint)
     starts = []
     for pos in positions:
         s = pos - anchor
@@ -247,7 +201,7 @@ def _blank_tier(index: HayIndex, needle: Sequence[str], lo: int, hi: int,
     # positions count non-blank lines: translate the range and the hint into that numbering
     lo_nb, hi_nb = bisect_left(hidx, lo), bisect_left(hidx, hi)
     hint_nb = None if hint is None else bisect_left(hidx, hint) + anchor
-    positions, edge = _nearest(where.get(nn[anchor], []), lo_nb + anchor, hi_nb - m + anchor + 1, hint_nb)
+    positions, edge = nearest_positions(where.get(nn[anchor], []), lo_nb + anchor, hi_nb - m + anchor + 1, hint_nb)
     out = []
     for pos in positions:
         s = pos - anchor
@@ -290,13 +244,14 @@ _NORMS = {"exact": lambda x: x, "whitespace": str.rstrip, "indent": _squash}
 
 
 def _tier_candidates(index: HayIndex, needle: Sequence[str], kind: str, lo: int, hi: int,
-                     taken: Sequence[Span], hint: int | None = None) -> list[Match]:
+                     taken: Sequence[Span], hint: int | None = None, enough: int | None = None) -> list[Match]:
     """Every place the needle matches under one non-fuzzy tier (with a uniform indentation shift,
     except in the trimmed tier).
 
     When its rarest line has more than MAX_POSITIONS copies, only the copies nearest the hint are
     compared and a placeholder Match of kind `unchecked` stands for the nearest one left out (see
-    `unchecked`): callers that need one place then see two and refuse. O(MAX_POSITIONS * n)."""
+    `unchecked`): callers that need one place then see two and refuse. `enough`: stop after that
+    many places (with the placeholder after them). O(MAX_POSITIONS * n) for n needle lines."""
     hay = index.hay
     if kind == "blank_lines":
         found, edge = _blank_tier(index, needle, lo, hi, hint)
@@ -307,6 +262,9 @@ def _tier_candidates(index: HayIndex, needle: Sequence[str], kind: str, lo: int,
         found = [(s, s + n, [s + k for k in range(n)]) for s in starts]
     out = []
     for s, e, pairs in found:
+        if enough is not None and len(out) >= enough:  # the caller only asks "one place or more?"
+            edge = s if edge is None else edge  # more places than those returned
+            break
         if _overlaps((s, e), taken):
             continue
         if kind in ("exact", "whitespace"):  # the same indentation, line for line: nothing to shift
@@ -401,7 +359,7 @@ def common_shift(index: HayIndex, needles: Sequence[Sequence[str]]) -> int | Non
     for needle in needles:
         if not any(line.strip() for line in needle):
             continue
-        found = _tier_candidates(index, needle, "indent", 0, len(index.hay), ())
+        found = _tier_candidates(index, needle, "indent", 0, len(index.hay), (), enough=2)
         if len(found) == 1:
             deltas.add(_delta(found[0]))
             placed += 1

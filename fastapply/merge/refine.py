@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .anchor import Aligner
 
 # Original lines compared, over all straggler searches of one merge (rapidfuzz, ~20 ns each).
-STRAGGLER_BUDGET = 5_000_000
+STRAGGLER_BUDGET = 2_000_000
 
 
 def prune_orphans(al: Aligner) -> None:

@@ -13,22 +13,21 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 from collections.abc import Callable
-from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import anyio
 import anyio.to_thread
 
 from ..deadline import deadline
-from .workers import ProcessWorkers, WorkerDied
+from .workers import STOPPED_MERGES, ProcessWorkers, WorkerDied, note_stopped
+
+__all__ = ["STOPPED_MERGES", "MergePool"]
 
 T = TypeVar("T")
 log = logging.getLogger("fastapply.service")
 
-# Set by the request middleware to a list; a merge stopped because its request was cancelled adds
-# an entry, so that the middleware answers 504 `merge_timeout` rather than a plain `timeout`.
-STOPPED_MERGES: ContextVar[list[str] | None] = ContextVar("fastapply_stopped_merges", default=None)
 
 
 def _ready() -> bool:
@@ -44,7 +43,8 @@ def _ready() -> bool:
     return True
 
 
-def _within(seconds: float | None, call: Callable[[], T]) -> T:
+def _within(seconds: float | None, started: threading.Event, call: Callable[[], T]) -> T:
+    started.set()
     with deadline(seconds):
         return call()
 
@@ -82,22 +82,22 @@ class MergePool:
     async def run(self, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run func(*args, **kwargs) off the event loop, stopped when the caller is cancelled (a worker
         process is killed and replaced; a thread stops at the merge's next deadline check)."""
+        if self._processes is not None:
+            try:
+                return await self._processes.run(func, *args, **kwargs)
+            except WorkerDied:
+                raise RuntimeError("a merge worker process died; it was replaced") from None
+        if self._limiter is None:
+            raise RuntimeError("MergePool.start() was not awaited")
+        left = anyio.current_effective_deadline() - anyio.current_time()
+        started = threading.Event()
+        call = functools.partial(_within, left if left != float("inf") else None, started,
+                                 functools.partial(func, *args, **kwargs))
         try:
-            if self._processes is not None:
-                try:
-                    return await self._processes.run(func, *args, **kwargs)
-                except WorkerDied:
-                    raise RuntimeError("a merge worker process died; it was replaced") from None
-            if self._limiter is None:
-                raise RuntimeError("MergePool.start() was not awaited")
-            left = anyio.current_effective_deadline() - anyio.current_time()
-            call = functools.partial(_within, left if left != float("inf") else None,
-                                     functools.partial(func, *args, **kwargs))
             return await anyio.to_thread.run_sync(call, limiter=self._limiter, abandon_on_cancel=True)
         except anyio.get_cancelled_exc_class():
-            stopped = STOPPED_MERGES.get()
-            if stopped is not None:
-                stopped.append(getattr(func, "__name__", "merge"))
+            if started.is_set():  # it stops at its next deadline check (a queued one never starts)
+                note_stopped(getattr(func, "__name__", "merge"))
             raise
 
     def close(self) -> None:

@@ -14,10 +14,22 @@ import logging
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextvars import ContextVar
 from multiprocessing.connection import Connection
 from typing import Any
 
 log = logging.getLogger("fastapply.service")
+
+
+# Set by the request middleware to a list; a merge stopped because its request was cancelled adds
+# an entry, so that the middleware answers 504 `merge_timeout` rather than a plain `timeout`.
+STOPPED_MERGES: ContextVar[list[str] | None] = ContextVar("fastapply_stopped_merges", default=None)
+
+
+def note_stopped(what: str) -> None:
+    stopped = STOPPED_MERGES.get()
+    if stopped is not None:
+        stopped.append(what)
 
 
 class WorkerDied(RuntimeError):
@@ -126,6 +138,7 @@ class ProcessWorkers:
             # The request stopped waiting (its deadline passed, or the client left): stop the merge
             # too, or it would hold this worker for as long as it runs.
             self._replace(worker)
+            note_stopped(getattr(func, "__name__", "merge"))
             raise
         except BaseException:
             self._release(worker)

@@ -10,7 +10,8 @@ import pytest
 import fastapply
 from fastapply.errors import MergeError
 from fastapply.formats import matching
-from fastapply.formats.matching import MAX_POSITIONS, Spans, _overlaps, locate
+from fastapply.formats.bounds import MAX_POSITIONS, Spans
+from fastapply.formats.matching import _overlaps, locate
 
 
 def test_a_block_found_at_thousands_of_places_is_refused_quickly():

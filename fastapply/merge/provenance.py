@@ -17,7 +17,7 @@ merge is refused, with the snippet or original line named, when:
   were not recognised, kept and inserted both.
 
 Complexity: O(n + m) plus, per new definition header, one lookup of the original headers with
-the same name (cached by the aligner).
+the same name (cached by the aligner) and a walk back to its enclosing line (capped).
 """
 
 from __future__ import annotations
@@ -94,30 +94,23 @@ def _check_empty_markers(al: Aligner, spliced: Spliced) -> None:
 
 
 def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
-    present = {o for _, o in spliced.origin if o >= 0}
-    scopes: list[str] = []  # (merged) the nearest shallower line, as a stack walk would give
-    stack: list[tuple[int, str]] = []
+    present: set[int] | None = None
     for row, line in enumerate(spliced.lines):
-        norm = " ".join(line.split())
-        if not norm:
-            scopes.append("")
-            continue
-        width = indent_width(line)
-        while stack and stack[-1][0] >= width:
-            stack.pop()
-        scopes.append(stack[-1][1] if stack else "")
-        stack.append((width, norm))
         s, o = spliced.origin[row]
-        if s < 0 or o >= 0 or not opens_block(norm):
+        if s < 0 or o >= 0 or not opens_block(al.snorm[s]):
             continue
+        norm = al.snorm[s]
         key = header_key(norm)
         if key is None or key.startswith(("key:", "css:", "<")):
             continue
         if s > 0 and _REDEFINES.match(al.snorm[s - 1] or ""):
             continue
-        same_scope = [c for c in al._okeys_for(key) if _original_scope(al, c) == scopes[row]]
+        if present is None:
+            present = {o for _, o in spliced.origin if o >= 0}
+        scope = _merged_scope(spliced.lines, row)
+        same_scope = [c for c in al._okeys_for(key) if _original_scope(al, c) == scope]
         survivors = [c for c in same_scope if c in present]
-        if not survivors or len(same_scope) > 1:
+        if not survivors or len(same_scope) > 1 or scope is None:
             continue
         old = al.onorm[survivors[0]]
         if old != norm and _arity(old) != _arity(norm):
@@ -129,6 +122,21 @@ def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
             "definition, show the line before or after the old one; if it moves it, delete the old copy "
             "explicitly",
             code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+_SCOPE_WALK = 5000  # lines walked back to find a new header's enclosing line
+
+
+def _merged_scope(lines: list[str], row: int) -> str | None:
+    """The nearest earlier merged line with less indentation ("" at the top level; None when it is
+    further back than _SCOPE_WALK lines: unknown)."""
+    width = indent_width(lines[row])
+    if width == 0:
+        return ""
+    for index in range(row - 1, max(-1, row - _SCOPE_WALK), -1):
+        if lines[index].strip() and indent_width(lines[index]) < width:
+            return " ".join(lines[index].split())
+    return None if row >= _SCOPE_WALK else ""
 
 
 def _original_scope(al: Aligner, o: int) -> str:

@@ -26,6 +26,7 @@ class Spacing:
 
     _SAMPLES = 5
     _SHARE = 0.9
+    _ENOUGH = 200
 
     def __init__(self, orig: list[str]) -> None:
         self.orig = orig
@@ -94,6 +95,8 @@ class Spacing:
                 blank -= 1
             if blank > 0:
                 runs.append(top - blank)
+                if len(runs) >= self._ENOUGH:
+                    break  # the file's habit shows long before its end
         if len(runs) < self._SAMPLES:
             return None
         value, count = Counter(runs).most_common(1)[0]

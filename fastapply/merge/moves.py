@@ -87,7 +87,13 @@ def _old_copy(al: Aligner, unit: _Unit) -> tuple[int, int] | None:
     if len(found) != 1:
         return None
     first, stop = block_extent(al.orig, al.onorm, found[0])
-    return (first, stop) if all(first <= o < stop for o in unit.where) else None
+    if not all(first <= o < stop for o in unit.where):
+        return None
+    # a move carries its body along: most of the old lines are in the unit (not a setter next to
+    # its getter, nor a rewrite that only shares the name)
+    old = [norm for norm in al.onorm[first:stop] if norm]
+    shown = {al.snorm[s] for s in unit.lines}
+    return (first, stop) if sum(1 for norm in old if norm in shown) * 2 >= len(old) else None
 
 
 def _units(al: Aligner, code: list[int], counts: Counter[str]) -> list[_Unit]:

@@ -93,6 +93,8 @@ def _old_copy(al: Aligner, unit: _Unit) -> tuple[int, int] | None:
     # its getter, nor a rewrite that only shares the name)
     old = [norm for norm in al.onorm[first:stop] if norm]
     shown = {al.snorm[s] for s in unit.lines}
+    if any(al.onorm[o] and al.onorm[o] not in shown for o in range(first, found[0])):
+        return None  # its doc comment or decorators are not all shown: they would be lost
     return (first, stop) if sum(1 for norm in old if norm in shown) * 2 >= len(old) else None
 
 

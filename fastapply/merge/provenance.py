@@ -12,6 +12,8 @@ merge is refused, with the snippet or original line named, when:
   moved definition kept next to its old copy);
 - a marker stands for nothing while a line next to it, unpaired, occurs exactly once in the
   original (the snippet shows code the alignment could not place: it would appear twice);
+- a marker sits inside a definition the original does not have (an unpaired header): it stands
+  for that definition's existing body, which does not exist (a rename that was not recognised);
 - new lines of the snippet repeat the original lines right next to them (a block of up to three
   lines, twice in a row) where the original has no such repetition: edited or context lines that
   were not recognised, kept and inserted both.
@@ -43,6 +45,7 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
     _check_empty_markers(al, spliced)
     _check_duplicates(al, spliced)
     _check_repeated_lines(al, spliced)
+    _check_markers_in_new_definitions(al)
 
 
 def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
@@ -191,3 +194,25 @@ def _repeated_in_original(al: Aligner, o: int) -> bool:
                 seen += 1
             index += step
     return False
+
+
+def _check_markers_in_new_definitions(al: Aligner) -> None:
+    for m in al.marker_list:
+        if al.items[m].kind != "marker":
+            continue
+        width = indent_width(al.stext[m])
+        header = m - 1
+        while header >= 0 and (not al.snorm[header] or indent_width(al.stext[header]) >= width):
+            if header in al.markers:
+                header = -1
+                break
+            header -= 1
+        if header < 0 or header in al.pairs or not opens_block(al.snorm[header]) \
+                or header_key(al.snorm[header]) is None or not al.in_new_definition(header):
+            continue
+        item = al.items[header]
+        raise ValidationError(
+            f"snippet line {item.number} ({item.text.strip()!r}) starts a definition the original does not "
+            f"have, but the marker on snippet line {al.items[m].number} inside it stands for existing code "
+            "of it. If it renames a definition, keep the old name or show the whole definition",
+            code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)

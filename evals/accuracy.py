@@ -34,14 +34,12 @@ from pathlib import Path
 
 import msgspec
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 import fastapply
 from fastapply.errors import ApplyError
 
-from .accuracy_tables import plot_report, plot_tags, print_report, summary_table
+from .accuracy_tables import plot_report, plot_tags, print_report
 from .cases import DATA_DIR, Case, load_cases, same_code, same_modulo_whitespace
 
 DEFAULT_OUT = Path(__file__).parent / "out" / "accuracy.json"

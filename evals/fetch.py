@@ -126,6 +126,12 @@ def jobs(split: str) -> list[tuple[str, str, str, Path]]:
     return out
 
 
+def missing(split: str) -> list[str]:
+    """The packages and release halves of `split` that are not in the cache yet."""
+    return [f"{registry} {name} {version}" for registry, name, version, target in jobs(split)
+            if not target.is_dir()]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evals.fetch", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .cases import Case, write_jsonl
+from .llmgen.cli import add_llm_arguments
 from .treesitter import syntax_errors
 
 MIN_LINES, MAX_LINES = 100, 1500
@@ -375,16 +376,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evals.generate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, required=True, help="JSONL file to write")
-    parser.add_argument("--style", choices=["today", "llm"], default="today",
-                        help="today: the original edit kinds (default); llm: frontier-model habits")
-    parser.add_argument("--split", choices=["dev", "heldout"], default="dev",
-                        help="--style llm only: which seeds and sources (default dev)")
-    parser.add_argument("--seeds", metavar="A-B|A,B,..",
-                        help="--style llm only: seeds to use (default: dev 0-9, heldout 7001-7010)")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="--style llm only: ignore downloaded packages (stdlib and site-packages only)")
+    add_llm_arguments(parser)
     parser.add_argument("--n", type=int, default=200, help="number of cases")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="--style today: the seed (llm: --seeds)")
     parser.add_argument("--per-file", type=int, default=2, help="at most this many cases per file")
     parser.add_argument("--source", action="append", type=Path, metavar="PATH",
                         help="derive cases from these files or folders instead of the installed "

@@ -9,9 +9,22 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..cases import Case, write_jsonl
+from ..fetch import missing
 from .build import generate_llm
 from .sources import cached_sources, folder_sources, local_sources
 from .splits import seeds_for
+
+
+def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `python -m evals.generate` that choose the style, split and seeds."""
+    parser.add_argument("--style", choices=["today", "llm"], default="today",
+                        help="today: the original edit kinds (default); llm: frontier-model habits")
+    parser.add_argument("--split", choices=["dev", "heldout"], default="dev",
+                        help="--style llm only: which seeds and sources (default dev)")
+    parser.add_argument("--seeds", metavar="A-B|A,B,..",
+                        help="--style llm only: seeds to use (default: dev 0-9, heldout 7001-7010)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="--style llm only: ignore downloaded packages (stdlib and site-packages only)")
 
 
 def parse_seeds(text: str | None, split: str) -> list[int]:
@@ -31,6 +44,11 @@ def llm_cases(n: int, split: str, seeds: list[int] | None = None, use_cache: boo
         sources = folder_sources(paths, None)
     else:
         sources = local_sources(split) + (cached_sources(split) if use_cache else [])
+        if use_cache and (absent := missing(split)):
+            # Without them the split has fewer languages; say so rather than report a smaller set.
+            Console(stderr=True).print(
+                f"[yellow]{len(absent)} package(s) of the {split} split are not downloaded "
+                f"(e.g. {absent[0]}): run `python -m evals.fetch --split {split}` first")
     columns = (TextColumn("[bold]generate"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, disable=not progress, transient=True) as bar:
         task = bar.add_task("", total=n)

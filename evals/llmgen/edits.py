@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 
 from .langs import LANGS, Lang
 from .outline import Definition, Outline
 
-TRIVIAL = {"", "}", "{", "};", "},", ")", "end", "break;", "break", "else:", "else", "*/", ")", "]"}
+TRIVIAL = {"", "}", "{", "};", "},", ")", "end", "break;", "break", "else:", "else", "*/", "]"}
 SYNONYMS = ["entry", "record", "payload", "target", "current", "options", "source", "buffer", "limit",
             "handle", "element", "context", "settings", "candidate"]
 RENAME_SUFFIXES = ["_checked", "_safe", "_impl", "_internal", "_v2", "_strict"]
@@ -278,26 +277,24 @@ def extract_helper(outline: Outline, d: Definition, lang: Lang, rng: random.Rand
     helper = _new_name(outline, d, f"log_{re.sub(r'[^a-z0-9]+', '_', d.name.lower()).strip('_')}_step")
     if helper is None or not helper.isidentifier():
         return None
-    if lang.top_functions:
+    if lang.top_functions:  # a free function before the top-level node holding `d`
         top = outline.top_span(d.start)
         if top is None or top[0] < 1:
             return None
-        holder = Definition(helper, "", top[0], top[0], top[0], top[0], "", False, "", False, top[0], (0, 0))
+        where, indent = top[0], ""
+    elif d.nested:  # Java, C#: a sibling method right before `d`
+        where, indent = d.start, d.indent
     else:
-        if not d.nested:
-            return None
-        holder = d
+        return None
     # The helper takes the logging statement out of the body: one parameter, the message.
-    helper_lines = _helper_lines(lang, holder, helper, lang.log.format(msg="{msg}"), _step(outline, d))
-    where = holder.start
+    helper_lines = _helper_lines(lang, indent, helper, lang.log.format(msg="{msg}"), _step(outline, d))
     while where > 0 and outline.lines[where - 1].strip().startswith(("#", "//", "/*", "*", "--", "@")):
         where -= 1
     call = _indent(outline.lines[at]) + lang.call.format(name=helper, msg=d.name)
     return Change([Edit(where, where, helper_lines + [""]), Edit(at, at, [call])], ["extract_helper"], d)
 
 
-def _helper_lines(lang: Lang, holder: Definition, name: str, body: str, step: str) -> list[str]:
-    ind = holder.indent
+def _helper_lines(lang: Lang, ind: str, name: str, body: str, step: str) -> list[str]:
     msg = body.replace('"{msg}"', "message").replace("'{msg}'", "message")
     heads = {
         "python": (f"def {name}(message):", msg, None),
@@ -345,10 +342,6 @@ def bare_comment(outline: Outline, rng: random.Random) -> Change | None:
     text = rng.choice(["Note: callers rely on this order.", "Keep this in sync with the docs.",
                        "See the changelog for the history of this rule."])
     return Change([Edit(row + 1, row + 1, [_indent(line) + prefix + " " + text])], ["bare_comment"])
-
-
-def duplicated_lines(outline: Outline) -> Counter[str]:
-    return Counter(line.strip() for line in outline.lines)
 
 
 def candidates(outline: Outline, rng: random.Random) -> list[Change]:

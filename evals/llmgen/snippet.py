@@ -27,6 +27,8 @@ from .langs import MARKER_WORDS, comment_syntaxes, foreign_syntax, render_marker
 from .outline import Definition
 
 MARKER_LIKE = re.compile(r"^\s*(//|#|--|/\*|<!--|\{/\*|;)?\s*(\.\.\.|…|\[\.\.\.\])")
+# A comment that reads like a marker; code such as `...args` is not one.
+COMMENT_MARKER = re.compile(r"^\s*(//|#|--|/\*|<!--|\{/\*|;)\s*(\.\.\.|…|\[\.\.\.\])")
 
 
 @dataclass
@@ -151,6 +153,8 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
         return None
     shrink = sum(e.end - e.start for e in edits)
     whole = rng.random()
+    if any(COMMENT_MARKER.match(line) for line in expected):
+        whole = 1.0  # the file holds a comment like `// ...`: only snippets with real markers
     if whole < 0.08 and len(lines) <= 800 and shrink <= max(5, len(lines) // 15):
         return Rendered("\n".join(expected) + "\n", "\n".join(expected) + "\n", ["near_whole_file"])
     if unit is not None and whole < 0.2 and all(unit.start <= e.start and e.end <= unit.end for e in edits) \
@@ -171,6 +175,9 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
                 tags += ["marker_before_close", "trivial_context"]
                 break
     if not all(_anchored(lines, w, unique) for w in windows):
+        return None
+    # A kept comment that reads like a marker (`# ...` in the original) would make the snippet ambiguous.
+    if any(COMMENT_MARKER.match(lines[r]) for w in windows for r in range(w.lo, w.hi)):
         return None
 
     syntaxes = comment_syntaxes(language)

@@ -156,20 +156,33 @@ _NEAR = 3  # the longest block of lines whose repetition is looked for
 
 
 def _check_repeated_lines(al: Aligner, spliced: Spliced) -> None:
+    """O(k) per new snippet line (k = _NEAR): only the merged lines around new lines are read."""
+    new = [r for r, (s, o) in enumerate(spliced.origin) if s >= 0 and o < 0 and spliced.lines[r].strip()]
+    if not new:
+        return
     rows = [r for r, line in enumerate(spliced.lines) if line.strip()]
-    norms = [" ".join(spliced.lines[r].split()) for r in rows]
-    for position, row in enumerate(rows):
-        s, o = spliced.origin[row]
-        if s < 0 or o >= 0 or is_trivial(norms[position]) or len(_WORDS.findall(norms[position])) < 2:
+    position_of = {row: position for position, row in enumerate(rows)}
+    norms: dict[int, str] = {}
+
+    def norm_at(position: int) -> str:
+        if position not in norms:
+            norms[position] = " ".join(spliced.lines[rows[position]].split())
+        return norms[position]
+
+    for row in new:
+        s = spliced.origin[row][0]
+        position = position_of[row]
+        if is_trivial(al.snorm[s]) or len(_WORDS.findall(al.snorm[s])) < 2:
             continue
         for distance in range(1, _NEAR + 1):
             for start in (position - distance, position + distance):
                 if not 0 <= start < len(rows) or spliced.origin[rows[start]][1] < 0 \
-                        or norms[start] != norms[position]:
+                        or norm_at(start) != al.snorm[s]:
                     continue
                 first, second = sorted((start, position))
                 # the whole block between the twins repeats: [A, B] kept, then [A, B] new
-                if second + distance > len(rows) or norms[first:second] != norms[second:second + distance]:
+                if second + distance > len(rows) or any(norm_at(first + k) != norm_at(second + k)
+                                                        for k in range(distance)):
                     continue
                 if _repeated_in_original(al, spliced.origin[rows[start]][1]):
                     continue

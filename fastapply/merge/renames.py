@@ -61,7 +61,7 @@ def _old_header(al: Aligner, s: int, step: int) -> int | None:
     if s2 is None or step < 0 and (s2 != s - 1 or not al.snorm[s2].startswith(_COMMENTS)):
         return None  # above a header only its own doc comment counts (a new one follows its sibling)
     where = al.opos.get(al.snorm[s2], ())
-    if len(where) != 1 or len(_WORDS.findall(al.snorm[s2])) < (3 if step < 0 else 2):
+    if len(where) != 1 or len(_WORDS.findall(al.snorm[s2])) < 3:
         return None  # a shared attribute (`#[test]`, `@Override`) says nothing
     o2 = where[0]
     o = _next_solid_original(al, o2, -step)

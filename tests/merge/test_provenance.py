@@ -147,3 +147,13 @@ class Queue:
     else:
         assert merged.count("def size_changed(") == 1
         assert merged.index("def size_changed(") < merged.index("def __init__(")
+
+
+def test_syntax_refusal_names_the_snippet_line_behind_the_error() -> None:
+    original = "function a() {\n  one();\n}\n\nfunction b() {\n  two();\n}\n"
+    update = "// ... existing code ...\nfunction b() {\n  two(;\n}\n"
+    with pytest.raises(ApplyError) as caught:
+        apply(original, update, filename="x.js")
+    assert caught.value.code == "syntax_regressed"
+    assert str(caught.value).startswith("syntax_regressed: snippet line 3 ('two(;')")
+    assert caught.value.line == 3

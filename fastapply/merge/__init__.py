@@ -5,17 +5,29 @@ elided with marker comments (`// ... existing code ...`), into the original file
 
 1. classify the snippet's lines (markers.py, segments.py); a snippet that is the whole new file is
    returned as it is (whole.py); a snippet without markers gets assumed markers at its ends and
-   between its top-level definitions (plan.py);
-2. align snippet lines with original lines in monotone order (anchor.py, chain.py), place context
+   between its top-level definitions (plan.py). Markers written at column 0 inside a block take
+   the depth of the code around them, and a segment holding nothing but closing lines between two
+   markers is dropped as context (segments.py);
+2. match definitions before lines: a header whose name the original lacks, standing where an old
+   header stood, is that header renamed (renames.py); a whole definition shown out of order next to
+   code that stays is moved, its old copy dropped (moves.py); segments out of file order are put
+   back in order by their own anchors (order.py);
+3. align snippet lines with original lines in monotone order (anchor.py, chain.py), place context
    lines after markers (context.py), then refine the alignment: nesting checks, edited lines next
    to anchors, lone edited lines (refine.py, similar.py, blocks.py);
-3. splice: snippet lines where the snippet speaks, original lines where a marker stands for them,
-   nothing where the snippet dropped code between two anchors (splice.py);
-4. validate: no marker left, no new syntax errors (tree-sitter, syntax.py; only the top-level
-   statements around the change are parsed when that suffices), no unexplained loss (validate.py).
+4. splice: snippet lines where the snippet speaks, original lines where a marker stands for them,
+   nothing where the snippet dropped code between two anchors (splice.py), blank lines around new
+   definitions after the file's own habit (spacing.py); every merged line records where it came from;
+5. validate: no marker left, no new syntax errors (tree-sitter, syntax.py; only the top-level
+   statements around the change are parsed when that suffices), no unexplained loss (validate.py),
+   and the provenance checks (provenance.py): every dropped original line has a reason, every
+   snippet line is in the merge, no name defined twice in a scope where the original defined it
+   once, no marker standing for nothing next to a unique unplaced line, no block repeated next to
+   itself, no marker inside a definition the original does not have.
 
 Anything ambiguous raises MergeError / ValidationError with a code and a message saying which
-snippet line could not be placed and what the caller can do about it.
+snippet line could not be placed and what the caller can do about it. Each stage's complexity is
+in its module's docstring.
 """
 
 from __future__ import annotations

@@ -93,7 +93,7 @@ class Aligner:
                     records.add(index)  # a new record of a YAML list: its `key: value` lines are its own
                 elif opens_at(self.snorm, index):
                     key = header_key(norm)
-                    fresh[index] = key is not None and not self._okeys_for(key) and norm not in self.opos
+                    fresh[index] = key is not None and norm not in self.opos and not self._okeys_for(key)
                     back = index - 1
                     while fresh[index] and back >= 0 and self.snorm[back] and back not in self.markers \
                             and indent_width(self.stext[back]) == width \

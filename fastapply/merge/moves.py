@@ -8,7 +8,8 @@ units' places are out of order, the order that drops the fewest original lines i
 over the units), and every whole definition outside that chain whose name the original defines
 once is a move: its old lines are dropped and its snippet lines become new code at their place.
 
-Complexity: O(m) to cut units plus O(k^2) over the k units of a segment (k is capped).
+Complexity: O(m) to cut units; when a segment's units are out of order, O(n) for a prefix count of
+the original's lines and O(k^2) over its k units (k is capped at _MAX_UNITS).
 """
 
 from __future__ import annotations
@@ -86,7 +87,15 @@ def _old_copy(al: Aligner, unit: _Unit) -> tuple[int, int] | None:
     if len(found) != 1:
         return None
     first, stop = block_extent(al.orig, al.onorm, found[0])
-    return (first, stop) if all(first <= o < stop for o in unit.where) else None
+    if not all(first <= o < stop for o in unit.where):
+        return None
+    # a move carries its body along: most of the old lines are in the unit (not a setter next to
+    # its getter, nor a rewrite that only shares the name)
+    old = [norm for norm in al.onorm[first:stop] if norm]
+    shown = {al.snorm[s] for s in unit.lines}
+    if any(al.onorm[o] and al.onorm[o] not in shown for o in range(first, found[0])):
+        return None  # its doc comment or decorators are not all shown: they would be lost
+    return (first, stop) if sum(1 for norm in old if norm in shown) * 2 >= len(old) else None
 
 
 def _units(al: Aligner, code: list[int], counts: Counter[str]) -> list[_Unit]:
@@ -137,6 +146,9 @@ def _best_chain(al: Aligner, units: list[_Unit], keys: list[int], movable: list[
     cannot move, drops the fewest original lines between consecutive kept units, and then keeps
     the most snippet lines. Empty when the units that cannot move are out of order themselves."""
     fixed = [j for j, can in enumerate(movable) if not can]
+    solid = [0] * (len(al.orig) + 1)  # non-blank original lines before each line
+    for o, norm in enumerate(al.onorm):
+        solid[o + 1] = solid[o] + bool(norm)
     spans = [(min(u.where), max(u.where)) for u in units]
     inf = (10**9, 0)
     best: list[tuple[int, int]] = []  # (original lines dropped, -snippet lines kept)
@@ -149,7 +161,7 @@ def _best_chain(al: Aligner, units: list[_Unit], keys: list[int], movable: list[
             if best[i] == inf or keys[i] >= keys[j] or spans[i][1] >= spans[j][0] \
                     or any(i < f < j for f in fixed):
                 continue
-            lost = sum(1 for o in range(spans[i][1] + 1, spans[j][0]) if al.onorm[o])
+            lost = solid[spans[j][0]] - solid[spans[i][1] + 1]
             score = (best[i][0] + lost, best[i][1] - len(units[j].lines))
             if score < top:
                 top, arg = score, i

@@ -19,9 +19,8 @@ if TYPE_CHECKING:
     from .anchor import Aligner
 
 # Segments are moved only when each has this many anchors of its own (one line can be new code
-# that happens to equal a line elsewhere), spread over at most _SPREAD times its own length.
+# that happens to equal a line elsewhere), in the order of their snippet lines.
 _MIN_ANCHORS = 2
-_SPREAD = 3
 
 
 def file_order(al: Aligner) -> list[SnippetLine]:
@@ -51,7 +50,8 @@ def file_order(al: Aligner) -> list[SnippetLine]:
         where = [o for s in code if (o := anchor_of(al, s, counts)) is not None]
         if not where:
             return items
-        weak = weak or len(where) < _MIN_ANCHORS or max(where) - min(where) > _SPREAD * len(seg) + 2
+        # two anchors or more, in the same order as their snippet lines (a deletion may lie between)
+        weak = weak or len(where) < _MIN_ANCHORS or any(a >= b for a, b in zip(where, where[1:]))
         spans.append((min(where), max(where), index))
     ordered = sorted(spans)
     if [s[2] for s in ordered] == [s[2] for s in spans] or weak:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from ..deadline import check_deadline
-from ..errors import ErrorCode, MergeError
+from ..errors import ErrorCode, MergeError, ValidationError
 from ..languages import LanguageSpec
 from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context
@@ -18,7 +18,7 @@ from .renames import find_renames
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
 from .segments import (SnippetLine, classify, drop_closing_context, indent_of, is_gap, normalize,
                        place_markers)
-from .splice import splice
+from .splice import Spliced, splice
 from .validate import check_loss, check_markers, check_syntax
 from .whole import WHOLE_SHARE, looks_whole, whole_text
 
@@ -112,7 +112,11 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     check_loss(orig, spliced, len(code))
     check_deadline()
     segments = 1 + sum(1 for item in items if is_gap(item))
-    plan = _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments, spec)
+    try:
+        plan = _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments,
+                       spec)
+    except ValidationError as error:
+        raise _with_snippet_line(error, items, spliced) from None
     edited = sorted(items[s].number for s in aligner.fuzzy if s in pairs and items[s].norm != onorm[pairs[s]])
     if edited:
         plan.warnings.append("snippet line(s) " + ", ".join(map(str, edited[:10])) + " replaced original "
@@ -381,3 +385,21 @@ def _deletions(items: list[SnippetLine], orig: list[str], onorm: list[str],
                     code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
             item.kind = "code"
     return drop
+
+
+def _with_snippet_line(error: ValidationError, items: list[SnippetLine], spliced: Spliced) -> ValidationError:
+    """A syntax refusal names merged lines; through the splice's provenance it also names the
+    snippet line that put code there (the nearest one at or above the first error)."""
+    rows = error.details.get("merged_lines") or []
+    if error.code != ErrorCode.SYNTAX_REGRESSED or not rows:
+        return error
+    row = min(rows[0] - 1, len(spliced.origin) - 1)
+    while row >= 0 and spliced.origin[row][0] < 0:
+        row -= 1
+    if row < 0:
+        return error
+    item = items[spliced.origin[row][0]]
+    return ValidationError(
+        f"snippet line {item.number} ({item.text.strip()!r}) leads to a syntax error near merged line "
+        f"{rows[0]} that the original does not have: {error.message}",
+        code=error.code, line=item.number, details=error.details)

@@ -12,12 +12,14 @@ merge is refused, with the snippet or original line named, when:
   moved definition kept next to its old copy);
 - a marker stands for nothing while a line next to it, unpaired, occurs exactly once in the
   original (the snippet shows code the alignment could not place: it would appear twice);
+- a marker sits inside a definition the original does not have (an unpaired header): it stands
+  for that definition's existing body, which does not exist (a rename that was not recognised);
 - new lines of the snippet repeat the original lines right next to them (a block of up to three
   lines, twice in a row) where the original has no such repetition: edited or context lines that
   were not recognised, kept and inserted both.
 
 Complexity: O(n + m) plus, per new definition header, one lookup of the original headers with
-the same name (cached by the aligner).
+the same name (cached by the aligner) and a walk back to its enclosing line (capped).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
     _check_empty_markers(al, spliced)
     _check_duplicates(al, spliced)
     _check_repeated_lines(al, spliced)
+    _check_markers_in_new_definitions(al)
 
 
 def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
@@ -94,30 +97,23 @@ def _check_empty_markers(al: Aligner, spliced: Spliced) -> None:
 
 
 def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
-    present = {o for _, o in spliced.origin if o >= 0}
-    scopes: list[str] = []  # (merged) the nearest shallower line, as a stack walk would give
-    stack: list[tuple[int, str]] = []
+    present: set[int] | None = None
     for row, line in enumerate(spliced.lines):
-        norm = " ".join(line.split())
-        if not norm:
-            scopes.append("")
-            continue
-        width = indent_width(line)
-        while stack and stack[-1][0] >= width:
-            stack.pop()
-        scopes.append(stack[-1][1] if stack else "")
-        stack.append((width, norm))
         s, o = spliced.origin[row]
-        if s < 0 or o >= 0 or not opens_block(norm):
+        if s < 0 or o >= 0 or not opens_block(al.snorm[s]):
             continue
+        norm = al.snorm[s]
         key = header_key(norm)
         if key is None or key.startswith(("key:", "css:", "<")):
             continue
         if s > 0 and _REDEFINES.match(al.snorm[s - 1] or ""):
             continue
-        same_scope = [c for c in al._okeys_for(key) if _original_scope(al, c) == scopes[row]]
+        if present is None:
+            present = {o for _, o in spliced.origin if o >= 0}
+        scope = _merged_scope(spliced.lines, row)
+        same_scope = [c for c in al._okeys_for(key) if _original_scope(al, c) == scope]
         survivors = [c for c in same_scope if c in present]
-        if not survivors or len(same_scope) > 1:
+        if not survivors or len(same_scope) > 1 or scope is None:
             continue
         old = al.onorm[survivors[0]]
         if old != norm and _arity(old) != _arity(norm):
@@ -129,6 +125,21 @@ def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
             "definition, show the line before or after the old one; if it moves it, delete the old copy "
             "explicitly",
             code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+_SCOPE_WALK = 5000  # lines walked back to find a new header's enclosing line
+
+
+def _merged_scope(lines: list[str], row: int) -> str | None:
+    """The nearest earlier merged line with less indentation ("" at the top level; None when it is
+    further back than _SCOPE_WALK lines: unknown)."""
+    width = indent_width(lines[row])
+    if width == 0:
+        return ""
+    for index in range(row - 1, max(-1, row - _SCOPE_WALK), -1):
+        if lines[index].strip() and indent_width(lines[index]) < width:
+            return " ".join(lines[index].split())
+    return None if row >= _SCOPE_WALK else ""
 
 
 def _original_scope(al: Aligner, o: int) -> str:
@@ -145,20 +156,33 @@ _NEAR = 3  # the longest block of lines whose repetition is looked for
 
 
 def _check_repeated_lines(al: Aligner, spliced: Spliced) -> None:
+    """O(k) per new snippet line (k = _NEAR): only the merged lines around new lines are read."""
+    new = [r for r, (s, o) in enumerate(spliced.origin) if s >= 0 and o < 0 and spliced.lines[r].strip()]
+    if not new:
+        return
     rows = [r for r, line in enumerate(spliced.lines) if line.strip()]
-    norms = [" ".join(spliced.lines[r].split()) for r in rows]
-    for position, row in enumerate(rows):
-        s, o = spliced.origin[row]
-        if s < 0 or o >= 0 or is_trivial(norms[position]) or len(_WORDS.findall(norms[position])) < 2:
+    position_of = {row: position for position, row in enumerate(rows)}
+    norms: dict[int, str] = {}
+
+    def norm_at(position: int) -> str:
+        if position not in norms:
+            norms[position] = " ".join(spliced.lines[rows[position]].split())
+        return norms[position]
+
+    for row in new:
+        s = spliced.origin[row][0]
+        position = position_of[row]
+        if is_trivial(al.snorm[s]) or len(_WORDS.findall(al.snorm[s])) < 2:
             continue
         for distance in range(1, _NEAR + 1):
             for start in (position - distance, position + distance):
                 if not 0 <= start < len(rows) or spliced.origin[rows[start]][1] < 0 \
-                        or norms[start] != norms[position]:
+                        or norm_at(start) != al.snorm[s]:
                     continue
                 first, second = sorted((start, position))
                 # the whole block between the twins repeats: [A, B] kept, then [A, B] new
-                if second + distance > len(rows) or norms[first:second] != norms[second:second + distance]:
+                if second + distance > len(rows) or any(norm_at(first + k) != norm_at(second + k)
+                                                        for k in range(distance)):
                     continue
                 if _repeated_in_original(al, spliced.origin[rows[start]][1]):
                     continue
@@ -183,3 +207,25 @@ def _repeated_in_original(al: Aligner, o: int) -> bool:
                 seen += 1
             index += step
     return False
+
+
+def _check_markers_in_new_definitions(al: Aligner) -> None:
+    for m in al.marker_list:
+        if al.items[m].kind != "marker":
+            continue
+        width = indent_width(al.stext[m])
+        header = m - 1
+        while header >= 0 and (not al.snorm[header] or indent_width(al.stext[header]) >= width):
+            if header in al.markers:
+                header = -1
+                break
+            header -= 1
+        if header < 0 or header in al.pairs or not opens_block(al.snorm[header]) \
+                or header_key(al.snorm[header]) is None or not al.in_new_definition(header):
+            continue
+        item = al.items[header]
+        raise ValidationError(
+            f"snippet line {item.number} ({item.text.strip()!r}) starts a definition the original does not "
+            f"have, but the marker on snippet line {al.items[m].number} inside it stands for existing code "
+            "of it. If it renames a definition, keep the old name or show the whole definition",
+            code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)

@@ -9,8 +9,7 @@ right after (before) the old header, one that occurs once in the original: the h
 the old one stood. A new definition that merely looks like an old one has other neighbours. The aligner is then told that the new name is defined where the old one was, so the
 header pairs with it like any header with an edited signature.
 
-Complexity: O(m) over snippet headers; only when one has an unknown name, one pass over the
-original's block-opening lines, O(n).
+Complexity: O(m): each unknown header looks at a few lines around it and one position lookup.
 """
 
 from __future__ import annotations
@@ -39,20 +38,41 @@ def find_renames(al: Aligner) -> int:
     shown = al._skey_index()
     # an old name the snippet still mentions (in a marker: "... temperatureText unchanged ...") is kept
     mentioned = set(_WORDS.findall(" ".join(item.text for item in al.items if item.kind == "marker")))
-    skeletons: dict[str, list[int]] = {}
-    for o, norm in enumerate(al.onorm):
-        if norm and _is_header(norm):
-            key = header_key(norm)
-            if key is not None and key not in shown and key.rsplit(".", 1)[-1] not in mentioned:
-                skeletons.setdefault(_skeleton(norm, key), []).append(o)
     found = 0
     for s, key in unknown:
-        olds = [o for o in skeletons.get(_skeleton(al.snorm[s], key), [])
-                if _neighbour_alike(al, s, o, +1) or _neighbour_alike(al, s, o, -1)]
-        if len(olds) == 1:
-            al._okeys[key] = olds
-            found += 1
+        olds = {o for o in (_old_header(al, s, +1), _old_header(al, s, -1)) if o is not None}
+        if len(olds) != 1:
+            continue
+        o = olds.pop()
+        old_key = header_key(al.onorm[o]) if _is_header(al.onorm[o]) else None
+        if old_key is None or old_key in shown or old_key.rsplit(".", 1)[-1] in mentioned \
+                or _skeleton(al.onorm[o], old_key) != _skeleton(al.snorm[s], key):
+            continue
+        al._okeys[key] = [o]
+        found += 1
     return found
+
+
+def _old_header(al: Aligner, s: int, step: int) -> int | None:
+    """The original line that stands where snippet header s stands: found through the header's
+    neighbour (the first line of its body, or its own doc comment), a line that occurs once in the
+    original. O(1)."""
+    s2 = _next_solid_snippet(al, s, step)
+    if s2 is None or step < 0 and (s2 != s - 1 or not al.snorm[s2].startswith(_COMMENTS)):
+        return None  # above a header only its own doc comment counts (a new one follows its sibling)
+    where = al.opos.get(al.snorm[s2], ())
+    if len(where) != 1 or len(_WORDS.findall(al.snorm[s2])) < 3:
+        return None  # a shared attribute (`#[test]`, `@Override`) says nothing
+    o2 = where[0]
+    o = _next_solid_original(al, o2, -step)
+    if o is None or step < 0 and o != o2 + 1:
+        return None
+    if step > 0:
+        # a copy-and-edit sibling starts like the old body and then differs: the body goes on alike
+        s3, o3 = _next_solid_snippet(al, s2, step), _next_solid_original(al, o2, step)
+        if s3 is not None and o3 is not None and al.snorm[s3] != al.onorm[o3]:
+            return None
+    return o
 
 
 def _is_header(norm: str) -> bool:
@@ -63,26 +83,6 @@ def _skeleton(norm: str, key: str) -> str:
     name = key.split(":", 1)[-1].rsplit(".", 1)[-1]
     at = norm.find(name)
     return norm if at < 0 else norm[:at] + "\0" + norm[at + len(name):]
-
-
-def _neighbour_alike(al: Aligner, s: int, o: int, step: int) -> bool:
-    """True when the next (step +1) or previous (-1) code line of snippet line s, with no marker
-    between, is the same line as the one next to original line o, and occurs once in the original.
-    Trivial lines (an Allman `{`, a comment's `*/`) are skipped on both sides, up to a few."""
-    s2, o2 = _next_solid_snippet(al, s, step), _next_solid_original(al, o, step)
-    if s2 is None or o2 is None:
-        return False
-    if step < 0 and (s2 != s - 1 or o2 != o - 1 or not al.snorm[s2].startswith(_COMMENTS)):
-        return False  # above a header only its own doc comment counts (a new one follows its sibling)
-    # a shared attribute (`#[test]`, `@Override`) says nothing: the line needs a few words of its own
-    if al.snorm[s2] != al.onorm[o2] or len(al.opos.get(al.onorm[o2], ())) != 1 \
-            or len(_WORDS.findall(al.onorm[o2])) < 3:
-        return False
-    if step < 0:
-        return True
-    # a copy-and-edit sibling starts like the old body and then differs: the body goes on alike
-    s3, o3 = _next_solid_snippet(al, s2, step), _next_solid_original(al, o2, step)
-    return s3 is None or o3 is None or al.snorm[s3] == al.onorm[o3]
 
 
 def _next_solid_snippet(al: Aligner, s: int, step: int) -> int | None:

@@ -57,7 +57,7 @@ def place_markers(items: list[SnippetLine]) -> list[SnippetLine]:
     block's closing line, and a marker's indentation is read as where its block ends. The lines
     around a marker are the stronger evidence: a column-0 marker right before a closing line sits
     inside the block that line closes, one right after a block header in that block's body, and
-    one at the end of the snippet after an indented line continues that line's block. Between
+    one at the end of the snippet right under an indented line continues that line's block. Between
     two indented lines it may stand for the end of one definition and the start of the next, and
     keeps column 0. One pass, O(m)."""
     code = [i for i, item in enumerate(items) if item.kind == "code"]
@@ -72,7 +72,9 @@ def place_markers(items: list[SnippetLine]) -> list[SnippetLine]:
         after = items[code[position]] if position < len(code) else None
         prev = indent_width(before.text) if before is not None else 0
         if after is None:
-            width = prev  # the last line: the rest of the block that the line before it is in
+            if index > 0 and items[index - 1].kind == "blank":
+                continue  # set apart by a blank line: after the block, at the top level
+            width = prev  # the last line, right under code: the rest of the block that code is in
         elif is_closer(after.norm) and indent_width(after.text) < prev:
             width = prev  # right before a block's closing line: inside that block
         elif before is not None and before.norm.endswith(("{", ":", "(", "[")) \

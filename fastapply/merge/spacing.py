@@ -26,6 +26,7 @@ class Spacing:
 
     _SAMPLES = 5
     _SHARE = 0.9
+    _ENOUGH = 200
 
     def __init__(self, orig: list[str]) -> None:
         self.orig = orig
@@ -43,8 +44,8 @@ class Spacing:
         if at >= 0:
             # a paired header right after a new block's closing line: only the missing blank line
             if after - before - 1 or prev_source != SNIP or prev_at >= 0 or not is_closer(prev.strip()) \
-                    or indent_width(prev) != indent_width(text) or header_key(text.strip()) is None:
-                return None
+                    or indent_width(prev) != indent_width(text):
+                return None  # (a paired doc comment above the header counts as its start)
         width = indent_width(text)
         norm, prev_norm = text.strip(), prev.strip()
         if opens_block(prev_norm) or indent_width(prev) < width or prev_norm.startswith(_PREAMBLE) \
@@ -94,6 +95,8 @@ class Spacing:
                 blank -= 1
             if blank > 0:
                 runs.append(top - blank)
+                if len(runs) >= self._ENOUGH:
+                    break  # the file's habit shows long before its end
         if len(runs) < self._SAMPLES:
             return None
         value, count = Counter(runs).most_common(1)[0]

@@ -147,7 +147,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str],
     while index < len(out):
         text, source, at, s = out[index]
         if text.strip():
-            if last_index == index - 1 and last_index >= 0:
+            if last_index == index - 1 and last_index >= 0 and source == SNIP:
                 # no blank line at all before a new definition: the file's own spacing, if it has one
                 count = spacing.before_new(out, last_index, index) or 0
                 result.extend([""] * count)

@@ -68,12 +68,14 @@ def check_syntax(spec: LanguageSpec | None, original: str, merged: str) -> None:
     old_tree = parse(spec, original)
     before = error_count(old_tree) + embedded_error_count(spec, old_tree) if old_tree is not None else 0
     if after > before:
-        lines = ", ".join(str(n) for n in error_lines(tree)) or "inside an embedded script or style"
+        found = error_lines(tree)
+        lines = ", ".join(str(n) for n in found) or "inside an embedded script or style"
         raise ValidationError(
             f"the merged {spec.name} would have syntax errors near line(s) {lines} that the original "
             "does not have, so the snippet was probably placed wrongly. Include one more unchanged line "
             "of context around the edited block, or send the complete function",
-            code=ErrorCode.SYNTAX_REGRESSED, details={"errors_before": before, "errors_after": after})
+            code=ErrorCode.SYNTAX_REGRESSED,
+            details={"errors_before": before, "errors_after": after, "merged_lines": found})
 
 
 def check_generated(language: str | None, original: str, merged: str) -> None:

@@ -606,3 +606,107 @@ def test_refusals_name_the_snippet_line(update: str) -> None:
         assert "line" in str(error)
     else:
         assert merged.count("def drop(") == 1
+
+
+# -- more habits, as the generator's dev data showed them ----------------------------------------------
+
+GO = """\
+package store
+
+import "errors"
+
+// ErrMissing is returned when a key is absent.
+var ErrMissing = errors.New("missing")
+
+type Store struct {
+\tdata map[string]string
+}
+
+func (s *Store) Get(key string) (string, error) {
+\tvalue, ok := s.data[key]
+\tif !ok {
+\t\treturn "", ErrMissing
+\t}
+\treturn value, nil
+}
+
+func (s *Store) Put(key, value string) {
+\ts.data[key] = value
+}
+
+func (s *Store) Delete(key string) {
+\tdelete(s.data, key)
+}
+"""
+
+
+def test_closing_line_alone_between_two_markers_is_context() -> None:
+    update = """\
+// ... existing code ...
+func (s *Store) Get(key string) (string, error) {
+\tvalue, ok := s.data[strings.TrimSpace(key)]
+// ... existing code ...
+\t}
+// ... existing code ...
+"""
+    expected = GO.replace("s.data[key]\n\tif", "s.data[strings.TrimSpace(key)]\n\tif")
+    assert merge(GO, update, "store.go") == expected
+
+
+def test_missing_blank_line_before_an_inserted_function_is_restored() -> None:
+    update = """\
+// ... existing code ...
+func (s *Store) Put(key, value string) {
+\ts.data[key] = value
+}
+func (s *Store) Len() int {
+\treturn len(s.data)
+}
+
+func (s *Store) Delete(key string) {
+// ... existing code ...
+"""
+    expected = GO.replace("\ts.data[key] = value\n}\n\n", "\ts.data[key] = value\n}\n\n"
+                          "func (s *Store) Len() int {\n\treturn len(s.data)\n}\n\n")
+    assert merge(GO, update, "store.go") == expected
+
+
+def test_renamed_go_method_pairs_with_its_old_header() -> None:
+    update = """\
+// ... existing code ...
+func (s *Store) Remove(key string) {
+\tdelete(s.data, key)
+}
+"""
+    assert merge(GO, update, "store.go") == GO.replace("func (s *Store) Delete(", "func (s *Store) Remove(")
+
+
+def test_copy_and_edit_sibling_is_not_a_rename() -> None:
+    update = """\
+// ... existing code ...
+func (s *Store) Put(key, value string) {
+\ts.data[key] = value
+}
+
+func (s *Store) PutIfAbsent(key, value string) {
+\tif _, ok := s.data[key]; !ok {
+\t\ts.data[key] = value
+\t}
+}
+// ... existing code ...
+"""
+    result = _merge_or_refuse(GO, update, "store.go")
+    assert result is None or "func (s *Store) Put(key" in result and "PutIfAbsent" in result \
+        and "func (s *Store) Delete(" in result
+
+
+def test_yaml_changed_value_of_a_list_item_replaces_it() -> None:
+    update = """\
+services:
+  # ... existing services ...
+    replicas: 2
+  - name: cache
+    image: redis:7.2
+  # ... existing services ...
+"""
+    assert merge(YAML, update, "deploy.yaml") == YAML.replace("image: redis:7\n", "image: redis:7.2\n")

@@ -1,0 +1,159 @@
+"""The provenance checks (fastapply/merge/provenance.py), each given an alignment that is wrong in
+the way the check exists for, as a misplaced anchor would leave it; and end to end, merges that
+used to come back wrong and are now refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from fastapply import ApplyError, apply
+from fastapply.errors import ValidationError
+from fastapply.merge.anchor import Aligner
+from fastapply.merge.indent import detect_style
+from fastapply.merge.provenance import check_provenance
+from fastapply.merge.segments import classify, normalize
+from fastapply.merge.splice import Spliced, splice
+
+ORIGINAL = '''\
+class Queue:
+    def __init__(self):
+        self.items = []
+
+    def push(self, item):
+        self.items.append(item)
+        self.size_changed()
+
+    def pop(self):
+        item = self.items.pop(0)
+        self.size_changed()
+        return item
+
+    def size_changed(self):
+        log.debug("queue size %d", len(self.items))
+'''
+
+
+def aligned(original: str, update: str, pairs: dict[int, int], drop: set[int] | None = None
+            ) -> tuple[Aligner, Spliced, set[int]]:
+    """Splice `update` into `original` with the given pairs (snippet item -> original line)."""
+    orig = original.rstrip("\n").split("\n")
+    onorm = [normalize(line) for line in orig]
+    items = classify(update, set(onorm))
+    al = Aligner(items, orig, onorm)
+    al.rebase(items, pairs)
+    style = detect_style(orig)
+    drop = drop or set()
+    return al, splice(items, orig, pairs, file_style=style, snip_style=style, drop=drop), drop
+
+
+def item_index(update: str, text: str) -> int:
+    lines = update.split("\n")
+    return next(i for i, line in enumerate(lines) if line.strip() == text)
+
+
+def test_a_definition_kept_and_inserted_again_is_refused() -> None:
+    update = '''\
+    # ... existing code ...
+    def pop(self):
+        item = self.items.pop()
+        self.size_changed()
+    # ... existing code ...
+'''
+    # the header was not recognised: the old `pop` stays (the first marker keeps the whole file)
+    # and the new one is added after it
+    al, spliced, drop = aligned(ORIGINAL, update, {})
+    with pytest.raises(ValidationError) as caught:
+        check_provenance(al, spliced, drop)
+    assert caught.value.code == "ambiguous_anchor"
+    assert "snippet line 2" in str(caught.value) and "'pop'" in str(caught.value)
+
+
+def test_an_edited_line_kept_next_to_its_new_version_is_refused() -> None:
+    # an edited line that was not recognised: the old one kept (paired), the new one inserted
+    update = '''\
+    def push(self, item):
+        self.items.append(item)
+        self.items.append(item)
+    # ... existing code ...
+'''
+    al, spliced, drop = aligned(ORIGINAL, update, {0: 4, 1: 5})
+    with pytest.raises(ValidationError) as caught:
+        check_provenance(al, spliced, drop)
+    assert "snippet line 3" in str(caught.value) and "repeated" in str(caught.value)
+
+
+def test_an_original_line_lost_without_a_reason_is_refused() -> None:
+    update = "    def pop(self):\n        item = self.items.pop(0)\n    # ... existing code ...\n"
+    al, spliced, drop = aligned(ORIGINAL, update, {0: 8, 1: 9})
+    # a splice that forgot one kept line (line 11, `self.size_changed()` inside pop)
+    row = spliced.origin.index((-1, 10))
+    del spliced.lines[row], spliced.origin[row]
+    with pytest.raises(ValidationError) as caught:
+        check_provenance(al, spliced, drop)
+    assert caught.value.code == "content_lost" and "original line 11" in str(caught.value)
+    # the same line dropped on purpose (a definition the snippet replaces) passes
+    check_provenance(al, spliced, {10})
+
+
+def test_a_snippet_line_missing_from_the_merge_is_refused() -> None:
+    update = "    def pop(self):\n        item = self.items.pop()\n    # ... existing code ...\n"
+    al, spliced, drop = aligned(ORIGINAL, update, {0: 8})
+    row = next(r for r, (s, _) in enumerate(spliced.origin) if s == 1)
+    del spliced.lines[row], spliced.origin[row]
+    with pytest.raises(ValidationError) as caught:
+        check_provenance(al, spliced, drop)
+    assert "snippet line 2" in str(caught.value)
+
+
+def test_an_empty_marker_next_to_a_unique_unplaced_line_is_refused() -> None:
+    update = '''\
+    def __init__(self):
+        self.items = []
+    # ... existing code ...
+        log.debug("queue size %d", len(self.items))
+'''
+    # the alignment placed only the first two lines and put the marker right after them, at the
+    # end of the file, with the unique log line left as new code
+    al, spliced, drop = aligned(ORIGINAL, update, {0: 1, 1: 2})
+    spliced.empty_markers.append(2)
+    with pytest.raises(ValidationError) as caught:
+        check_provenance(al, spliced, drop)
+    assert "snippet line 4" in str(caught.value) and "occurs once" in str(caught.value)
+
+
+def test_property_setter_is_not_a_duplicate_definition() -> None:
+    original = "class A:\n    @property\n    def name(self):\n        return self._name\n"
+    update = ("class A:\n    # ... existing code ...\n        return self._name\n\n    @name.setter\n"
+              "    def name(self, value):\n        self._name = value\n")
+    merged = apply(original, update, filename="a.py").merged_code
+    assert merged.count("def name(") == 2
+
+
+def test_moved_block_that_would_be_kept_twice_is_never_returned_wrong() -> None:
+    original = ORIGINAL
+    update = '''\
+class Queue:
+    def size_changed(self):
+        log.debug("queue size %d", len(self.items))
+
+    def __init__(self):
+        self.items = []
+    # ... existing code ...
+'''
+    try:
+        merged = apply(original, update, filename="queue.py").merged_code
+    except ApplyError as error:
+        assert "line" in str(error)
+    else:
+        assert merged.count("def size_changed(") == 1
+        assert merged.index("def size_changed(") < merged.index("def __init__(")
+
+
+def test_syntax_refusal_names_the_snippet_line_behind_the_error() -> None:
+    original = "function a() {\n  one();\n}\n\nfunction b() {\n  two();\n}\n"
+    update = "// ... existing code ...\nfunction b() {\n  two(;\n}\n"
+    with pytest.raises(ApplyError) as caught:
+        apply(original, update, filename="x.js")
+    assert caught.value.code == "syntax_regressed"
+    assert str(caught.value).startswith("syntax_regressed: snippet line 3 ('two(;')")
+    assert caught.value.line == 3

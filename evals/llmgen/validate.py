@@ -22,8 +22,9 @@ from .outline import error_count
 from .snippet import COMMENT_MARKER
 
 CLOSERS = {"}", "};", "end", "},"}
+TRIVIAL_LINES = CLOSERS | {"break;", "break", "return;", "})", "});", "fi", "done", "esac"}
 OPENERS = ("{", ":", "(", "[", " do", "then", "=>", "->")  # a line that opens an indented block
-HEADERS = re.compile(r"^\s*((local\s+)?function\b|def\b|class\b|module\b|- )")  # Lua, Ruby, YAML
+HEADERS = re.compile(r"^\s*((local\s+)?function\b|def\b|class\b|module\b|- |#\s*if|#\s*else)")
 WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*[?!]?|\S")  # `aria-hidden` and `empty?` are one word
 
 
@@ -92,9 +93,11 @@ def habit_holds(case: Case, tag: str) -> bool:  # noqa: C901 - one branch per ha
     if tag == "marker_wrong_syntax":
         own = {opener for opener, _ in comment_syntaxes(case.language)}
         return any(not lines[i].strip().startswith(tuple(own)) for i in markers)
-    if tag in ("marker_before_close", "trivial_context"):
+    if tag == "marker_before_close":
         return any(i + 1 < len(lines) and lines[i + 1].strip() in CLOSERS and
                    (i + 2 >= len(lines) or not lines[i + 2].strip() or i + 2 in markers) for i in markers)
+    if tag == "trivial_context":  # a marker directly followed by a trivial line (`}`, `end`, `break;`)
+        return any(i + 1 < len(lines) and lines[i + 1].strip() in TRIVIAL_LINES for i in markers)
     if tag == "out_of_order":
         counts = Counter(line.strip() for line in case.expected.split("\n"))
         where = {line.strip(): n for n, line in enumerate(case.expected.split("\n")) if counts[line.strip()] == 1}

@@ -138,6 +138,22 @@ def _close_after_marker(window: Window, defs: list[Definition], lines: list[str]
     return Window(window.lo, d.end, window.edits, (window.hi, d.end - 1))
 
 
+LEADING_TRIVIAL = {"}", "};", "end", "break;", "break", "return;", "})", "});", "fi", "done", "esac"}
+
+
+def _lead_with_trivial(lines: list[str], windows: list[Window]) -> bool:
+    """Start one window with the trivial lines above it (`}`, `end`, `break;`) right after its marker."""
+    for index, window in enumerate(windows):
+        floor = windows[index - 1].hi if index else 0
+        lo = window.lo
+        while lo - 1 > floor and lines[lo - 1].strip() in LEADING_TRIVIAL:
+            lo -= 1
+        if lo < window.lo and any(line.strip() for line in lines[floor:lo]):
+            window.lo = lo
+            return True
+    return False
+
+
 def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip())]
 
@@ -164,8 +180,15 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
         return Rendered("\n".join(body) + "\n", "\n".join(expected) + "\n", ["no_markers"])
 
     windows = _windows(lines, sorted(edits, key=lambda e: e.start), unique, rng)
+    # A marker must stand for something: blank lines alone at either end join the window.
+    if not any(line.strip() for line in lines[windows[-1].hi:]):
+        windows[-1].hi = len(lines)
+    if not any(line.strip() for line in lines[: windows[0].lo]):
+        windows[0].lo = 0
     if rng.random() < 0.12 and windows[0].lo < 30 and windows[0].lo > 0:
         windows[0].lo = 0
+    if rng.random() < 0.25 and _lead_with_trivial(lines, windows):
+        tags.append("trivial_context")
     if rng.random() < 0.35:
         for index, window in enumerate(windows):
             limit = windows[index + 1].lo if index + 1 < len(windows) else len(lines)
@@ -182,9 +205,9 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
 
     syntaxes = comment_syntaxes(language)
     opener, closer = syntaxes[0] if rng.random() < 0.8 else rng.choice(syntaxes)
-    if rng.random() < 0.15:
+    foreign = rng.random() < 0.15
+    if foreign:
         opener, closer = foreign_syntax(language)
-        tags.append("marker_wrong_syntax")
     words = MARKER_WORDS[0] if rng.random() < 0.5 else rng.choice(MARKER_WORDS)
     col0 = rng.random() < 0.25
     marker_text = render_marker(opener, closer, words)
@@ -223,6 +246,8 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
         if position == len(order) - 1 and window.hi < len(lines) or position < len(order) - 1 and \
                 windows[order[position + 1]].lo == 0:
             out.append(marker(window.hi, window.hi - 1))
+    if foreign and any(line.strip() == marker_text.strip() for line in out):
+        tags.append("marker_wrong_syntax")
     if windows[order[0]].lo == 0 and windows[order[-1]].hi < len(lines):
         tags.append("head_no_marker")
     if order == sorted(order) and any(out[i].strip() == marker_text.strip() and out[i + 1].strip() == marker_text.strip()

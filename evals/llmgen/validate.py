@@ -22,8 +22,9 @@ from .outline import error_count
 from .snippet import COMMENT_MARKER
 
 CLOSERS = {"}", "};", "end", "},"}
+TRIVIAL_LINES = CLOSERS | {"break;", "break", "return;", "})", "});", "fi", "done", "esac"}
 OPENERS = ("{", ":", "(", "[", " do", "then", "=>", "->")  # a line that opens an indented block
-HEADERS = re.compile(r"^\s*((local\s+)?function\b|def\b|class\b|module\b|- )")  # Lua, Ruby, YAML
+HEADERS = re.compile(r"^\s*((local\s+)?function\b|def\b|class\b|module\b|- |#\s*if|#\s*else)")
 WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*[?!]?|\S")  # `aria-hidden` and `empty?` are one word
 
 
@@ -92,9 +93,11 @@ def habit_holds(case: Case, tag: str) -> bool:  # noqa: C901 - one branch per ha
     if tag == "marker_wrong_syntax":
         own = {opener for opener, _ in comment_syntaxes(case.language)}
         return any(not lines[i].strip().startswith(tuple(own)) for i in markers)
-    if tag in ("marker_before_close", "trivial_context"):
+    if tag == "marker_before_close":
         return any(i + 1 < len(lines) and lines[i + 1].strip() in CLOSERS and
                    (i + 2 >= len(lines) or not lines[i + 2].strip() or i + 2 in markers) for i in markers)
+    if tag == "trivial_context":  # a marker directly followed by a trivial line (`}`, `end`, `break;`)
+        return any(i + 1 < len(lines) and lines[i + 1].strip() in TRIVIAL_LINES for i in markers)
     if tag == "out_of_order":
         counts = Counter(line.strip() for line in case.expected.split("\n"))
         where = {line.strip(): n for n, line in enumerate(case.expected.split("\n")) if counts[line.strip()] == 1}
@@ -108,8 +111,12 @@ def habit_holds(case: Case, tag: str) -> bool:  # noqa: C901 - one branch per ha
         return not markers and case.update != case.expected and case.update.strip() in case.expected
     if tag in ("blank_doubled", "blank_missing"):
         return _blank_change(snippet, case.expected, more=tag == "blank_doubled")
+    # Edited lines: old and new lines of the same hunk side by side, or any removed line against any
+    # added one (a moved block elsewhere in the same case can shift the diff's alignment).
+    edited = [(a, b) for old, new in hunks for a, b in zip(old, new)] + \
+        [(a, b) for a in pairs[-1][0][:400] for b in pairs[-1][1][:400] if len(a) - 20 < len(b) < len(a) + 40]
     if tag == "one_word":
-        return any(_one_token_apart(a, b) for old, new in pairs for a, b in zip(old, new))
+        return any(_one_token_apart(a, b) for a, b in edited)
     if tag == "edit_run":  # two or more consecutive lines, each one word apart (at any offset in a hunk)
         for old, new in pairs:
             for offset in range(-len(old) + 1, len(new)):
@@ -123,10 +130,10 @@ def habit_holds(case: Case, tag: str) -> bool:  # noqa: C901 - one branch per ha
     if tag == "rename":
         return any(_one_token_apart(a, b) and any(
             y.rstrip("?!").startswith(x.rstrip("?!")) and y != x for x, y in zip(WORD.findall(a), WORD.findall(b)))
-            for old, new in pairs for a, b in zip(old, new))
+            for a, b in edited)
     if tag == "annotation":
         subs = LANGS[case.language].annotations
-        return any(re.sub(p, r, a, count=1) == b for old, new in pairs for a, b in zip(old, new) for p, r in subs)
+        return any(re.sub(p, r, a, count=1) == b for a, b in edited for p, r in subs)
     if tag == "literal_constant":
         added = [line for _, new in pairs for line in new]
         names = {m.group(1) for line in added if (m := re.search(r"\b([A-Z][A-Z0-9_]{3,})\b", line))}

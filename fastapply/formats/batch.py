@@ -20,9 +20,9 @@ import msgspec
 from ..errors import ApplyError, ErrorCode, InputError
 from ..text import DEFAULT_LIMITS, Document, Limits, check_size, ensure_text, unified_diff
 from .detect import json_ops, parse_agent_output
+from .journal import commit, locked_root
 from .matching import DEFAULT_FUZZY_THRESHOLD
 from .ops import FileOp, run_op
-from .journal import commit, locked_root
 from .paths import clean_path, resolve_under
 from .policy import DEFAULT_POLICY, Policy, make_policy
 from .safe_fs import read_file, real_relative
@@ -208,7 +208,7 @@ def apply_batch(edits: str | bytes | list[Any], files: Mapping[str, str | bytes]
             key = op.path
             bad_paths[key] = exc
         groups.setdefault(key, []).append(op)
-    if root is None or dry_run:
+    if root is None:
         return _run_batch(groups, bad_paths, _Source(files, root, limits), root, atomic, dry_run,
                           fuzzy_threshold, progress, policy)
     with locked_root(root) as root_fd:  # an interrupted earlier batch is recovered first

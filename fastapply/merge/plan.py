@@ -107,7 +107,16 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         _fail_no_change(code)
     if explicit and (line := ambiguous_block(aligner)) is not None:
         _fail_ambiguous_context(items[line])
-    check_loss(orig, spliced, len(code))
+    try:
+        check_loss(orig, spliced, len(code))
+    except ValidationError as error:
+        # name the snippet line right before the loss (its anchor), through the provenance
+        before = next((s for s, o in spliced.origin if o == (error.line or 0) - 2 and s >= 0), None)
+        if before is None:
+            raise
+        item = items[before]
+        raise ValidationError(f"after snippet line {item.number} ({item.text.strip()!r}): {error.message}",
+                              code=error.code, line=item.number, details=error.details) from None
     segments = 1 + sum(1 for item in items if is_gap(item))
     try:
         plan = _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments,
@@ -143,7 +152,15 @@ def _finish(original: str, lines: list[str], trailing_newline: bool, method: str
 
 def _whole(original: str, update: str, items: list[SnippetLine], spec: LanguageSpec | None) -> Plan:
     text = whole_text(update, items)
-    check_syntax(spec, original, text)
+    try:
+        check_syntax(spec, original, text)
+    except ValidationError as error:
+        rows = error.details.get("merged_lines") or []
+        if text != update or not rows:
+            raise
+        line = update.split("\n")[rows[0] - 1].strip()
+        raise ValidationError(f"snippet line {rows[0]} ({line!r}), read as the whole new file: {error.message}",
+                              code=error.code, line=rows[0], details=error.details) from None
     return Plan(text, "whole_file", 0, 1, [])
 
 
@@ -392,9 +409,9 @@ def _with_snippet_line(error: ValidationError, items: list[SnippetLine], spliced
     rows = error.details.get("merged_lines") or []
     if error.code != ErrorCode.SYNTAX_REGRESSED or not rows:
         return error
-    row = min(rows[0] - 1, len(spliced.origin) - 1)
-    while row >= 0 and spliced.origin[row][0] < 0:
-        row -= 1
+    start = min(rows[0] - 1, len(spliced.origin) - 1)
+    row = next((r for r in range(start, -1, -1) if spliced.origin[r][0] >= 0),
+               next((r for r in range(start, len(spliced.origin)) if spliced.origin[r][0] >= 0), -1))
     if row < 0:
         return error
     item = items[spliced.origin[row][0]]

@@ -4,7 +4,7 @@
     python -m evals.accuracy --data ../shared/data/continue-lazy --data gen.jsonl
     python -m evals.accuracy --show-failures --fail-under 95
     python -m evals.accuracy --generate llm --split dev --by-tag          # 2,000 generated dev cases
-    python -m evals.accuracy --generate llm --split heldout --by-tag      # the held-out figure
+    python -m evals.accuracy --generate llm --split heldout --by-tag --fetch  # the held-out figure
     python -m evals.accuracy --generate llm --json > report.json          # machine-readable summary
 
 Outcomes per case:
@@ -219,6 +219,11 @@ def generated(args: argparse.Namespace, console: Console) -> list[Case]:
     if args.generate == "llm":
         from .llmgen.cli import llm_cases, parse_seeds
 
+        if args.fetch:
+            from . import fetch
+
+            fetch.main(["--split", args.split])
+
         return llm_cases(args.n, args.split, parse_seeds(args.seeds, args.split),
                          progress=console.is_terminal and not args.no_progress)
     if args.generate == "today":
@@ -259,6 +264,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --generate llm: the split (default dev; heldout = the untuned figure)")
     parser.add_argument("--n", type=int, default=2000, help="with --generate: number of cases (default 2000)")
     parser.add_argument("--seeds", metavar="A-B|A,B,..", help="with --generate llm: seeds (default per split)")
+    parser.add_argument("--fetch", action="store_true",
+                        help="with --generate llm: first download the split's packages that are not "
+                             "cached yet (python -m evals.fetch; a package that fails is skipped)")
     parser.add_argument("--latency", action="store_true",
                         help="measure latency instead (same as python -m evals.latency)")
     args = parser.parse_args(argv)

@@ -203,7 +203,12 @@ def add_function(outline: Outline, d: Definition, lang: Lang, rng: random.Random
     template = _template(outline, lang, d, name) if name else None
     if not template:
         return None
-    return Change([Edit(d.end, d.end, [""] + template)], ["add_method" if d.nested else "insert_function"])
+    # Separate it as the file separates `d` from what follows (two blank lines in Python modules).
+    gap = 0
+    while d.end + gap < len(outline.lines) and not outline.lines[d.end + gap].strip():
+        gap += 1
+    return Change([Edit(d.end, d.end, [""] * max(1, min(gap, 2)) + template)],
+                  ["add_method" if d.nested else "insert_function"])
 
 
 def _clean_end(outline: Outline, d: Definition) -> bool:

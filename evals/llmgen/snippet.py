@@ -164,6 +164,11 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
         return Rendered("\n".join(body) + "\n", "\n".join(expected) + "\n", ["no_markers"])
 
     windows = _windows(lines, sorted(edits, key=lambda e: e.start), unique, rng)
+    # A marker must stand for something: blank lines alone at either end join the window.
+    if not any(line.strip() for line in lines[windows[-1].hi:]):
+        windows[-1].hi = len(lines)
+    if not any(line.strip() for line in lines[: windows[0].lo]):
+        windows[0].lo = 0
     if rng.random() < 0.12 and windows[0].lo < 30 and windows[0].lo > 0:
         windows[0].lo = 0
     if rng.random() < 0.35:

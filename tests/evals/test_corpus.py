@@ -103,3 +103,14 @@ def test_checks_catch_a_bad_definition(built):
     spec.replacements = spec.replacements[:-1] + [("this line is not in the base file\n", "x\n")]
     with pytest.raises(authoring.SpecError, match="occurs 0 times"):
         authoring.build(spec)
+
+
+def test_export_writes_the_corpus_as_jsonl(tmp_path, capsys):
+    out = tmp_path / "corpus.jsonl"
+    assert authoring.main(["--export", str(out)]) == 0
+    exported = load_cases(out)
+    corpus = load_cases(DATA_DIR)
+    assert [(c.id, c.original, c.update, c.expected) for c in exported] == \
+        [(c.id, c.original, c.update, c.expected) for c in corpus]
+    assert authoring.main(["--check"]) == 0
+    assert "188 cases checked" in capsys.readouterr().out

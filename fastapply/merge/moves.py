@@ -52,7 +52,12 @@ def find_moves(al: Aligner) -> set[int]:
 
 
 def _segment_moves(al: Aligner, code: list[int], counts: Counter[str]) -> set[int]:
-    units = [u for u in _units(al, code, counts) if u.where]
+    units = _units(al, code)
+    if len(units) < 2 or all(u.header is None for u in units):
+        return set()  # nothing that could move (most segments): no anchors needed
+    for unit in units:
+        unit.where = [o for s in unit.lines if (o := anchor_of(al, s, counts)) is not None]
+    units = [u for u in units if u.where]
     if len(units) < 2 or len(units) > _MAX_UNITS:
         return set()
     keys = [sorted(u.where)[len(u.where) // 2] for u in units]
@@ -98,9 +103,9 @@ def _old_copy(al: Aligner, unit: _Unit) -> tuple[int, int] | None:
     return (first, stop) if sum(1 for norm in old if norm in shown) * 2 >= len(old) else None
 
 
-def _units(al: Aligner, code: list[int], counts: Counter[str]) -> list[_Unit]:
+def _units(al: Aligner, code: list[int]) -> list[_Unit]:
     """The segment's lines cut before each header at the segment's smallest indentation (with the
-    decorators and comments right above it)."""
+    decorators and comments right above it), and after each definition's end; anchors not yet set."""
     base = min(indent_width(al.stext[s]) for s in code)
     units: list[_Unit] = []
     current: list[int] = []
@@ -117,28 +122,23 @@ def _units(al: Aligner, code: list[int], counts: Counter[str]) -> list[_Unit]:
                     and indent_width(al.stext[current[split - 1]]) == base:
                 split -= 1
             if current[:split]:
-                units.append(_unit(al, current[:split], header, counts))
+                units.append(_Unit(current[:split], [], header))
             current, header, in_body = current[split:], s, False
         elif header is not None and in_body and width == base and not is_closer(norm) \
                 and not continues_block(norm):
             # past the definition's end: what follows (the next one's doc comment) is not part of it
-            units.append(_unit(al, current, header, counts))
+            units.append(_Unit(current, [], header))
             current, header = [], None
         in_body = in_body or width > base
         current.append(s)
     if current:
-        units.append(_unit(al, current, header, counts))
+        units.append(_Unit(current, [], header))
         after = code[-1] + 1
         while after < len(al.items) and al.items[after].kind == "blank":
             after += 1
         if after < len(al.items) and indent_width(al.stext[after]) > base:
             units[-1].header = None  # a marker inside its body follows: not shown whole, it cannot move
     return units
-
-
-def _unit(al: Aligner, lines: list[int], header: int | None, counts: Counter[str]) -> _Unit:
-    where = [o for s in lines if (o := anchor_of(al, s, counts)) is not None]
-    return _Unit(lines, where, header)
 
 
 def _best_chain(al: Aligner, units: list[_Unit], keys: list[int], movable: list[bool]) -> set[int]:

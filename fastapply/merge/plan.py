@@ -10,6 +10,7 @@ from ..languages import LanguageSpec
 from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context
 from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
+from .deletions import deletions
 from .indent import Style, detect_style
 from .moves import find_moves
 from .order import file_order
@@ -44,7 +45,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     code = [item for item in items if item.kind == "code"]
     explicit = sum(1 for item in items if item.kind == "marker")
     grammar_method = "segments" if spec is not None and spec.grammar else "fallback_lines"
-    drop = _deletions(items, orig, onorm, spec, original)
+    drop = deletions(items, orig, onorm, spec, original)
     if not code:
         if drop:
             kept = [line for index, line in enumerate(orig) if index not in drop]
@@ -109,7 +110,16 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         _fail_no_change(code)
     if explicit and (line := ambiguous_block(aligner)) is not None:
         _fail_ambiguous_context(items[line])
-    check_loss(orig, spliced, len(code))
+    try:
+        check_loss(orig, spliced, len(code))
+    except ValidationError as error:
+        # name the snippet line right before the loss (its anchor), through the provenance
+        before = next((s for s, o in spliced.origin if o == (error.line or 0) - 2 and s >= 0), None)
+        if before is None:
+            raise
+        item = items[before]
+        raise ValidationError(f"after snippet line {item.number} ({item.text.strip()!r}): {error.message}",
+                              code=error.code, line=item.number, details=error.details) from None
     check_deadline()
     segments = 1 + sum(1 for item in items if is_gap(item))
     try:
@@ -144,7 +154,15 @@ def _finish(original: str, lines: list[str], trailing_newline: bool, method: str
 
 def _whole(original: str, update: str, items: list[SnippetLine], spec: LanguageSpec | None) -> Plan:
     text = whole_text(update, items)
-    check_syntax(spec, original, text)
+    try:
+        check_syntax(spec, original, text)
+    except ValidationError as error:
+        rows = error.details.get("merged_lines") or []
+        if text != update or not rows:
+            raise
+        line = update.split("\n")[rows[0] - 1].strip()
+        raise ValidationError(f"snippet line {rows[0]} ({line!r}), read as the whole new file: {error.message}",
+                              code=error.code, line=rows[0], details=error.details) from None
     return Plan(text, "whole_file", 0, 1, [])
 
 
@@ -337,65 +355,15 @@ def _without_notes(items: list[SnippetLine]) -> list[SnippetLine]:
     return kept
 
 
-def _definition_spans(spec: LanguageSpec | None, original: str) -> dict[str, list[tuple[int, int]]]:
-    """Definitions by name from the syntax tree, [first, stop) lines, outermost ones only."""
-    if spec is None or spec.grammar is None:
-        return {}
-    from .syntax import definitions, parse
-
-    tree = parse(spec, original)
-    spans: dict[str, list[tuple[int, int]]] = {}
-    for name, _, first, last in definitions(spec, tree) if tree is not None else []:
-        nested_same = any(first >= a and last < b for a, b in spans.get(name, []))
-        if not nested_same:
-            spans.setdefault(name, []).append((first, last + 1))
-    return spans
-
-
-def _deletions(items: list[SnippetLine], orig: list[str], onorm: list[str],
-               spec: LanguageSpec | None, original: str) -> set[int]:
-    """Original lines that explicit deletion notes ("// remove foo") name. A note that names no
-    single definition of the original is an ordinary comment after all (its kind becomes code)."""
-    drop: set[int] = set()
-    has_code = any(i.kind == "code" for i in items)
-    found: dict[str, list[tuple[int, int]]] | None = None
-    for item in items:
-        if item.kind != "delete":
-            continue
-        if found is None:
-            found = _definition_spans(spec, original)
-        for name in item.targets:
-            spans = found.get(name, [])
-            heads = [i for i, n in enumerate(onorm) if n and header_key(n) == name] if not spans else []
-            if len(spans) == 1 or len(heads) == 1:
-                first, stop = block_extent(orig, onorm, heads[0]) if heads else spans[0]
-                while first > 0 and (onorm[first - 1].startswith(("//", "# ", "##", "/*", "*", "--", "@", "<!--"))
-                                     or onorm[first - 1] == "#"):
-                    first -= 1  # its doc comment and decorators go with it
-                if first > 0 and not onorm[first - 1] and stop < len(orig) and not onorm[stop]:
-                    stop += 1  # one of the two blank lines around it goes with it
-                drop.update(range(first, stop))
-                break
-        else:
-            if not has_code:
-                raise MergeError(
-                    f"snippet line {item.number} ({item.text.strip()!r}) asks to delete something, but no "
-                    "single definition of that name was found in the original. Show the lines around "
-                    "the code to delete instead (code left out between two shown lines is deleted)",
-                    code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
-            item.kind = "code"
-    return drop
-
-
 def _with_snippet_line(error: ValidationError, items: list[SnippetLine], spliced: Spliced) -> ValidationError:
     """A syntax refusal names merged lines; through the splice's provenance it also names the
     snippet line that put code there (the nearest one at or above the first error)."""
     rows = error.details.get("merged_lines") or []
     if error.code != ErrorCode.SYNTAX_REGRESSED or not rows:
         return error
-    row = min(rows[0] - 1, len(spliced.origin) - 1)
-    while row >= 0 and spliced.origin[row][0] < 0:
-        row -= 1
+    start = min(rows[0] - 1, len(spliced.origin) - 1)
+    row = next((r for r in range(start, -1, -1) if spliced.origin[r][0] >= 0),
+               next((r for r in range(start, len(spliced.origin)) if spliced.origin[r][0] >= 0), -1))
     if row < 0:
         return error
     item = items[spliced.origin[row][0]]

@@ -83,13 +83,13 @@ _TAG_OPEN = re.compile(r"^<[A-Za-z][\w.:-]*(\s[^<]*)?(?<!/)>$")
 
 
 _DO_THEN = re.compile(r"\b(do|then)\s*(\|[^|]*\|)?$")
-_KEYWORD_HEADER = re.compile(r"^(def|class|module|function|local function)\b")
+_KEYWORD_OPENER = re.compile(r"^(def|class|module|function|local function)\b")
 
 
 def opens_block(norm: str) -> bool:
     if norm.startswith("<"):
         return bool(_TAG_OPEN.match(norm)) or norm.endswith(_OPENERS)
-    return norm.endswith(_OPENERS) or bool(_DO_THEN.search(norm)) or bool(_KEYWORD_HEADER.match(norm))
+    return norm.endswith(_OPENERS) or bool(_DO_THEN.search(norm)) or bool(_KEYWORD_OPENER.match(norm))
 
 
 def continues_block(norm: str) -> bool:

@@ -6,7 +6,8 @@
 
 Everything is listed in a sorted, deterministic order; a file belongs to exactly one split
 (`splits.is_heldout_path` for local files, the package's split for cached ones). Offline, without a
-cache, the local sources still work (the tests use only the standard library).
+cache, the local sources still work (the tests use only the standard library). Cost: one walk of
+each folder, O(files), reading only the first line of extension-less scripts.
 """
 
 from __future__ import annotations

@@ -35,6 +35,7 @@ class ErrorCode:
     MODEL_NOT_FOUND = "model_not_found"
     MODEL_FAILED = "model_failed"
     OUTPUT_TRUNCATED = "output_truncated"
+    HEAD_INCOMPATIBLE = "head_incompatible"
 
 
 class FastApplyError(Exception):

@@ -39,6 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add("--model", default=None, metavar="SPEC",
         help="also serve a fast-apply model: hub id, local folder or GGUF file "
         f"(default: none) {_env('model')}")
+    add("--draft-head", default=None, metavar="DIR",
+        help="EAGLE draft head for --model (from `fastapply train-head`): drafts where the copy index has "
+        f"no long match (default: none) {_env('draft_head')}")
     add("--model-alias", dest="model_aliases", action="append", default=None, metavar="NAME=TARGET",
         help="serve requests for model NAME with TARGET (auto, fastapply-structural or a loaded model); "
         "repeat for several; morph-v3-fast, morph-v3-large and relace-apply-3 mean auto by default "
@@ -86,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     from ..service.settings import parse_aliases
 
     options = {name: getattr(args, name) for name in (
-        "host", "port", "workers", "model", "model_aliases", "api_keys", "max_body_mb", "timeout_s",
+        "host", "port", "workers", "model", "draft_head", "model_aliases", "api_keys", "max_body_mb", "timeout_s",
         "max_generation_s", "max_concurrency",
         "max_queue", "cors_origins", "executor", "executor_workers", "log_level", "http", "loop")}
     if options["model_aliases"]:

@@ -91,10 +91,12 @@ def from_pretrained(factory: Any, source: str, *, hub: bool, **kwargs: Any) -> A
 
 def load_model(spec: str | os.PathLike[str], *, device: str | torch.device | None = None,
                dtype: str | torch.dtype | None = None, template: str | PromptTemplate | None = None,
-               name: str | None = None) -> ApplyModel:
+               name: str | None = None, draft_head: str | os.PathLike[str] | None = None) -> ApplyModel:
     """Load a fast-apply model. `spec`: a hub id, a local Hugging Face folder, or a local .gguf file
     (dequantized on load). Default device: cuda with bfloat16 when available, else cpu with float32.
-    `template` names the prompt template (default: guessed from the model name)."""
+    `template` names the prompt template (default: guessed from the model name). `draft_head`: a folder
+    holding an EAGLE draft head for this model (from `fastapply train-head`, or EAGLE-1/2's layout);
+    one that does not fit the model is refused with `head_incompatible`."""
     try:
         import torch  # noqa: F401
         from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -110,5 +112,10 @@ def load_model(spec: str | os.PathLike[str], *, device: str | torch.device | Non
     tokenizer = from_pretrained(AutoTokenizer, source, hub=hub, **extra)
     model = from_pretrained(AutoModelForCausalLM, source, hub=hub, dtype=dt, **extra)
     model.to(dev).eval()
+    head = None
+    if draft_head is not None:
+        from ..spec.eagle import load_head
+
+        head = load_head(draft_head, model)
     label = name or (Path(gguf_file).stem if gguf_file else Path(source).name if not hub else source)
-    return ApplyModel(model, tokenizer, template=resolve_template(template, label), name=label)
+    return ApplyModel(model, tokenizer, template=resolve_template(template, label), name=label, draft_head=head)

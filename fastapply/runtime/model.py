@@ -19,8 +19,8 @@ from ..text import Document, ensure_text, normalize_newlines
 from .detokenize import IncrementalDecoder
 from .templates import PromptTemplate
 
-Speculation = Literal["auto", "none", "automaton", "predicted"]
-SPECULATION = ("auto", "none", "automaton", "predicted")
+Speculation = Literal["auto", "none", "automaton", "predicted", "eagle"]
+SPECULATION = ("auto", "none", "automaton", "predicted", "eagle")
 # Headroom over the prompt length when the caller sets no max_new_tokens: the merged file is about
 # as long as the original plus the update, both of which are in the prompt.
 EXTRA_NEW_TOKENS = 256
@@ -40,8 +40,14 @@ class Job:
 
 
 class ApplyModel:
-    def __init__(self, model: Any, tokenizer: Any, *, template: PromptTemplate, name: str) -> None:
+    def __init__(self, model: Any, tokenizer: Any, *, template: PromptTemplate, name: str,
+                 draft_head: Any = None) -> None:
         self.model = model
+        # An EAGLE head (fastapply.spec.EagleHead) for this model, or None: "auto" speculation then
+        # drafts with the copy index where it has a long match and with the head elsewhere.
+        self.draft_head = draft_head
+        # Copy match length from which the hybrid drafter trusts the copy index over the head.
+        self.min_copy_match = 8
         self.tokenizer = tokenizer
         self.template = template
         self.name = name
@@ -81,6 +87,7 @@ class ApplyModel:
         stats = ApplyStats(prompt_tokens=s.prompt_tokens, generated_tokens=s.generated_tokens,
                            forward_passes=s.forward_passes,
                            mean_accepted_length=round(s.mean_accepted_length, 4),
+                           draft_sources=s.per_source(),
                            prefill_s=round(s.prefill_s, 6), decode_s=round(s.decode_s, 6))
         original_text = original if isinstance(original, str) else ensure_text(original, "original file")
         return make_result(original_text, merged, method="model", language=job.language, filename=filename,
@@ -105,6 +112,10 @@ class ApplyModel:
         if speculation not in SPECULATION:
             raise InputError(f"unknown speculation {speculation!r}; use one of {', '.join(SPECULATION)}",
                              code=ErrorCode.INVALID_ARGUMENT)
+        if speculation == "eagle" and self.draft_head is None:
+            raise InputError("speculation 'eagle' needs a draft head: load_model(spec, draft_head=DIR) or "
+                             "--draft-head DIR (train one with `fastapply train-head`)",
+                             code=ErrorCode.MODEL_NOT_CONFIGURED)
         original = ensure_text(original, "original file")
         update = ensure_text(update, "update snippet")
         if not update.strip():
@@ -144,7 +155,7 @@ class ApplyModel:
             job.warnings.append("the structural engine gave no candidate merge to draft from; "
                                 "drafted from the prompt instead (speculation 'automaton')")
             speculation = "automaton"
-        drafter = make_drafter(speculation, job.prompt_ids, predicted_ids=predicted)
+        drafter = self._drafter(speculation, job.prompt_ids, predicted)
         decoder = IncrementalDecoder(self.tokenizer, skip_ids=self.eos_token_ids)
         extractor = self.template.extractor()
         restore = RestoreChunks(job.doc)
@@ -186,6 +197,19 @@ class ApplyModel:
         from ..merge.validate import check_generated
 
         check_generated(job.language, job.doc.text, "".join(produced))
+
+
+    def _drafter(self, speculation: str, prompt_ids: list[int], predicted: list[int] | None) -> Any:
+        """Copy drafts as asked; with a draft head, "eagle" drafts with it alone and "auto" is hybrid."""
+        from ..spec import HeadDrafter, HybridDrafter, make_drafter
+
+        if speculation == "eagle":
+            return HeadDrafter(self.draft_head, self.model, prompt_ids)
+        copy = make_drafter(speculation, prompt_ids, predicted_ids=predicted)
+        if speculation == "auto" and self.draft_head is not None and copy is not None:
+            return HybridDrafter(copy, HeadDrafter(self.draft_head, self.model, prompt_ids),
+                                 min_copy_match=self.min_copy_match)
+        return copy
 
 
 class RestoreChunks:

@@ -123,7 +123,7 @@ def run_hf(model: Any, prompt: list[int], max_new_tokens: int, lookup: int | Non
             "accepted": None, "mean_accepted": (len(tokens) - 1) / steps - 1 if lookup else 0.0}
 
 
-HEAD: dict[str, Any] = {"head": None, "min_copy_match": 8}  # set by main from --draft-head
+HEAD: dict[str, Any] = {"head": None, "min_copy_match": 8, "min_confidence": 0.0}  # set by main from --draft-head
 
 
 def run_ours(model: Any, prompt: list[int], max_new_tokens: int, eos: set[int], kind: str,
@@ -133,7 +133,7 @@ def run_ours(model: Any, prompt: list[int], max_new_tokens: int, eos: set[int], 
     start = time.perf_counter()
     head = None
     if kind in ("head", "copy_head"):
-        head = HeadDrafter(HEAD["head"], model, prompt)
+        head = HeadDrafter(HEAD["head"], model, prompt, min_confidence=HEAD["min_confidence"])
         drafter: Any = head if kind == "head" else HybridDrafter(
             make_drafter("automaton", prompt), head, min_copy_match=HEAD["min_copy_match"])
     else:
@@ -310,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--draft-head", help="EAGLE head folder for ours_head / ours_copy_head")
     parser.add_argument("--min-copy-match", type=int, default=8,
                         help="hybrid: copy match length from which the automaton drafts (default 8)")
+    parser.add_argument("--head-confidence", type=float, default=0.0,
+                        help="stop a head chain at a token below this probability (default 0: full depth)")
     parser.add_argument("--out", default="evals/out/speed", help="folder for speed.json and speed.png")
     args = parser.parse_args(argv)
 
@@ -328,7 +330,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.draft_head:
         from fastapply.spec import load_head
 
-        HEAD.update(head=load_head(args.draft_head, model), min_copy_match=args.min_copy_match)
+        HEAD.update(head=load_head(args.draft_head, model), min_copy_match=args.min_copy_match,
+                    min_confidence=args.head_confidence)
     eos = {tokenizer.eos_token_id}
     try:
         cases = [case for path in args.data for case in load_cases(path)] if args.data else default_cases()

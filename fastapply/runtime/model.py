@@ -48,6 +48,8 @@ class ApplyModel:
         self.draft_head = draft_head
         # Copy match length from which the hybrid drafter trusts the copy index over the head.
         self.min_copy_match = 8
+        # Head chains stop at a token the head gives less than this probability (0 = full depth).
+        self.head_confidence = 0.0
         self.tokenizer = tokenizer
         self.template = template
         self.name = name
@@ -204,10 +206,11 @@ class ApplyModel:
         from ..spec import HeadDrafter, HybridDrafter, make_drafter
 
         if speculation == "eagle":
-            return HeadDrafter(self.draft_head, self.model, prompt_ids)
+            return HeadDrafter(self.draft_head, self.model, prompt_ids, min_confidence=self.head_confidence)
         copy = make_drafter(speculation, prompt_ids, predicted_ids=predicted)
         if speculation == "auto" and self.draft_head is not None and copy is not None:
-            return HybridDrafter(copy, HeadDrafter(self.draft_head, self.model, prompt_ids),
+            head = HeadDrafter(self.draft_head, self.model, prompt_ids, min_confidence=self.head_confidence)
+            return HybridDrafter(copy, head,
                                  min_copy_match=self.min_copy_match)
         return copy
 

@@ -29,13 +29,18 @@ class HeadDrafter:
     wants_features = True
     source = "head"
 
-    def __init__(self, head: EagleHead, target: Any, prompt_ids: list[int], *, depth: int = 6) -> None:
+    def __init__(self, head: EagleHead, target: Any, prompt_ids: list[int], *, depth: int = 6,
+                 min_confidence: float = 0.0) -> None:
         from transformers import DynamicCache
 
         self.head = head
         self.embed = target.get_input_embeddings()
         self.lm_head = target.get_output_embeddings()
         self.depth = max(1, depth)
+        # Stop the chain at a token the head gives less than this probability (EAGLE-2's insight: the
+        # head's confidence predicts acceptance). On a CPU each drafted token costs an LM-head matmul and
+        # widens the verify window, so a hopeless tail is worth cutting. 0 = always draft `depth`.
+        self.min_confidence = min_confidence
         self.tokens = list(prompt_ids)
         self._features: list[torch.Tensor] = []  # [n, H] chunks not yet fed to the head
         self._known = 0  # positions with a target feature
@@ -90,7 +95,10 @@ class HeadDrafter:
             feature = self._step([token], feature, position)[-1:]
             position += 1
         while len(draft) < max_tokens and len(draft) - len(forced) < self.depth:
-            token = int(self.lm_head(feature).argmax(-1)[0])
+            logits = self.lm_head(feature)[0]
+            token = int(logits.argmax())
+            if self.min_confidence > 0 and float(torch.softmax(logits.float(), -1)[token]) < self.min_confidence:
+                break
             draft.append(token)
             if len(draft) >= max_tokens or len(draft) - len(forced) >= self.depth:
                 break

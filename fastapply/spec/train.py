@@ -6,7 +6,7 @@
 Stages (each resumable from the files it leaves in --out):
 1. distill: per prompt, the target's greedy answer (speculative decoding with copy drafts, so it is
    cheap) and one target pass over prompt + answer for its last hidden states, cached once in
-   `out/cache/NNNNN.safetensors`. Cost: one generation + one O(T) target pass per prompt.
+   `out/cache/<hash of the prompt>.safetensors`. Cost: one generation + one O(T) target pass per prompt.
 2. train: EAGLE's loss on the answer positions, feature regression (smooth L1 between the head's
    predicted feature and the target's) plus `ce_weight` x the cross-entropy of the head's token
    distribution against the target's; the head sees the prompt positions as context. Cost per epoch:
@@ -18,6 +18,7 @@ Deterministic for a seed (same data, same thread count).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Iterable
@@ -51,8 +52,10 @@ def distill(model: Any, prompts: Iterable[list[int]], cache_dir: Path, *, eos_to
     cache_dir.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
     decoder = model.get_decoder()
-    for index, prompt in enumerate(prompts):
-        path = cache_dir / f"{index:05d}.safetensors"
+    for prompt in prompts:
+        # Named by content, so a rerun with more or reordered data reuses what matches and nothing else.
+        key = hashlib.sha256(f"{max_new_tokens}:{prompt}".encode()).hexdigest()[:20]
+        path = cache_dir / f"{key}.safetensors"
         if not path.exists():
             answer, _ = generate(model, prompt, max_new_tokens=max_new_tokens, eos_token_ids=eos_token_ids,
                                  drafter=make_drafter("automaton", prompt))

@@ -165,3 +165,13 @@ def test_head_that_does_not_fit_is_refused(tiny, tmp_path, make_tiny, change) ->
     with pytest.raises(ModelError) as err:
         load_head(folder, model)
     assert err.value.code == "head_incompatible"
+
+
+def test_confidence_cutoff_shortens_chains_and_stays_lossless(tiny) -> None:
+    model, prompt, reference, head = tiny
+    full = HeadDrafter(head, model, prompt, depth=6)
+    cut = HeadDrafter(head, model, prompt, depth=6, min_confidence=0.5)
+    out_full, stats_full = generate(model, prompt, max_new_tokens=32, eos_token_ids=set(), drafter=full, k_max=16)
+    out_cut, stats_cut = generate(model, prompt, max_new_tokens=32, eos_token_ids=set(), drafter=cut, k_max=16)
+    assert out_full == out_cut == reference[:32]
+    assert cut.drafted < full.drafted

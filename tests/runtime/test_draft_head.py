@@ -108,3 +108,19 @@ def test_apply_draft_head_option_loads_the_head(tiny_llama_dir, tmp_path, capsys
     assert "[model_not_found]" in capsys.readouterr().err
     assert main(["apply", str(original), "-u", str(update), "--draft-head", str(tmp_path)]) == 1
     assert "--draft-head needs --model" in capsys.readouterr().err
+
+
+def test_service_loads_the_draft_head_from_its_settings(tiny_llama_dir, head_dir):
+    import anyio
+
+    from fastapply.service.models import Models
+    from fastapply.service.settings import Settings, from_env
+
+    settings = from_env({"FASTAPPLY_MODEL": str(tiny_llama_dir), "FASTAPPLY_DRAFT_HEAD": str(head_dir)})
+    assert settings.draft_head == str(head_dir)
+    registry = Models([settings.model], draft_head=settings.draft_head)
+    anyio.run(registry.load_all)
+    (model,) = registry.loaded.values()
+    assert model.draft_head is not None
+    with pytest.raises(InputError):
+        Settings(draft_head=str(head_dir)).check()  # a head without a model

@@ -7,6 +7,10 @@ Methods, all greedy, on the same merge prompts (a template from the runtime regi
   ours_none        fastapply.spec decode loop without speculation
   ours_automaton   suffix-automaton drafts from the prompt (adaptive K <= 64)
   ours_auto        automaton + predicted output (the prediction is each case's expected merge)
+  ours_head        an EAGLE draft head alone (--draft-head DIR, from `fastapply train-head`)
+  ours_copy_head   the hybrid: automaton drafts on long matches, the head elsewhere (--min-copy-match)
+With a head, the report also says where the time goes: prefill, the head's cost per drafted token,
+and the target's verify cost by window size, and the accepted length per draft source (copy, head).
 Every method must produce the same tokens as hf_greedy (checked; mismatches are reported and make the
 exit status 1). Tokens/s counts generated tokens over the whole call, prefill included.
 
@@ -28,7 +32,9 @@ from evals.cases import DATA_DIR, Case, load_cases
 from evals.prompting import answer_ids, prompt_ids, smollm2_folder, smollm2_gguf
 from fastapply.runtime.templates import TEMPLATES
 
-METHODS = ("hf_greedy", "hf_lookup_10", "hf_lookup_64", "ours_none", "ours_automaton", "ours_auto")
+METHODS = ("hf_greedy", "hf_lookup_10", "hf_lookup_64", "ours_none", "ours_automaton", "ours_auto", "ours_head",
+           "ours_copy_head")
+HEAD_METHODS = ("ours_head", "ours_copy_head")
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -117,17 +123,59 @@ def run_hf(model: Any, prompt: list[int], max_new_tokens: int, lookup: int | Non
             "accepted": None, "mean_accepted": (len(tokens) - 1) / steps - 1 if lookup else 0.0}
 
 
+HEAD: dict[str, Any] = {"head": None, "min_copy_match": 8, "min_confidence": 0.0}  # set by main from --draft-head
+
+
 def run_ours(model: Any, prompt: list[int], max_new_tokens: int, eos: set[int], kind: str,
              predicted: list[int] | None) -> dict:
-    from fastapply.spec import generate, make_drafter
+    from fastapply.spec import HeadDrafter, HybridDrafter, generate, make_drafter
 
     start = time.perf_counter()
-    drafter = make_drafter(kind, prompt, predicted_ids=predicted)
+    head = None
+    if kind in ("head", "copy_head"):
+        head = HeadDrafter(HEAD["head"], model, prompt, min_confidence=HEAD["min_confidence"])
+        drafter: Any = head if kind == "head" else HybridDrafter(
+            make_drafter("automaton", prompt), head, min_copy_match=HEAD["min_copy_match"])
+    else:
+        drafter = make_drafter(kind, prompt, predicted_ids=predicted)
     tokens, stats = generate(model, prompt, max_new_tokens=max_new_tokens, eos_token_ids=eos, drafter=drafter)
     elapsed = time.perf_counter() - start
     return {"tokens": tokens, "seconds": elapsed, "forward_passes": stats.forward_passes,
-            "ttft_s": stats.ttft_s,
-            "accepted": stats.accepted_lengths, "mean_accepted": stats.mean_accepted_length}
+            "ttft_s": stats.ttft_s, "prefill_s": stats.prefill_s,
+            "accepted": stats.accepted_lengths, "mean_accepted": stats.mean_accepted_length,
+            "sources": stats.draft_sources, "head_s": head.draft_s if head else 0.0,
+            "head_tokens": head.drafted if head else 0}
+
+
+def by_source(runs: list[dict]) -> dict[str, dict]:
+    """Verify steps and mean accepted draft tokens per draft source, over all runs of one method."""
+    acc: dict[str, list[int]] = defaultdict(list)
+    for run in runs:
+        for source, accepted in zip(run.get("sources") or [], run["accepted"] or []):
+            acc[source].append(accepted)
+    return {s: {"steps": len(v), "mean_accepted": sum(v) / len(v)} for s, v in acc.items() if v}
+
+
+def window_costs(model: Any, prompt: list[int], windows: tuple[int, ...] = (1, 4, 8, 16, 64)) -> dict[int, float]:
+    """Seconds of one target verify pass feeding `window` tokens after the prompt (median of 5)."""
+    import statistics
+
+    import torch
+
+    from fastapply.spec.decode import forward_logits, make_cache
+
+    costs = {}
+    for window in windows:
+        times = []
+        for _ in range(5):
+            cache = make_cache(model)
+            with torch.inference_mode():
+                forward_logits(model, prompt[:-window], cache, keep=1)
+                started = time.perf_counter()
+                forward_logits(model, prompt[-window:], cache, keep=window)
+            times.append(time.perf_counter() - started)
+        costs[window] = statistics.median(times)
+    return costs
 
 
 def run_method(method: str, model: Any, prompt: list[int], predicted: list[int], max_new_tokens: int,
@@ -173,21 +221,55 @@ def plot(summary: dict[str, dict], results: dict[str, list[dict]], path: Path) -
     fig, (bars, hist) = plt.subplots(1, 2, figsize=(13, 4.8))
     names = list(summary)
     speeds = [summary[m]["tokens_per_s"] for m in names]
-    bars.bar(names, speeds, color=["#999999"] * 3 + ["#4c72b0", "#55a868", "#c44e52"])
+    palette = {"hf": "#999999", "ours_none": "#4c72b0", "ours_automaton": "#55a868", "ours_auto": "#c44e52",
+               "ours_head": "#8172b2", "ours_copy_head": "#ccb974"}
+    bars.bar(names, speeds, color=[palette.get(m, palette["hf"]) for m in names])
     bars.set_ylabel("generated tokens / s (end to end)")
     bars.set_title("SmolLM2-135M, CPU, greedy")
     bars.tick_params(axis="x", rotation=30)
     for x, y in enumerate(speeds):
         bars.text(x, y, f"{y:.0f}", ha="center", va="bottom")
-    for method in ("ours_automaton", "ours_auto"):
-        lengths = [a for r in results[method] for a in (r["accepted"] or [])]
-        hist.hist(lengths, bins=range(0, 66, 2), alpha=0.6, label=method)
+    # Accepted length by region: copy steps (the automaton's long matches) vs head steps (new text).
+    series = {"ours_automaton": [a for r in results.get("ours_automaton", []) for a in (r["accepted"] or [])]}
+    for method in HEAD_METHODS:
+        for run in results.get(method, []):
+            for source, accepted in zip(run.get("sources") or [], run["accepted"] or []):
+                series.setdefault(f"{method}: {source}", []).append(accepted)
+    for label, lengths in series.items():
+        if lengths:
+            hist.hist(lengths, bins=range(0, 66, 2), alpha=0.5, label=label)
     hist.set_xlabel("draft tokens accepted per verify step")
     hist.set_ylabel("verify steps")
-    hist.set_title("accepted length")
+    hist.set_title("accepted length by draft source")
     hist.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=110)
+
+
+def where_time_goes(model: Any, results: dict[str, list[dict]], chosen: list) -> dict:
+    """Prefill, head cost per drafted token, verify cost by window, accepted length per source."""
+    import statistics
+
+    prompt = max((p for _, p in chosen), key=len)
+    costs = window_costs(model, prompt)
+    out: dict[str, Any] = {"verify_s_by_window (longest prompt)": {str(k): round(v, 5) for k, v in costs.items()}}
+    for method in HEAD_METHODS:
+        runs = results.get(method)
+        if not runs:
+            continue
+        head_tokens = sum(r["head_tokens"] for r in runs)
+        out[method] = {
+            "seconds": round(sum(r["seconds"] for r in runs), 3),
+            "prefill_s": round(sum(r["prefill_s"] for r in runs), 3),
+            "head_s": round(sum(r["head_s"] for r in runs), 3),
+            "head_s_per_drafted_token": round(sum(r["head_s"] for r in runs) / head_tokens, 5) if head_tokens else None,
+            "by_source": by_source(runs),
+        }
+    out["median_prompt_tokens"] = statistics.median(len(p) for _, p in chosen)
+    from rich.console import Console
+
+    Console(width=120).print(out)
+    return out
 
 
 def print_table(summary: dict[str, dict], header: str) -> None:
@@ -223,7 +305,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1,
                         help="torch intra-op threads (default 1: on a small shared CPU a second thread "
                              "mostly waits, making every method several times slower)")
-    parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated subset of methods")
+    parser.add_argument("--methods", default=None,
+                        help="comma-separated subset of methods (default: all; the head ones with --draft-head)")
+    parser.add_argument("--draft-head", help="EAGLE head folder for ours_head / ours_copy_head")
+    parser.add_argument("--min-copy-match", type=int, default=8,
+                        help="hybrid: copy match length from which the automaton drafts (default 8)")
+    parser.add_argument("--head-confidence", type=float, default=0.0,
+                        help="stop a head chain at a token below this probability (default 0: full depth)")
     parser.add_argument("--out", default="evals/out/speed", help="folder for speed.json and speed.png")
     args = parser.parse_args(argv)
 
@@ -232,10 +320,18 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    methods = [m for m in args.methods.split(",") if m]
+    default = METHODS if args.draft_head else tuple(m for m in METHODS if m not in HEAD_METHODS)
+    methods = [m for m in (args.methods or ",".join(default)).split(",") if m]
     if "hf_greedy" not in methods or any(m not in METHODS for m in methods):
         parser.error(f"--methods must include hf_greedy and name only {', '.join(METHODS)}")
+    if any(m in HEAD_METHODS for m in methods) and not args.draft_head:
+        parser.error("ours_head and ours_copy_head need --draft-head DIR (fastapply train-head)")
     model, tokenizer = load_model(args.model)
+    if args.draft_head:
+        from fastapply.spec import load_head
+
+        HEAD.update(head=load_head(args.draft_head, model), min_copy_match=args.min_copy_match,
+                    min_confidence=args.head_confidence)
     eos = {tokenizer.eos_token_id}
     try:
         cases = [case for path in args.data for case in load_cases(path)] if args.data else default_cases()
@@ -281,8 +377,10 @@ def main(argv: list[str] | None = None) -> int:
               "summary": summary, "mismatches": mismatches,
               "runs": {m: [{k: v for k, v in r.items() if k != "tokens"} | {"generated": len(r["tokens"])}
                            for r in runs] for m, runs in results.items()}}
+    if any(m in results for m in HEAD_METHODS):
+        report["where_time_goes"] = where_time_goes(model, results, chosen)
     (out / "speed.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
-    if "ours_automaton" in results and "ours_auto" in results:
+    if len(results) > 1:
         plot(summary, results, out / "speed.png")
     written = [out / "speed.json", *([out / "speed.png"] if (out / "speed.png").exists() else [])]
     print("wrote " + " and ".join(str(path) for path in written))

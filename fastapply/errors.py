@@ -39,6 +39,7 @@ class ErrorCode:
     OUTPUT_TRUNCATED = "output_truncated"
     # an OpenAI-compatible upstream server (vLLM, SGLang, ...) failed or could not be reached
     UPSTREAM_FAILED = "upstream_failed"
+    HEAD_INCOMPATIBLE = "head_incompatible"
 
 
 class FastApplyError(Exception):

@@ -18,6 +18,8 @@ class ApplyStats(msgspec.Struct, kw_only=True):
     mean_accepted_length: float = 0.0
     prefill_s: float = 0.0
     decode_s: float = 0.0
+    # Per draft source ("copy", "head", "copy+head", "none"): verify passes and mean accepted length.
+    draft_sources: dict[str, dict[str, float]] = msgspec.field(default_factory=dict)
 
 
 class ApplyResult(msgspec.Struct, kw_only=True):

@@ -24,7 +24,7 @@ Set FASTAPPLY_DEBUG=1 to see the traceback of an unexpected error.
 """
 
 # Order is the order shown in --help.
-SUBCOMMANDS = ["apply", "patch", "serve", "mcp"]
+SUBCOMMANDS = ["apply", "patch", "serve", "mcp", "train-head"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"fastapply {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
-        import_module(f".{name}", __name__).register(sub)
+        import_module(f".{name.replace('-', '_')}", __name__).register(sub)
     return parser
 
 

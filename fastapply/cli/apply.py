@@ -39,6 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", metavar="SPEC",
                    help="fast-apply model for the model engine: a Hugging Face hub id (from the local "
                    "cache), a local model folder, or a .gguf file")
+    p.add_argument("--draft-head", metavar="DIR",
+                   help="EAGLE draft head for --model (from `fastapply train-head`): speeds up the model "
+                   "engine where the output is not a copy; the merged text is the same")
     p.add_argument("--template", help="prompt template for --model: fastapply (Kortix) or morph (Relace "
                    "style); default: guessed from the model name")
     p.set_defaults(handler=run)
@@ -68,13 +71,16 @@ def run(args: argparse.Namespace) -> int:
     if engine != "structural" and not args.model:
         raise InputError(f"--engine {engine} needs a model: add --model SPEC (a hub id, a folder or a "
                          ".gguf file)", code=ErrorCode.MODEL_NOT_CONFIGURED)
+    if args.draft_head and not args.model:
+        raise InputError("--draft-head needs --model (the head drafts for that model)",
+                         code=ErrorCode.MODEL_NOT_CONFIGURED)
     original = read_text(args.file, "file")
     update = read_text(args.update, "update snippet")
     model = None
     if args.model and engine != "structural":
         from ..runtime.loader import load_model
 
-        model = load_model(args.model, template=args.template)
+        model = load_model(args.model, template=args.template, draft_head=args.draft_head)
     result = apply(original, update, filename=args.file, language=args.language,
                    instruction=args.instruction, engine=engine, model=model)
     if args.in_place:

@@ -43,6 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "openai:URL[,URL...][#MODEL] for OpenAI-compatible servers (vLLM, SGLang, transformers serve, "
         "llama.cpp), load-balanced with failover; FASTAPPLY_UPSTREAM_* variables tune it "
         f"(see docker/README.md) (default: none) {_env('model')}")
+    add("--draft-head", default=None, metavar="DIR",
+        help="EAGLE draft head for an in-process --model (from `fastapply train-head`): drafts where the "
+        f"copy index has no long match (default: none) {_env('draft_head')}")
     add("--model-alias", dest="model_aliases", action="append", default=None, metavar="NAME=TARGET",
         help="serve requests for model NAME with TARGET (auto, fastapply-structural or a loaded model); "
         "repeat for several; morph-v3-fast, morph-v3-large and relace-apply-3 mean auto by default "
@@ -98,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     from ..service.settings import parse_aliases
 
     options = {name: getattr(args, name) for name in (
-        "host", "port", "workers", "model", "model_aliases", "api_keys", "max_body_mb", "timeout_s",
+        "host", "port", "workers", "model", "draft_head", "model_aliases", "api_keys", "max_body_mb", "timeout_s",
         "max_generation_s", "max_concurrency",
         "max_queue", "cors_origins", "executor", "executor_workers", "log_level", "http", "loop",
         "strict_models", "mcp", "mcp_root")}

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ErrorCode, ModelError
+from ..errors import ErrorCode, InputError, ModelError
 from .templates import PromptTemplate, resolve_template
 
 if TYPE_CHECKING:
@@ -92,13 +92,19 @@ def from_pretrained(factory: Any, source: str, *, hub: bool, **kwargs: Any) -> A
 
 def load_model(spec: str | os.PathLike[str], *, device: str | torch.device | None = None,
                dtype: str | torch.dtype | None = None, template: str | PromptTemplate | None = None,
-               name: str | None = None) -> ApplyModel | UpstreamModel:
+               name: str | None = None,
+               draft_head: str | os.PathLike[str] | None = None) -> ApplyModel | UpstreamModel:
     """Load a fast-apply model. `spec`: a hub id, a local Hugging Face folder, or a local .gguf file
     (dequantized on load). Default device: cuda with bfloat16 when available, else cpu with float32.
-    `template` names the prompt template (default: guessed from the model name).
+    `template` names the prompt template (default: guessed from the model name). `draft_head`: a folder
+    holding an EAGLE draft head for this model (from `fastapply train-head`, or EAGLE-1/2's layout);
+    one that does not fit the model is refused with `head_incompatible`.
     `openai:URL[,URL...][#MODEL]` instead serves the model from OpenAI-compatible servers (vLLM, SGLang,
     `transformers serve`, llama.cpp): see fastapply.runtime.remote (no torch needed)."""
     if isinstance(spec, str) and spec.startswith("openai:"):
+        if draft_head is not None:
+            raise InputError("a draft head runs next to an in-process model; an openai: upstream drafts on "
+                             "its own server (drop --draft-head)", code=ErrorCode.INVALID_ARGUMENT)
         from .remote import load_upstream
 
         return load_upstream(spec, template=template, name=name)  # type: ignore[return-value]
@@ -117,5 +123,10 @@ def load_model(spec: str | os.PathLike[str], *, device: str | torch.device | Non
     tokenizer = from_pretrained(AutoTokenizer, source, hub=hub, **extra)
     model = from_pretrained(AutoModelForCausalLM, source, hub=hub, dtype=dt, **extra)
     model.to(dev).eval()
+    head = None
+    if draft_head is not None:
+        from ..spec.eagle import load_head
+
+        head = load_head(draft_head, model)
     label = name or (Path(gguf_file).stem if gguf_file else Path(source).name if not hub else source)
-    return ApplyModel(model, tokenizer, template=resolve_template(template, label), name=label)
+    return ApplyModel(model, tokenizer, template=resolve_template(template, label), name=label, draft_head=head)

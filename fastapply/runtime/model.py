@@ -20,8 +20,8 @@ from .answer import AnswerText, RestoreChunks  # noqa: F401 (RestoreChunks: re-e
 from .detokenize import IncrementalDecoder
 from .templates import PromptTemplate
 
-Speculation = Literal["auto", "none", "automaton", "predicted"]
-SPECULATION = ("auto", "none", "automaton", "predicted")
+Speculation = Literal["auto", "none", "automaton", "predicted", "eagle"]
+SPECULATION = ("auto", "none", "automaton", "predicted", "eagle")
 # Headroom over the prompt length when the caller sets no max_new_tokens: the merged file is about
 # as long as the original plus the update, both of which are in the prompt.
 EXTRA_NEW_TOKENS = 256
@@ -41,8 +41,16 @@ class Job:
 
 
 class ApplyModel:
-    def __init__(self, model: Any, tokenizer: Any, *, template: PromptTemplate, name: str) -> None:
+    def __init__(self, model: Any, tokenizer: Any, *, template: PromptTemplate, name: str,
+                 draft_head: Any = None) -> None:
         self.model = model
+        # An EAGLE head (fastapply.spec.EagleHead) for this model, or None: "auto" speculation then
+        # drafts with the copy index where it has a long match and with the head elsewhere.
+        self.draft_head = draft_head
+        # Copy match length from which the hybrid drafter trusts the copy index over the head.
+        self.min_copy_match = 8
+        # Head chains stop at a token the head gives less than this probability (0 = full depth).
+        self.head_confidence = 0.0
         self.tokenizer = tokenizer
         self.template = template
         self.name = name
@@ -82,6 +90,7 @@ class ApplyModel:
         stats = ApplyStats(prompt_tokens=s.prompt_tokens, generated_tokens=s.generated_tokens,
                            forward_passes=s.forward_passes,
                            mean_accepted_length=round(s.mean_accepted_length, 4),
+                           draft_sources=s.per_source(),
                            prefill_s=round(s.prefill_s, 6), decode_s=round(s.decode_s, 6))
         original_text = original if isinstance(original, str) else ensure_text(original, "original file")
         return make_result(original_text, merged, method="model", language=job.language, filename=filename,
@@ -106,6 +115,10 @@ class ApplyModel:
         if speculation not in SPECULATION:
             raise InputError(f"unknown speculation {speculation!r}; use one of {', '.join(SPECULATION)}",
                              code=ErrorCode.INVALID_ARGUMENT)
+        if speculation == "eagle" and self.draft_head is None:
+            raise InputError("speculation 'eagle' needs a draft head: load_model(spec, draft_head=DIR) or "
+                             "--draft-head DIR (train one with `fastapply train-head`)",
+                             code=ErrorCode.MODEL_NOT_CONFIGURED)
         original = ensure_text(original, "original file")
         update = ensure_text(update, "update snippet")
         if not update.strip():
@@ -138,14 +151,14 @@ class ApplyModel:
 
     def _texts(self, job: Job, *, speculation: str, temperature: float, top_p: float, seed: int | None,
                k_max: int) -> Iterator[str]:
-        from ..spec import iter_decode, make_drafter
+        from ..spec import iter_decode
 
         predicted = self._predicted_ids(job) if speculation in ("auto", "predicted") else None
         if speculation == "predicted" and predicted is None:
             job.warnings.append("the structural engine gave no candidate merge to draft from; "
                                 "drafted from the prompt instead (speculation 'automaton')")
             speculation = "automaton"
-        drafter = make_drafter(speculation, job.prompt_ids, predicted_ids=predicted)
+        drafter = self._drafter(speculation, job.prompt_ids, predicted)
         decoder = IncrementalDecoder(self.tokenizer, skip_ids=self.eos_token_ids)
         answer = AnswerText(self.template, job.doc, job.language)
         tokens = iter_decode(self.model, job.prompt_ids, max_new_tokens=job.max_new_tokens,
@@ -173,3 +186,16 @@ class ApplyModel:
                              max_new_tokens=job.max_new_tokens)
         if last:
             yield last
+
+    def _drafter(self, speculation: str, prompt_ids: list[int], predicted: list[int] | None) -> Any:
+        """Copy drafts as asked; with a draft head, "eagle" drafts with it alone and "auto" is hybrid."""
+        from ..spec import HeadDrafter, HybridDrafter, make_drafter
+
+        if speculation == "eagle":
+            return HeadDrafter(self.draft_head, self.model, prompt_ids, min_confidence=self.head_confidence)
+        copy = make_drafter(speculation, prompt_ids, predicted_ids=predicted)
+        if speculation == "auto" and self.draft_head is not None and copy is not None:
+            head = HeadDrafter(self.draft_head, self.model, prompt_ids, min_confidence=self.head_confidence)
+            return HybridDrafter(copy, head,
+                                 min_copy_match=self.min_copy_match)
+        return copy

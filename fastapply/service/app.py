@@ -35,7 +35,8 @@ def create_app(settings: Settings | None = None, *, models: list[ApplyModelLike]
     logs.configure(settings.log_level)
     metrics_ = Metrics()
     registry = Models([settings.model] if settings.model else [], preloaded=models,
-                      aliases=settings.model_aliases, strict=settings.strict_models)
+                      aliases=settings.model_aliases, strict=settings.strict_models,
+                      draft_head=settings.draft_head)
     for name in registry.names():
         metrics_.model_loaded.set(1, model=name)
     pool = MergePool(settings.executor, settings.pool_size())

@@ -34,8 +34,10 @@ class ApplyModelLike(Protocol):
 
 class Models:
     def __init__(self, specs: list[str], preloaded: list[ApplyModelLike] | None = None,
-                 aliases: dict[str, str] | None = None, strict: bool = False) -> None:
+                 aliases: dict[str, str] | None = None, strict: bool = False,
+                 draft_head: str | None = None) -> None:
         self.specs = specs
+        self.draft_head = draft_head
         self.aliases = aliases or {}
         # strict: only configured names; else any apply-model name (see vendor_apply_name) means auto.
         self.strict = strict
@@ -64,7 +66,8 @@ class Models:
                 load_model = getattr(fastapply, "load_model", None)
                 if load_model is None:
                     raise RuntimeError("this build of fastapply has no model runtime (fastapply.load_model)")
-                model = await anyio.to_thread.run_sync(load_model, spec)
+                kwargs = {"draft_head": self.draft_head} if self.draft_head else {}
+                model = await anyio.to_thread.run_sync(lambda: load_model(spec, **kwargs))
             except Exception as exc:  # a bad spec must not take the structural service down
                 log.exception("could not load model %r", spec)
                 self.state[spec] = f"failed: {exc}"

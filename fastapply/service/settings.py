@@ -28,6 +28,8 @@ class Settings(msgspec.Struct, kw_only=True):
     workers: int = 1
     # A model spec for `fastapply.load_model` (hub id, local folder, GGUF file); None = structural only.
     model: str | None = None
+    # An EAGLE draft head folder for `model` (from `fastapply train-head`); None = copy drafts only.
+    draft_head: str | None = None
     # Request model name -> the name served (`auto`, `fastapply-structural` or a loaded model's).
     model_aliases: dict[str, str] = msgspec.field(default_factory=lambda: dict(DEFAULT_MODEL_ALIASES))
     # False: any morph-*, relace-* or *apply* model name is served as `auto`; True: 404 for names not
@@ -75,6 +77,8 @@ class Settings(msgspec.Struct, kw_only=True):
         problems = []
         if not 0 < self.port < 65536:
             problems.append(f"port {self.port} is not in 1..65535")
+        if self.draft_head and not self.model:
+            problems.append("draft_head needs model (the head drafts for that model)")
         for name in ("workers", "max_concurrency"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")

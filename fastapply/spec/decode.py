@@ -56,6 +56,18 @@ def forward_logits(model: Any, token_ids: list[int], cache: Any, keep: int) -> t
     return out.logits[:, -keep:].float()
 
 
+def forward_with_features(model: Any, token_ids: list[int], cache: Any, keep: int) -> tuple[torch.Tensor,
+                                                                                         torch.Tensor]:
+    """forward_logits plus the target's last hidden states [n, H] (after its final norm) of all
+    `token_ids`, for feature drafters (EAGLE heads). Same pass, same LM head on the same rows."""
+    decoder = model.get_decoder()
+    ids = torch.tensor([token_ids], dtype=torch.long, device=model.device)
+    out = decoder(input_ids=ids, use_cache=True, **{_cache_kwarg(type(decoder)): cache})
+    hidden = out.last_hidden_state
+    logits = model.get_output_embeddings()(hidden[:, -keep:])
+    return logits.float(), hidden[0]
+
+
 def choose(logits: torch.Tensor, draft: list[int], *, temperature: float, top_p: float,
            generator: torch.Generator | None) -> tuple[int, int]:
     """(accepted draft tokens, next token) for one row of logits [1, len(draft)+1, V]."""
@@ -100,9 +112,15 @@ def iter_decode(model: Any, prompt_ids: list[int], *, max_new_tokens: int, eos_t
             generator.manual_seed(seed)
     sample = {"temperature": temperature, "top_p": top_p, "generator": generator}
     kv = make_cache(model, cache, len(prompt_ids) + max_new_tokens + k_max + 1)
+    # A feature drafter (an EAGLE head) gets the target's hidden states of every kept position.
+    observe = getattr(drafter, "observe", None) if getattr(drafter, "wants_features", False) else None
     try:
         with torch.inference_mode():
-            logits = forward_logits(model, prompt_ids, kv, keep=1)
+            if observe is not None:
+                logits, hidden = forward_with_features(model, prompt_ids, kv, keep=1)
+                observe(hidden)
+            else:
+                logits = forward_logits(model, prompt_ids, kv, keep=1)
             _, pending = choose(logits, [], **sample)
         stats.prefill_s = time.perf_counter() - started
         stats.forward_passes = 1
@@ -119,9 +137,15 @@ def iter_decode(model: Any, prompt_ids: list[int], *, max_new_tokens: int, eos_t
             room = min(k_max, max_new_tokens - stats.generated_tokens - 1)
             draft = drafter.propose(room) if drafter is not None and room > 0 else []
             draft = draft[:max(room, 0)]
+            source = getattr(drafter, "source", "copy") if draft else "none"
             with torch.inference_mode():
-                logits = forward_logits(model, [pending, *draft], kv, keep=len(draft) + 1)
+                if observe is not None:
+                    logits, hidden = forward_with_features(model, [pending, *draft], kv, keep=len(draft) + 1)
+                else:
+                    logits = forward_logits(model, [pending, *draft], kv, keep=len(draft) + 1)
                 accepted, token = choose(logits, draft, **sample)
+                if observe is not None:  # pending and the accepted drafts: the positions kept in the cache
+                    observe(hidden[:accepted + 1])
                 # Keep pending and the accepted draft tokens; drop the rejected ones from the cache.
                 rejected = len(draft) - accepted
                 if rejected:
@@ -130,6 +154,7 @@ def iter_decode(model: Any, prompt_ids: list[int], *, max_new_tokens: int, eos_t
             pending = token
             stats.forward_passes += 1
             stats.accepted_lengths.append(accepted)
+            stats.draft_sources.append(source)
             stats.generated_tokens += len(new)
             done = hit_eos or stats.generated_tokens >= max_new_tokens
             if drafter is not None:

@@ -8,8 +8,11 @@ an earlier occurrence of the same tokens exists); when the model deviates it jum
 occurrence of the longest suffix of the output (found with a suffix automaton in amortized O(1)).
 The prompt source is live: the output is appended to it, so repeated blocks of the output are drafted too.
 
-Any object with `propose` and `accept` is a drafter; a model-based drafter (EAGLE heads) plugs in the
-same way.
+Any object with `propose` and `accept` is a drafter. A feature drafter (an EAGLE head, fastapply.spec.
+head_drafter) also sets `wants_features = True` and gets `observe(hidden)` with the target's last hidden
+states of every position the decode loop keeps (the prompt after the prefill; pending + accepted drafts
+after each verify step), before `accept` is called with the same step's tokens. An optional `source`
+attribute ("copy", "head", "copy+head") labels the last draft for the per-source stats.
 """
 
 from __future__ import annotations

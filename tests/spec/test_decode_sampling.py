@@ -69,13 +69,18 @@ class PositionDrafter:
         self.n += len(tokens)
 
 
-def draw(model, n: int, temperature: float, top_p: float, drafts: list[int]) -> torch.Tensor:
+def draw(model, n: int, temperature: float, top_p: float, drafts: list[int], *, make=None,
+         accepted: list[int] | None = None) -> torch.Tensor:
+    """`make()` builds a fresh drafter per sample (default: a PositionDrafter over `drafts`); the accepted
+    draft lengths of every step are appended to `accepted` when given."""
     counts = torch.zeros((VOCAB,) * STEPS, dtype=torch.float64)
     for seed in range(n):
-        drafter = PositionDrafter(drafts)
-        out, _ = generate(model, PROMPT, max_new_tokens=STEPS, eos_token_ids=set(), drafter=drafter,
-                          k_max=STEPS, temperature=temperature, top_p=top_p, seed=seed)
+        drafter = make() if make is not None else PositionDrafter(drafts)
+        out, stats = generate(model, PROMPT, max_new_tokens=STEPS, eos_token_ids=set(), drafter=drafter,
+                              k_max=STEPS, temperature=temperature, top_p=top_p, seed=seed)
         counts[tuple(out)] += 1
+        if accepted is not None:
+            accepted.extend(stats.accepted_lengths)
     return counts
 
 
@@ -127,3 +132,19 @@ def test_the_chi_square_test_catches_a_biased_sampler(model, monkeypatch) -> Non
     counts = draw(model, 600, 1.0, 1.0, greedy_path(model))
     p_values = pair_p_values(counts, joint)
     assert min(p_values) < ALPHA, p_values
+
+
+@pytest.mark.parametrize(("temperature", "top_p", "n"), [(0.7, 0.9, 700)])
+def test_sampling_with_an_eagle_head_matches_the_exact_distribution(model, temperature, top_p, n) -> None:
+    """The head's point-mass chain drafts (argmax of its own features) go through the same lossless
+    acceptance rule; with 16 tokens its drafts are accepted at times and rejected at others."""
+    from fastapply.spec import HeadDrafter, new_head
+
+    head = new_head(model, seed=2)
+    accepted: list[int] = []
+    joint = exact_joint(model, temperature, top_p)
+    counts = draw(model, n, temperature, top_p, [], make=lambda: HeadDrafter(head, model, PROMPT, depth=3),
+                  accepted=accepted)
+    assert 0 < sum(accepted) and accepted.count(0) > 0  # both outcomes were exercised
+    p_values = pair_p_values(counts, joint)
+    assert min(p_values) > ALPHA, p_values

@@ -149,7 +149,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str],
         if text.strip():
             if last_index == index - 1 and last_index >= 0 and source == SNIP:
                 # no blank line at all before a new definition: the file's own spacing, if it has one
-                count = spacing.before_new(out, last_index, index) or 0
+                count = spacing.before_new(out, last_index, index) or _gap_before_anchor(out, last_index, index, orig, 0)
                 result.extend([""] * count)
                 origin.extend([(-1, -1)] * count)
             if source == SNIP:
@@ -168,13 +168,54 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str],
         count = _blank_count(run, before, after, orig)
         if before is not None and after is not None and all(source == SNIP for _, source, _, _ in run):
             usual = spacing.before_new(out, last_index, run_end)
-            count = count if usual is None else usual
+            count = _gap_before_anchor(out, last_index, run_end, orig, count) if usual is None else usual
             if not pep8_gap(after[0]):
                 count = min(count, spacing.most())
         result.extend([""] * count)
         origin.extend([(-1, -1)] * count)
         index = run_end
     return result, rows, origin
+
+
+def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after: int, orig: list[str],
+                       count: int) -> int:
+    """Blank lines between new snippet code and the paired line after it (original line b).
+
+    Models double or drop the blank line where their edit ends and the file resumes. When the new
+    code replaced original lines that lay above b's blank lines, b keeps its own blank lines (even
+    if the snippet dropped them); when it was inserted into a run of blank lines, a blank line the
+    snippet writes there stands for the file's run (a doubled one is a slip)."""
+    _, source, b, _ = out[after]
+    if source != SNIP or b <= 0 or out[before][1] != SNIP:
+        return count
+    gap = 0
+    while b - gap - 1 >= 0 and not orig[b - gap - 1].strip():
+        gap += 1
+    if gap == 0:
+        return count
+    a = out[before][2]
+    if a >= 0:  # an edited line paired with original line a, its edit replacing a..b-gap-1
+        edited = out[before][0].strip() != orig[a].strip()
+        return gap if edited and a < b - gap - 1 else count
+    a = _previous_anchor(out, before)
+    if a is None or a >= b - gap:
+        return count
+    if a == b - gap - 1:  # pure insertion into the blank lines between a and b
+        return min(count, gap)
+    return gap
+
+
+def _previous_anchor(out: list[tuple[str, str, int, int]], index: int) -> int | None:
+    """The original line of the nearest paired or kept line before out[index]; None past a marker
+    that stood for nothing or the file's start."""
+    while index >= 0:
+        _, source, at, _ = out[index]
+        if source == EMPTY:
+            return None
+        if at >= 0:
+            return at
+        index -= 1
+    return None
 
 
 def _blank_count(run: list[tuple[str, str, int, int]], before: tuple[str, str, int, int] | None,

@@ -196,7 +196,7 @@ def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after:
     a = out[before][2]
     if a >= 0:  # an edited line paired with original line a, its edit replacing a..b-gap-1
         edited = out[before][0].strip() != orig[a].strip()
-        return gap if edited and a < b - gap - 1 else count
+        return gap if edited else count
     a = _previous_anchor(out, before)
     if a is None or a >= b - gap:
         return count

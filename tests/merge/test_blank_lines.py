@@ -112,3 +112,167 @@ def test_blank_line_the_model_adds_inside_new_code_stays() -> None:
         "  var stack = this.stack;\n",
         "  var stack = this.stack;\n\n  debug('dispatching %s %s', req.method, req.url);\n")
     assert _merged(JS_ROUTE, update) == expected
+
+
+PHP_HANDLER = """\
+<?php
+
+namespace Monolog\\Handler;
+
+class PushoverHandler extends SocketHandler
+{
+    private $highPriorityLevel;
+    private $emergencyLevel;
+
+    /**
+     * @param int|string $value
+     */
+    public function setHighPriorityLevel($value): self
+    {
+        $this->highPriorityLevel = Logger::toMonologLevel($value);
+
+        return $this;
+    }
+
+    /**
+     * @param int|string $value
+     */
+    public function setEmergencyLevel($value): self
+    {
+        $this->emergencyLevel = Logger::toMonologLevel($value);
+
+        return $this;
+    }
+
+    /**
+     * Use the formatted message?
+     */
+    public function useFormattedMessage(bool $value): self
+    {
+        $this->useFormattedMessage = $value;
+
+        return $this;
+    }
+
+    /**
+     * @return string
+     */
+    public function getDefaultFormatter(): string
+    {
+        return 'json';
+    }
+}
+"""
+
+
+def test_missing_blank_line_before_an_inserted_allman_method_is_restored() -> None:
+    # the file puts one blank line before each method (its doc block one column deeper)
+    update = """\
+// ... existing code ...
+    public function setHighPriorityLevel($value): self
+    {
+        $this->highPriorityLevel = Logger::toMonologLevel($value);
+
+        return $this;
+    }
+    private function valueOrDefault($value, $fallback = null)
+    {
+        return $value ?? $fallback;
+    }
+
+    /**
+     * @param int|string $value
+     */
+    public function setEmergencyLevel($value): self
+// ... existing code ...
+"""
+    method = ("    private function valueOrDefault($value, $fallback = null)\n    {\n"
+              "        return $value ?? $fallback;\n    }\n\n")
+    at = PHP_HANDLER.index("    /**\n     * @param int|string $value\n     */\n    public function setEmergencyLevel")
+    expected = PHP_HANDLER[:at] + method + PHP_HANDLER[at:]
+    assert apply(PHP_HANDLER, update, filename="PushoverHandler.php").merged_code == expected
+
+
+PY_GENERATOR = '''\
+class Generator:
+    """Generates output from a Message object tree."""
+
+    def __init__(self, outfp, mangle_from_=None, maxheaderlen=None):
+        self._fp = outfp
+        self._mangle_from_ = mangle_from_
+        self.maxheaderlen = maxheaderlen
+
+    def write(self, s):
+        # Just delegate to the file object
+        self._fp.write(s)
+
+    def flatten(self, msg, unixfrom=False, linesep=None):
+        """Print the message object tree rooted at msg."""
+        if unixfrom:
+            self.write(msg.get_unixfrom() + linesep)
+        self._write(msg)
+
+    def clone(self, fp):
+        """Clone this generator with the exact same options."""
+        return self.__class__(fp, self._mangle_from_, None)
+'''
+
+
+def test_missing_blank_line_between_an_inserted_method_and_the_next_one() -> None:
+    update = '''\
+    # ... existing code ...
+        self._fp.write(s)
+
+    def fallback_value(self, value, default=None):
+        """Return value, or default when it is missing."""
+        return default if value is None else value
+    def flatten(self, msg, unixfrom=False, linesep=None):
+        """Print the message object tree rooted at msg."""
+    # ... existing code ...
+'''
+    method = ('    def fallback_value(self, value, default=None):\n'
+              '        """Return value, or default when it is missing."""\n'
+              '        return default if value is None else value\n\n')
+    at = PY_GENERATOR.index("    def flatten")
+    expected = PY_GENERATOR[:at] + method + PY_GENERATOR[at:]
+    assert apply(PY_GENERATOR, update, filename="generator.py").merged_code == expected
+
+
+PY_PASS_NONE = '''\
+import functools
+
+
+def pass_none(func):
+    """
+    Wrap func so it's not called if its first param is None.
+    """
+
+    @functools.wraps(func)
+    def wrapper(param, *args, **kwargs):
+        if param is not None:
+            return func(param, *args, **kwargs)
+
+    return wrapper
+'''
+
+
+def test_statements_inserted_above_a_nested_definition_add_no_blank_line() -> None:
+    # new statements (not a new sibling definition) end right before the decorator: the snippet's
+    # spacing stands, no blank line is invented between them
+    update = '''\
+# ... existing code ...
+def pass_none(func, strict=False):
+    """
+    Wrap func so it's not called if its first param is None.
+    """
+
+    if strict and func is None:
+        raise ValueError("func is required")
+    @functools.wraps(func)
+    def wrapper(param, *args, **kwargs):
+# ... existing code ...
+'''
+    expected = PY_PASS_NONE.replace("def pass_none(func):", "def pass_none(func, strict=False):").replace(
+        '    """\n\n    @functools', '    """\n\n    if strict and func is None:\n'
+        '        raise ValueError("func is required")\n    @functools')
+    assert apply(PY_PASS_NONE, update, filename="functools_util.py").merged_code == expected

@@ -183,8 +183,10 @@ def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after:
 
     Models double or drop the blank line where their edit ends and the file resumes. When the new
     code replaced original lines that lay above b's blank lines, b keeps its own blank lines (even
-    if the snippet dropped them); when it was inserted into a run of blank lines, a blank line the
-    snippet writes there stands for the file's run (a doubled one is a slip)."""
+    if the snippet dropped them), and so after an edited line paired with the original's; when it
+    was inserted into a run of blank lines, a blank line the snippet writes there stands for the
+    file's run (a doubled one is a slip), and with no blank line around or inside the new code the
+    run follows it."""
     _, source, b, _ = out[after]
     if source != SNIP or b <= 0 or out[before][1] != SNIP:
         return count
@@ -194,26 +196,28 @@ def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after:
     if gap == 0:
         return count
     a = out[before][2]
-    if a >= 0:  # an edited line paired with original line a, its edit replacing a..b-gap-1
+    if a >= 0:  # an edited line paired with original line a: b keeps its blank lines
         edited = out[before][0].strip() != orig[a].strip()
         return gap if edited else count
-    a = _previous_anchor(out, before)
-    if a is None or a >= b - gap:
+    index = _previous_anchor(out, before)
+    if index is None or out[index][2] >= b - gap:
         return count
-    if a == b - gap - 1:  # pure insertion into the blank lines between a and b
+    if out[index][2] == b - gap - 1:  # pure insertion into the blank lines between a and b
+        if count == 0 and all(out[k][0].strip() for k in range(index + 1, after)):
+            return gap  # no blank line around or inside the new code: the file's run follows it
         return min(count, gap)
     return gap
 
 
 def _previous_anchor(out: list[tuple[str, str, int, int]], index: int) -> int | None:
-    """The original line of the nearest paired or kept line before out[index]; None past a marker
-    that stood for nothing or the file's start."""
+    """The position in `out` of the nearest paired or kept line before out[index]; None past a
+    marker that stood for nothing or the file's start."""
     while index >= 0:
-        _, source, at, _ = out[index]
+        source, at = out[index][1], out[index][2]
         if source == EMPTY:
             return None
         if at >= 0:
-            return at
+            return index
         index -= 1
     return None
 

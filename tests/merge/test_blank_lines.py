@@ -276,3 +276,30 @@ def pass_none(func, strict=False):
         '    """\n\n    @functools', '    """\n\n    if strict and func is None:\n'
         '        raise ValueError("func is required")\n    @functools')
     assert apply(PY_PASS_NONE, update, filename="functools_util.py").merged_code == expected
+
+
+YAML_DEPRECATED = """\
+- name: add(Tensor self, Scalar alpha, Tensor other) -> Tensor
+  aten: add(self, other, alpha)
+
+- name: addbmm(Scalar beta, Tensor self, Scalar alpha, Tensor batch1, Tensor batch2) -> Tensor
+  aten: addbmm(self, batch1, batch2, beta, alpha)
+
+- name: addcdiv(Tensor self, Scalar value, Tensor tensor1, Tensor tensor2) -> Tensor
+  aten: addcdiv(self, tensor1, tensor2, value)
+"""
+
+
+def test_new_key_at_the_end_of_a_record_keeps_the_blank_line_after_the_record() -> None:
+    # the model wrote no blank line on either side of the new key: the record's blank line stays
+    update = """\
+# ... existing code ...
+- name: addbmm(Scalar beta, Tensor self, Scalar alpha, Tensor batch1, Tensor batch2) -> Tensor
+  aten: addbmm(self, batch1, batch2, beta, alpha)
+  log_level: false
+- name: addcdiv(Tensor self, Scalar value, Tensor tensor1, Tensor tensor2) -> Tensor
+# ... existing code ...
+"""
+    expected = YAML_DEPRECATED.replace("  aten: addbmm(self, batch1, batch2, beta, alpha)\n",
+                                       "  aten: addbmm(self, batch1, batch2, beta, alpha)\n  log_level: false\n")
+    assert apply(YAML_DEPRECATED, update, filename="deprecated.yaml").merged_code == expected

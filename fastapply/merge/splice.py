@@ -205,6 +205,9 @@ def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after:
     if out[index][2] == b - gap - 1:  # pure insertion into the blank lines between a and b
         if count == 0 and all(out[k][0].strip() for k in range(index + 1, after)):
             return gap  # no blank line around or inside the new code: the file's run follows it
+        last = out[before][0]
+        if count == 0 and is_closer(last.strip()) and indent_width(last) == indent_width(out[after][0]):
+            return gap  # a new block closed right before its next sibling: the file's spacing
         return min(count, gap)
     return gap
 

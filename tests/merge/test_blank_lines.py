@@ -303,3 +303,42 @@ def test_new_key_at_the_end_of_a_record_keeps_the_blank_line_after_the_record() 
     expected = YAML_DEPRECATED.replace("  aten: addbmm(self, batch1, batch2, beta, alpha)\n",
                                        "  aten: addbmm(self, batch1, batch2, beta, alpha)\n  log_level: false\n")
     assert apply(YAML_DEPRECATED, update, filename="deprecated.yaml").merged_code == expected
+
+
+BASH_COMPLETION = """\
+# bash completion for dnssec-keygen(8)                     -*- shell-script -*-
+
+_dnssec_keygen_optarg()
+{
+    local args=$("$1" -h 2>&1 |
+        command sed -e 's/|/ /g' -e 's/(.*//' -e '/^[[:space:]]*-/d')
+    COMPREPLY+=($(compgen -W '$args' -- "$cur"))
+}
+
+_dnssec_keygen()
+{
+    local cur prev words cword
+    _init_completion || return
+}
+
+complete -F _dnssec_keygen dnssec-keygen
+"""
+
+
+def test_new_function_closed_right_before_the_next_one_gets_the_file_spacing() -> None:
+    update = """\
+# ... existing code ...
+    COMPREPLY+=($(compgen -W '$args' -- "$cur"))
+}
+
+fallback_value() {
+    local value="${1:-}"
+    echo "${value:-default}"
+}
+_dnssec_keygen()
+{
+# ... existing code ...
+"""
+    helper = 'fallback_value() {\n    local value="${1:-}"\n    echo "${value:-default}"\n}\n\n'
+    expected = BASH_COMPLETION.replace("_dnssec_keygen()\n", helper + "_dnssec_keygen()\n")
+    assert apply(BASH_COMPLETION, update, filename="dnssec-keygen.sh", language="bash").merged_code == expected

@@ -14,6 +14,8 @@ merge is refused, with the snippet or original line named, when:
   original (the snippet shows code the alignment could not place: it would appear twice);
 - a marker sits inside a definition the original does not have (an unpaired header): it stands
   for that definition's existing body, which does not exist (a rename that was not recognised);
+- a new decorator or attribute line (`@property`, `#[inline]`) is followed by a marker: what it
+  decorates is hidden, so it is context the alignment could not place (or an edit that cannot be);
 - new lines of the snippet repeat the original lines right next to them (a block of up to three
   lines, twice in a row) where the original has no such repetition: edited or context lines that
   were not recognised, kept and inserted both.
@@ -46,6 +48,7 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
     _check_duplicates(al, spliced)
     _check_repeated_lines(al, spliced)
     _check_markers_in_new_definitions(al)
+    _check_decorators_before_markers(al)
 
 
 def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
@@ -229,3 +232,25 @@ def _check_markers_in_new_definitions(al: Aligner) -> None:
             f"have, but the marker on snippet line {al.items[m].number} inside it stands for existing code "
             "of it. If it renames a definition, keep the old name or show the whole definition",
             code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
+
+
+_DECORATOR = ("@", "#[")
+
+
+def _check_decorators_before_markers(al: Aligner) -> None:
+    """O(markers): a decorator needs the definition below it; behind a marker it cannot be placed."""
+    for m in al.marker_list:
+        if al.items[m].kind != "marker":
+            continue
+        before = m - 1
+        while before >= 0 and not al.snorm[before]:
+            before -= 1
+        if before < 0 or before in al.pairs or before in al.markers or al.items[before].kind != "code" \
+                or not al.snorm[before].startswith(_DECORATOR):
+            continue
+        item = al.items[before]
+        raise ValidationError(
+            f"snippet line {item.number} ({item.text.strip()!r}) decorates a definition that the marker on "
+            f"snippet line {al.items[m].number} hides, and it matches no line it could stand for there. Show "
+            "the decorated definition's first line below it",
+            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)

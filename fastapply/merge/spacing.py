@@ -43,9 +43,13 @@ class Spacing:
             return None
         if at >= 0:
             # a paired header right after a new block's closing line: only the missing blank line
-            if after - before - 1 or prev_source != SNIP or prev_at >= 0 or not is_closer(prev.strip()) \
-                    or indent_width(prev) != indent_width(text):
-                return None  # (a paired doc comment above the header counts as its start)
+            ends_sibling = indent_width(prev) > indent_width(text) and pep8_gap(text.strip()) \
+                and _new_definition_ends(out, before, indent_width(text)) or \
+                is_closer(prev.strip()) and indent_width(prev) == indent_width(text)
+            if after - before - 1 or prev_source != SNIP or prev_at >= 0 or not ends_sibling \
+                    or at > 0 and self.orig[at - 1].strip():
+                return None  # (a paired doc comment above the header counts as its start; a header
+                # the file writes right after code keeps that)
         width = indent_width(text)
         norm, prev_norm = text.strip(), prev.strip()
         if opens_block(prev_norm) or indent_width(prev) < width or prev_norm.startswith(_PREAMBLE) \
@@ -53,17 +57,22 @@ class Spacing:
             return None  # not after the end of a sibling block
         head = after
         while norm.startswith(_PREAMBLE) and head + 1 < len(out) and out[head + 1][0].strip() \
-                and indent_width(out[head + 1][0]) == width:
+                and (indent_width(out[head + 1][0]) == width or _preamble_at(out[head + 1][0], width)):
             head += 1
             norm = out[head][0].strip()
-        if out[head][1] != SNIP or not opens_block(norm) or header_key(norm) is None or _STATEMENT.match(norm):
+        allman = head + 1 < len(out) and out[head + 1][0].strip() == "{"
+        if out[head][1] != SNIP or not (opens_block(norm) or allman) or header_key(norm) is None \
+                or _STATEMENT.match(norm):
             return None
         if width not in self._usual:
             self._usual[width] = self._measure(width)
         usual = self._usual[width]
         if after - before - 1 == 0:
             # no blank line at all between a block's closing line and the next definition is a slip
-            if usual is None and is_closer(prev_norm) and indent_width(prev) == width:
+            # (an indentation-ended block: only a new Python definition before another one)
+            if usual is None and (is_closer(prev_norm) and indent_width(prev) == width
+                                  or indent_width(prev) > width and pep8_gap(norm)
+                                  and _new_definition_ends(out, before, width)):
                 return 1
             return usual
         return None if pep8_gap(out[head][0]) else usual
@@ -84,11 +93,11 @@ class Spacing:
         runs: list[int] = []
         for index, line in enumerate(self.orig):
             norm = line.strip()
-            if not norm or indent_width(line) != width or not opens_block(norm) or header_key(norm) is None:
+            if not norm or indent_width(line) != width or header_key(norm) is None or not (
+                    opens_block(norm) or index + 1 < len(self.orig) and self.orig[index + 1].strip() == "{"):
                 continue
             top = index
-            while top > 0 and self.orig[top - 1].strip().startswith(_PREAMBLE) \
-                    and indent_width(self.orig[top - 1]) == width:
+            while top > 0 and _preamble_at(self.orig[top - 1], width):
                 top -= 1
             blank = top
             while blank > 0 and not self.orig[blank - 1].strip():
@@ -101,6 +110,27 @@ class Spacing:
             return None
         value, count = Counter(runs).most_common(1)[0]
         return value if count >= self._SHARE * len(runs) else None
+
+
+def _new_definition_ends(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
+    """out[before] ends new snippet code that opened with a Python definition at `width` (a new
+    sibling, not statements inserted at the end of a body). O(length of the new code)."""
+    index = before
+    while index >= 0 and out[index][1] == SNIP and out[index][2] < 0:
+        line = out[index][0]
+        if line.strip() and indent_width(line) <= width:
+            return indent_width(line) == width and pep8_gap(line.strip())
+        index -= 1
+    return False
+
+
+def _preamble_at(line: str, width: int) -> bool:
+    """A comment or attribute line above a definition at `width`; the ` * ` and ` */` lines of a
+    doc block sit one column deeper than its `/**`."""
+    norm = line.strip()
+    if not norm.startswith(_PREAMBLE):
+        return False
+    return indent_width(line) == width or norm.startswith("*") and indent_width(line) == width + 1
 
 
 def pep8_gap(text: str) -> bool:

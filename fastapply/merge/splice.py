@@ -149,7 +149,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str],
         if text.strip():
             if last_index == index - 1 and last_index >= 0 and source == SNIP:
                 # no blank line at all before a new definition: the file's own spacing, if it has one
-                count = spacing.before_new(out, last_index, index) or 0
+                count = spacing.before_new(out, last_index, index) or _gap_before_anchor(out, last_index, index, orig, 0)
                 result.extend([""] * count)
                 origin.extend([(-1, -1)] * count)
             if source == SNIP:
@@ -168,13 +168,61 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str],
         count = _blank_count(run, before, after, orig)
         if before is not None and after is not None and all(source == SNIP for _, source, _, _ in run):
             usual = spacing.before_new(out, last_index, run_end)
-            count = count if usual is None else usual
+            count = _gap_before_anchor(out, last_index, run_end, orig, count) if usual is None else usual
             if not pep8_gap(after[0]):
                 count = min(count, spacing.most())
         result.extend([""] * count)
         origin.extend([(-1, -1)] * count)
         index = run_end
     return result, rows, origin
+
+
+def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after: int, orig: list[str],
+                       count: int) -> int:
+    """Blank lines between new snippet code and the paired line after it (original line b).
+
+    Models double or drop the blank line where their edit ends and the file resumes. When the new
+    code replaced original lines that lay above b's blank lines, b keeps its own blank lines (even
+    if the snippet dropped them), and so after an edited line paired with the original's; when it
+    was inserted into a run of blank lines, a blank line the snippet writes there stands for the
+    file's run (a doubled one is a slip), and with no blank line around or inside the new code the
+    run follows it."""
+    _, source, b, _ = out[after]
+    if source != SNIP or b <= 0 or out[before][1] != SNIP:
+        return count
+    gap = 0
+    while b - gap - 1 >= 0 and not orig[b - gap - 1].strip():
+        gap += 1
+    if gap == 0:
+        return count
+    a = out[before][2]
+    if a >= 0:  # an edited line paired with original line a: b keeps its blank lines
+        edited = out[before][0].strip() != orig[a].strip()
+        return gap if edited else count
+    index = _previous_anchor(out, before)
+    if index is None or out[index][2] >= b - gap:
+        return count
+    if out[index][2] == b - gap - 1:  # pure insertion into the blank lines between a and b
+        if count == 0 and all(out[k][0].strip() for k in range(index + 1, after)):
+            return gap  # no blank line around or inside the new code: the file's run follows it
+        last = out[before][0]
+        if count == 0 and is_closer(last.strip()) and indent_width(last) == indent_width(out[after][0]):
+            return gap  # a new block closed right before its next sibling: the file's spacing
+        return min(count, gap)
+    return gap
+
+
+def _previous_anchor(out: list[tuple[str, str, int, int]], index: int) -> int | None:
+    """The position in `out` of the nearest paired or kept line before out[index]; None past a
+    marker that stood for nothing or the file's start."""
+    while index >= 0:
+        source, at = out[index][1], out[index][2]
+        if source == EMPTY:
+            return None
+        if at >= 0:
+            return index
+        index -= 1
+    return None
 
 
 def _blank_count(run: list[tuple[str, str, int, int]], before: tuple[str, str, int, int] | None,

@@ -157,3 +157,45 @@ def test_syntax_refusal_names_the_snippet_line_behind_the_error() -> None:
     assert caught.value.code == "syntax_regressed"
     assert str(caught.value).startswith("syntax_regressed: snippet line 3 ('two(;')")
     assert caught.value.line == 3
+
+
+HEADER_REGISTRY = '''\
+from email import errors
+
+
+class Address:
+
+    def __init__(self, display_name='', username='', domain=''):
+        """Create an object representing a full email address."""
+        self._display_name = display_name
+        self._username = username
+        self._domain = domain
+
+    @property
+    def display_name(self):
+        return self._display_name
+
+    @property
+    def username(self):
+        return self._username
+
+    @property
+    def domain(self):
+        return self._domain
+'''
+
+
+def test_decorator_right_before_a_marker_is_refused_not_inserted() -> None:
+    # `@property` stands for one of three decorated properties; what it decorates is hidden behind
+    # the marker, so it cannot be placed (it was inserted as new code above __init__)
+    update = '''\
+# ... existing code ...
+class Address:
+
+    @property
+    # ... existing code ...
+'''
+    with pytest.raises(ApplyError) as info:
+        apply(HEADER_REGISTRY, update, filename="headerregistry.py")
+    assert info.value.code == "ambiguous_anchor"
+    assert "snippet line 4" in str(info.value)

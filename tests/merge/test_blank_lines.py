@@ -1,0 +1,344 @@
+"""Blank lines where a snippet's edit meets the file: models double or drop the blank line where
+their edit ends and the file resumes; the merged file keeps the file's own blank lines there.
+(Failures of this kind are 'wrong, whitespace only' merges: silently wrong all the same.)"""
+
+from __future__ import annotations
+
+from fastapply import apply
+
+JS_ROUTE = """\
+'use strict';
+
+var debug = require('debug')('express:router:route');
+
+Route.prototype._handles_method = function _handles_method(method) {
+  if (this.methods._all) {
+    return true;
+  }
+
+  var name = typeof method === 'string'
+    ? method.toLowerCase()
+    : method;
+
+  if (name === 'head' && !this.methods['head']) {
+    name = 'get';
+  }
+
+  return Boolean(this.methods[name]);
+};
+
+Route.prototype.dispatch = function dispatch(req, res, done) {
+  var idx = 0;
+  var stack = this.stack;
+  if (stack.length === 0) {
+    return done();
+  }
+  req.route = this;
+  next();
+};
+"""
+
+
+def _merged(original: str, update: str) -> str:
+    return apply(original, update, filename="route.js").merged_code
+
+
+def test_dropped_blank_line_after_an_edited_line_is_kept() -> None:
+    # the edit rewrote the statement above the blank line; the model wrote no blank line after it
+    update = """\
+// ... existing code ...
+Route.prototype._handles_method = function _handles_method(method) {
+  if (this.methods._all) {
+    return true;
+  }
+
+  var name = String(method || '').toLowerCase();
+  if (name === 'head' && !this.methods['head']) {
+// ... existing code ...
+"""
+    expected = JS_ROUTE.replace("typeof method === 'string'\n    ? method.toLowerCase()\n    : method;",
+                                "String(method || '').toLowerCase();")
+    assert _merged(JS_ROUTE, update) == expected
+
+
+def test_doubled_blank_line_after_an_edited_line_is_single() -> None:
+    update = """\
+// ... existing code ...
+  if (this.methods._all) {
+    return false;
+  }
+
+
+  var name = typeof method === 'string'
+// ... existing code ...
+"""
+    expected = JS_ROUTE.replace("    return true;\n", "    return false;\n")
+    assert _merged(JS_ROUTE, update) == expected
+
+
+def test_doubled_blank_line_after_an_inserted_function_is_single() -> None:
+    update = """\
+// ... existing code ...
+  return Boolean(this.methods[name]);
+};
+
+function methodName(method) {
+  return typeof method === 'string' ? method.toLowerCase() : method;
+}
+
+
+Route.prototype.dispatch = function dispatch(req, res, done) {
+// ... existing code ...
+"""
+    anchor = "Route.prototype.dispatch"
+    helper = ("function methodName(method) {\n"
+              "  return typeof method === 'string' ? method.toLowerCase() : method;\n}\n\n")
+    expected = JS_ROUTE.replace(anchor, helper + anchor)
+    assert _merged(JS_ROUTE, update) == expected
+
+
+def test_blank_line_the_model_adds_inside_new_code_stays() -> None:
+    # a blank line between two new statements is the snippet's own: never touched
+    update = """\
+// ... existing code ...
+  var idx = 0;
+  var stack = this.stack;
+
+  debug('dispatching %s %s', req.method, req.url);
+  if (stack.length === 0) {
+// ... existing code ...
+"""
+    expected = JS_ROUTE.replace(
+        "  var stack = this.stack;\n",
+        "  var stack = this.stack;\n\n  debug('dispatching %s %s', req.method, req.url);\n")
+    assert _merged(JS_ROUTE, update) == expected
+
+
+PHP_HANDLER = """\
+<?php
+
+namespace Monolog\\Handler;
+
+class PushoverHandler extends SocketHandler
+{
+    private $highPriorityLevel;
+    private $emergencyLevel;
+
+    /**
+     * @param int|string $value
+     */
+    public function setHighPriorityLevel($value): self
+    {
+        $this->highPriorityLevel = Logger::toMonologLevel($value);
+
+        return $this;
+    }
+
+    /**
+     * @param int|string $value
+     */
+    public function setEmergencyLevel($value): self
+    {
+        $this->emergencyLevel = Logger::toMonologLevel($value);
+
+        return $this;
+    }
+
+    /**
+     * Use the formatted message?
+     */
+    public function useFormattedMessage(bool $value): self
+    {
+        $this->useFormattedMessage = $value;
+
+        return $this;
+    }
+
+    /**
+     * @return string
+     */
+    public function getDefaultFormatter(): string
+    {
+        return 'json';
+    }
+}
+"""
+
+
+def test_missing_blank_line_before_an_inserted_allman_method_is_restored() -> None:
+    # the file puts one blank line before each method (its doc block one column deeper)
+    update = """\
+// ... existing code ...
+    public function setHighPriorityLevel($value): self
+    {
+        $this->highPriorityLevel = Logger::toMonologLevel($value);
+
+        return $this;
+    }
+    private function valueOrDefault($value, $fallback = null)
+    {
+        return $value ?? $fallback;
+    }
+
+    /**
+     * @param int|string $value
+     */
+    public function setEmergencyLevel($value): self
+// ... existing code ...
+"""
+    method = ("    private function valueOrDefault($value, $fallback = null)\n    {\n"
+              "        return $value ?? $fallback;\n    }\n\n")
+    at = PHP_HANDLER.index("    /**\n     * @param int|string $value\n     */\n    public function setEmergencyLevel")
+    expected = PHP_HANDLER[:at] + method + PHP_HANDLER[at:]
+    assert apply(PHP_HANDLER, update, filename="PushoverHandler.php").merged_code == expected
+
+
+PY_GENERATOR = '''\
+class Generator:
+    """Generates output from a Message object tree."""
+
+    def __init__(self, outfp, mangle_from_=None, maxheaderlen=None):
+        self._fp = outfp
+        self._mangle_from_ = mangle_from_
+        self.maxheaderlen = maxheaderlen
+
+    def write(self, s):
+        # Just delegate to the file object
+        self._fp.write(s)
+
+    def flatten(self, msg, unixfrom=False, linesep=None):
+        """Print the message object tree rooted at msg."""
+        if unixfrom:
+            self.write(msg.get_unixfrom() + linesep)
+        self._write(msg)
+
+    def clone(self, fp):
+        """Clone this generator with the exact same options."""
+        return self.__class__(fp, self._mangle_from_, None)
+'''
+
+
+def test_missing_blank_line_between_an_inserted_method_and_the_next_one() -> None:
+    update = '''\
+    # ... existing code ...
+        self._fp.write(s)
+
+    def fallback_value(self, value, default=None):
+        """Return value, or default when it is missing."""
+        return default if value is None else value
+    def flatten(self, msg, unixfrom=False, linesep=None):
+        """Print the message object tree rooted at msg."""
+    # ... existing code ...
+'''
+    method = ('    def fallback_value(self, value, default=None):\n'
+              '        """Return value, or default when it is missing."""\n'
+              '        return default if value is None else value\n\n')
+    at = PY_GENERATOR.index("    def flatten")
+    expected = PY_GENERATOR[:at] + method + PY_GENERATOR[at:]
+    assert apply(PY_GENERATOR, update, filename="generator.py").merged_code == expected
+
+
+PY_PASS_NONE = '''\
+import functools
+
+
+def pass_none(func):
+    """
+    Wrap func so it's not called if its first param is None.
+    """
+
+    @functools.wraps(func)
+    def wrapper(param, *args, **kwargs):
+        if param is not None:
+            return func(param, *args, **kwargs)
+
+    return wrapper
+'''
+
+
+def test_statements_inserted_above_a_nested_definition_add_no_blank_line() -> None:
+    # new statements (not a new sibling definition) end right before the decorator: the snippet's
+    # spacing stands, no blank line is invented between them
+    update = '''\
+# ... existing code ...
+def pass_none(func, strict=False):
+    """
+    Wrap func so it's not called if its first param is None.
+    """
+
+    if strict and func is None:
+        raise ValueError("func is required")
+    @functools.wraps(func)
+    def wrapper(param, *args, **kwargs):
+# ... existing code ...
+'''
+    expected = PY_PASS_NONE.replace("def pass_none(func):", "def pass_none(func, strict=False):").replace(
+        '    """\n\n    @functools', '    """\n\n    if strict and func is None:\n'
+        '        raise ValueError("func is required")\n    @functools')
+    assert apply(PY_PASS_NONE, update, filename="functools_util.py").merged_code == expected
+
+
+YAML_DEPRECATED = """\
+- name: add(Tensor self, Scalar alpha, Tensor other) -> Tensor
+  aten: add(self, other, alpha)
+
+- name: addbmm(Scalar beta, Tensor self, Scalar alpha, Tensor batch1, Tensor batch2) -> Tensor
+  aten: addbmm(self, batch1, batch2, beta, alpha)
+
+- name: addcdiv(Tensor self, Scalar value, Tensor tensor1, Tensor tensor2) -> Tensor
+  aten: addcdiv(self, tensor1, tensor2, value)
+"""
+
+
+def test_new_key_at_the_end_of_a_record_keeps_the_blank_line_after_the_record() -> None:
+    # the model wrote no blank line on either side of the new key: the record's blank line stays
+    update = """\
+# ... existing code ...
+- name: addbmm(Scalar beta, Tensor self, Scalar alpha, Tensor batch1, Tensor batch2) -> Tensor
+  aten: addbmm(self, batch1, batch2, beta, alpha)
+  log_level: false
+- name: addcdiv(Tensor self, Scalar value, Tensor tensor1, Tensor tensor2) -> Tensor
+# ... existing code ...
+"""
+    expected = YAML_DEPRECATED.replace("  aten: addbmm(self, batch1, batch2, beta, alpha)\n",
+                                       "  aten: addbmm(self, batch1, batch2, beta, alpha)\n  log_level: false\n")
+    assert apply(YAML_DEPRECATED, update, filename="deprecated.yaml").merged_code == expected
+
+
+BASH_COMPLETION = """\
+# bash completion for dnssec-keygen(8)                     -*- shell-script -*-
+
+_dnssec_keygen_optarg()
+{
+    local args=$("$1" -h 2>&1 |
+        command sed -e 's/|/ /g' -e 's/(.*//' -e '/^[[:space:]]*-/d')
+    COMPREPLY+=($(compgen -W '$args' -- "$cur"))
+}
+
+_dnssec_keygen()
+{
+    local cur prev words cword
+    _init_completion || return
+}
+
+complete -F _dnssec_keygen dnssec-keygen
+"""
+
+
+def test_new_function_closed_right_before_the_next_one_gets_the_file_spacing() -> None:
+    update = """\
+# ... existing code ...
+    COMPREPLY+=($(compgen -W '$args' -- "$cur"))
+}
+
+fallback_value() {
+    local value="${1:-}"
+    echo "${value:-default}"
+}
+_dnssec_keygen()
+{
+# ... existing code ...
+"""
+    helper = 'fallback_value() {\n    local value="${1:-}"\n    echo "${value:-default}"\n}\n\n'
+    expected = BASH_COMPLETION.replace("_dnssec_keygen()\n", helper + "_dnssec_keygen()\n")
+    assert apply(BASH_COMPLETION, update, filename="dnssec-keygen.sh", language="bash").merged_code == expected

@@ -57,6 +57,7 @@ class Aligner:
         for index, item in enumerate(items):
             self._markers_upto[index + 1] = self._markers_upto[index] + is_gap(item)
         self._sparent: list[int] | None = None
+        self._parents: list[int | None] | None = None
         self.spos: dict[str, list[int]] = defaultdict(list)
         for index, norm in enumerate(self.snorm):
             if norm:
@@ -66,11 +67,17 @@ class Aligner:
         self._blocks: dict[tuple[str, int], int | None] = {}
         self.pairs = pairs
 
+    def snippet_parents(self) -> list[int | None]:
+        """blocks.enclosing of the snippet lines, computed once per rebase (several passes use it)."""
+        if self._parents is None:
+            self._parents = enclosing(self.stext, self.snorm, self.markers)
+        return self._parents
+
     def in_new_definition(self, s: int) -> bool:
         """True for lines inside a definition the original does not have (a new function): they
         are new code even where their text also occurs elsewhere in the file."""
         if self._fresh is None:
-            parent_of = enclosing(self.stext, self.snorm, self.markers)
+            parent_of = self.snippet_parents()
             fresh = [False] * len(self.items)
             records: set[int] = set()
             last_at: dict[int, int] = {}  # indentation -> last line with it (a closer's opener)

@@ -142,13 +142,14 @@ class Aligner:
         after = min((p for p in self.pairs if p > s), default=None)
         return (before is None or self.pairs[before] < o) and (after is None or self.pairs[after] > o)
 
-    def _memo(self, key: tuple[str, int], compute):  # type: ignore[no-untyped-def]
-        if key not in self._blocks:
-            self._blocks[key] = compute()
-        return self._blocks[key]
+    # The memos below are plain dict look-ups (no closures): _block_ends runs for every candidate
+    # anchor of every alignment step.
 
     def _orig_end(self, o: int) -> int:
-        return self._memo(("oe", o), lambda: block_stop(self.orig, self.onorm, o))
+        key = ("oe", o)
+        if key not in self._blocks:
+            self._blocks[key] = block_stop(self.orig, self.onorm, o)
+        return self._blocks[key]  # type: ignore[return-value]
 
     def _block_ends(self, s: int, o: int, s_hi: int, o_hi: int) -> tuple[int, int] | None:
         """The last lines of the blocks opened at snippet line s and original line o, when they are
@@ -156,12 +157,20 @@ class Aligner:
         gives the whole block (it ends where the code dedents, or with the snippet)."""
         if not (opens_at(self.snorm, s) and opens_at(self.onorm, o)):
             return None
-        sc = within(self._memo(("sc", s), lambda: block_end(self.stext, self.snorm, s, len(self.items),
-                                                              self.markers)), s_hi)
-        oc = within(self._memo(("oc", o), lambda: block_end(self.orig, self.onorm, o, len(self.orig))), o_hi)
+        memo = self._blocks
+        key = ("sc", s)
+        if key not in memo:
+            memo[key] = block_end(self.stext, self.snorm, s, len(self.items), self.markers)
+        sc = within(memo[key], s_hi)
+        key = ("oc", o)
+        if key not in memo:
+            memo[key] = block_end(self.orig, self.onorm, o, len(self.orig))
+        oc = within(memo[key], o_hi)
         if sc is None and oc is None:
-            sc = within(self._memo(("sl", s), lambda: block_last(self.stext, self.snorm, s, len(self.items),
-                                                                    self.markers)), s_hi)
+            key = ("sl", s)
+            if key not in memo:
+                memo[key] = block_last(self.stext, self.snorm, s, len(self.items), self.markers)
+            sc = within(memo[key], s_hi)
             oc = self._orig_end(o)
             if oc >= o_hi or oc == o:
                 return None
@@ -180,14 +189,15 @@ class Aligner:
             self._edges(s_lo, s_hi, o_lo, o_hi)
             return []
         cands: list[tuple[int, int, float]] = []
+        snorm, opos, spos, new_definition = self.snorm, self.opos, self.spos, self.in_new_definition
         for s in range(s_lo, s_hi):
-            norm = self.snorm[s]
-            if not norm or is_trivial(norm) or self.in_new_definition(s):
+            norm = snorm[s]
+            if not norm or is_trivial(norm) or new_definition(s):
                 continue
-            where = self.opos.get(norm)
+            where = opos.get(norm)
             if where:
                 first, last = span(where, o_lo, o_hi)
-                if last - first == 1 and count_in(self.spos[norm], s_lo, s_hi) == 1:
+                if last - first == 1 and count_in(spos[norm], s_lo, s_hi) == 1:
                     cands.append((s, where[first], 1.0 + min(len(_WORDS.findall(norm)), 40) / 10))
                 if last > first:
                     continue

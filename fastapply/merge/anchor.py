@@ -233,6 +233,8 @@ class Aligner:
         separates costs a little per line: anchors that would delete a stretch of code the snippet
         says nothing about must earn it. No link may orphan a block's body (see _orphans), also
         not the links to the anchors around the range (`left`, `right`) when they are pairs."""
+        if not cands:
+            return []  # (most steps of a long snippet: skip the set-up below)
         cands = sorted(set(cands))
         best = [0.0] * len(cands)
         back = [-1] * len(cands)

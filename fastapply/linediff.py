@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from .deadline import check_deadline
@@ -36,6 +37,9 @@ def _diff(a: Sequence[str], b: Sequence[str], a0: int, a1: int, b0: int, b1: int
         return
     check_deadline()
     cells = (a1 - a0) * (b1 - b0)
+    if a1 - a0 == b1 - b0 and a[a0:a1] == b[b0:b1]:
+        out.append(("equal", a0, a1, b0, b1))  # what difflib answers, without building a matcher
+        return
     if cells <= _DIFFLIB_CELLS:
         matcher = difflib.SequenceMatcher(None, a[a0:a1], b[b0:b1], autojunk=False)
         out.extend((tag, i1 + a0, i2 + a0, j1 + b0, j2 + b0) for tag, i1, i2, j1, j2 in matcher.get_opcodes())
@@ -66,14 +70,9 @@ def _gap(a: Sequence[str], b: Sequence[str], a0: int, a1: int, b0: int, b1: int,
 def _unique_anchors(a: Sequence[str], b: Sequence[str], a0: int, a1: int, b0: int,
                     b1: int) -> list[tuple[int, int]]:
     """Pairs of lines unique on both sides, longest chain increasing on both (patience sorting)."""
-    count_a: dict[str, int] = {}
-    for i in range(a0, a1):
-        count_a[a[i]] = count_a.get(a[i], 0) + 1
-    where_b: dict[str, int] = {}
-    count_b: dict[str, int] = {}
-    for j in range(b0, b1):
-        count_b[b[j]] = count_b.get(b[j], 0) + 1
-        where_b[b[j]] = j
+    count_a = Counter(a[a0:a1])  # (Counter counts in C: this runs on every line of long files)
+    count_b = Counter(b[b0:b1])
+    where_b = {line: j for j, line in enumerate(b[b0:b1], b0)}  # the last position, as before
     pairs = [(i, where_b[a[i]]) for i in range(a0, a1) if count_a[a[i]] == 1 and count_b.get(a[i]) == 1]
     # longest increasing subsequence of the b positions, in O(k log k)
     tails: list[int] = []

@@ -57,6 +57,7 @@ class Aligner:
         for index, item in enumerate(items):
             self._markers_upto[index + 1] = self._markers_upto[index] + is_gap(item)
         self._sparent: list[int] | None = None
+        self._parents: list[int | None] | None = None
         self.spos: dict[str, list[int]] = defaultdict(list)
         for index, norm in enumerate(self.snorm):
             if norm:
@@ -66,11 +67,17 @@ class Aligner:
         self._blocks: dict[tuple[str, int], int | None] = {}
         self.pairs = pairs
 
+    def snippet_parents(self) -> list[int | None]:
+        """blocks.enclosing of the snippet lines, computed once per rebase (several passes use it)."""
+        if self._parents is None:
+            self._parents = enclosing(self.stext, self.snorm, self.markers)
+        return self._parents
+
     def in_new_definition(self, s: int) -> bool:
         """True for lines inside a definition the original does not have (a new function): they
         are new code even where their text also occurs elsewhere in the file."""
         if self._fresh is None:
-            parent_of = enclosing(self.stext, self.snorm, self.markers)
+            parent_of = self.snippet_parents()
             fresh = [False] * len(self.items)
             records: set[int] = set()
             last_at: dict[int, int] = {}  # indentation -> last line with it (a closer's opener)
@@ -135,13 +142,14 @@ class Aligner:
         after = min((p for p in self.pairs if p > s), default=None)
         return (before is None or self.pairs[before] < o) and (after is None or self.pairs[after] > o)
 
-    def _memo(self, key: tuple[str, int], compute):  # type: ignore[no-untyped-def]
-        if key not in self._blocks:
-            self._blocks[key] = compute()
-        return self._blocks[key]
+    # The memos below are plain dict look-ups (no closures): _block_ends runs for every candidate
+    # anchor of every alignment step.
 
     def _orig_end(self, o: int) -> int:
-        return self._memo(("oe", o), lambda: block_stop(self.orig, self.onorm, o))
+        key = ("oe", o)
+        if key not in self._blocks:
+            self._blocks[key] = block_stop(self.orig, self.onorm, o)
+        return self._blocks[key]  # type: ignore[return-value]
 
     def _block_ends(self, s: int, o: int, s_hi: int, o_hi: int) -> tuple[int, int] | None:
         """The last lines of the blocks opened at snippet line s and original line o, when they are
@@ -149,12 +157,20 @@ class Aligner:
         gives the whole block (it ends where the code dedents, or with the snippet)."""
         if not (opens_at(self.snorm, s) and opens_at(self.onorm, o)):
             return None
-        sc = within(self._memo(("sc", s), lambda: block_end(self.stext, self.snorm, s, len(self.items),
-                                                              self.markers)), s_hi)
-        oc = within(self._memo(("oc", o), lambda: block_end(self.orig, self.onorm, o, len(self.orig))), o_hi)
+        memo = self._blocks
+        key = ("sc", s)
+        if key not in memo:
+            memo[key] = block_end(self.stext, self.snorm, s, len(self.items), self.markers)
+        sc = within(memo[key], s_hi)
+        key = ("oc", o)
+        if key not in memo:
+            memo[key] = block_end(self.orig, self.onorm, o, len(self.orig))
+        oc = within(memo[key], o_hi)
         if sc is None and oc is None:
-            sc = within(self._memo(("sl", s), lambda: block_last(self.stext, self.snorm, s, len(self.items),
-                                                                    self.markers)), s_hi)
+            key = ("sl", s)
+            if key not in memo:
+                memo[key] = block_last(self.stext, self.snorm, s, len(self.items), self.markers)
+            sc = within(memo[key], s_hi)
             oc = self._orig_end(o)
             if oc >= o_hi or oc == o:
                 return None
@@ -173,14 +189,15 @@ class Aligner:
             self._edges(s_lo, s_hi, o_lo, o_hi)
             return []
         cands: list[tuple[int, int, float]] = []
+        snorm, opos, spos, new_definition = self.snorm, self.opos, self.spos, self.in_new_definition
         for s in range(s_lo, s_hi):
-            norm = self.snorm[s]
-            if not norm or is_trivial(norm) or self.in_new_definition(s):
+            norm = snorm[s]
+            if not norm or is_trivial(norm) or new_definition(s):
                 continue
-            where = self.opos.get(norm)
+            where = opos.get(norm)
             if where:
                 first, last = span(where, o_lo, o_hi)
-                if last - first == 1 and count_in(self.spos[norm], s_lo, s_hi) == 1:
+                if last - first == 1 and count_in(spos[norm], s_lo, s_hi) == 1:
                     cands.append((s, where[first], 1.0 + min(len(_WORDS.findall(norm)), 40) / 10))
                 if last > first:
                     continue
@@ -216,6 +233,8 @@ class Aligner:
         separates costs a little per line: anchors that would delete a stretch of code the snippet
         says nothing about must earn it. No link may orphan a block's body (see _orphans), also
         not the links to the anchors around the range (`left`, `right`) when they are pairs."""
+        if not cands:
+            return []  # (most steps of a long snippet: skip the set-up below)
         cands = sorted(set(cands))
         best = [0.0] * len(cands)
         back = [-1] * len(cands)

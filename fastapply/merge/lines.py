@@ -39,6 +39,7 @@ _NOT_NAMES = {"if", "for", "while", "switch", "catch", "return", "elif", "with",
 _LABELS = {"try", "finally", "default", "public", "private", "protected", "internal", "else", "then"}
 _OPENERS = ("{", "(", "[", ":", "do", "then", "=>", "->", "=")
 _CLOSER = re.compile(r"^(?:[}\])]+[;,)]*|end\b.*|fi|done|esac|</[\w.-]+>|\)\s*[:{].*|\]\s*[,;]?)$")
+_CLOSER_STARTS = "})]efd<"
 
 
 def is_trivial(norm: str) -> bool:
@@ -84,12 +85,16 @@ _TAG_OPEN = re.compile(r"^<[A-Za-z][\w.:-]*(\s[^<]*)?(?<!/)>$")
 
 _DO_THEN = re.compile(r"\b(do|then)\s*(\|[^|]*\|)?$")
 _KEYWORD_OPENER = re.compile(r"^(def|class|module|function|local function)\b")
+_KEYWORD_STARTS = ("def", "class", "module", "function", "local function")
 
 
 def opens_block(norm: str) -> bool:
     if norm.startswith("<"):
         return bool(_TAG_OPEN.match(norm)) or norm.endswith(_OPENERS)
-    return norm.endswith(_OPENERS) or bool(_DO_THEN.search(norm)) or bool(_KEYWORD_OPENER.match(norm))
+    # the substring tests are what each regex needs to match at all: hot on large files, they skip
+    # most regex calls
+    return norm.endswith(_OPENERS) or ("do" in norm or "then" in norm) and bool(_DO_THEN.search(norm)) \
+        or norm.startswith(_KEYWORD_STARTS) and bool(_KEYWORD_OPENER.match(norm))
 
 
 def continues_block(norm: str) -> bool:
@@ -101,10 +106,13 @@ def continues_block(norm: str) -> bool:
 
 
 def is_closer(norm: str) -> bool:
-    return bool(_CLOSER.match(norm))
+    # every alternative of _CLOSER starts with one of these characters (the cheap test first)
+    return norm[:1] in _CLOSER_STARTS and bool(_CLOSER.match(norm))
 
 
 def indent_width(text: str, tab: int = 4) -> int:
+    if "\t" not in text:  # the common case, and hot (called per line by many stages)
+        return len(text) - len(text.lstrip(" "))
     body = text.lstrip(" \t")
     prefix_len = len(text) - len(body)
     if "\t" not in text[:prefix_len]:

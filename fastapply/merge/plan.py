@@ -17,7 +17,7 @@ from .order import file_order
 from .provenance import check_provenance
 from .renames import find_renames
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
-from .segments import (SnippetLine, classify, drop_closing_context, indent_of, is_gap, normalize,
+from .segments import (SnippetLine, classify, drop_closing_context, indent_of, is_gap, normalize_all,
                        place_markers)
 from .splice import Spliced, splice
 from .validate import check_loss, check_markers, check_syntax
@@ -40,7 +40,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     orig = original[:-1].split("\n") if original.endswith("\n") else original.split("\n")
     if orig == [""]:
         orig = []
-    onorm = [normalize(line) for line in orig]
+    onorm = normalize_all(orig)
     items = classify(update, set(onorm))
     code = [item for item in items if item.kind == "code"]
     explicit = sum(1 for item in items if item.kind == "marker")

@@ -10,7 +10,7 @@ from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import extract
 
 from ..deadline import check_deadline
-from .blocks import enclosing, opens_at
+from .blocks import opens_at
 from .context import ends_before_whole_blocks
 from .lines import continues_block, header_key, indent_width, is_closer, is_trivial
 from .segments import is_gap
@@ -28,7 +28,7 @@ def prune_orphans(al: Aligner) -> None:
     paired must pair inside that block of the original, and a line inside a new definition (an
     unpaired header) pairs with nothing: `if order is None:` in a new function is new code, not
     the same line of some other function."""
-    parent_of = enclosing(al.stext, al.snorm, al.markers)
+    parent_of = al.snippet_parents()
     ends: dict[int, int] = {}
     for s in sorted(al.pairs):
         o = al.pairs[s]

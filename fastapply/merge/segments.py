@@ -12,6 +12,11 @@ def normalize(line: str) -> str:
     return " ".join(line.split())
 
 
+def normalize_all(lines: list[str]) -> list[str]:
+    """normalize() of every line (inlined: it runs once per line of the original file)."""
+    return [" ".join(line.split()) for line in lines]
+
+
 class SnippetLine(msgspec.Struct):
     text: str
     kind: str  # "code", "blank", "marker" (explicit), "implicit" (a marker the engine assumed), "delete"

@@ -9,7 +9,7 @@ advice in its text.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -72,8 +72,11 @@ def build_server(workspace: Workspace, name: str = "fastapply"):  # -> mcp.serve
     async def apply_patch(
         patch: Annotated[str, Field(description="the patch text or JSON edit list")],
         dry_run: Annotated[bool, Field(description="report without writing")] = False,
+        ambiguity: Annotated[Literal["refuse", "first"], Field(
+            description="an edit whose text occurs more than once: 'refuse' (default) or 'first' "
+                        "(apply it at the first occurrence, as Aider does)")] = "refuse",
     ) -> str:
-        return await run(workspace.apply_patch(patch, dry_run))
+        return await run(workspace.apply_patch(patch, dry_run, ambiguity))
 
     @server.tool(description=STR_REPLACE)
     async def str_replace(

@@ -161,11 +161,12 @@ class Workspace:
         self._checked(await self._batch(_create_block(rel, content)))
         return _summary("created", rel, unified_diff("", content, rel))
 
-    async def apply_patch(self, patch: str, dry_run: bool = False) -> str:
-        """Apply an agent's patch to any number of files, all or nothing."""
+    async def apply_patch(self, patch: str, dry_run: bool = False, ambiguity: str = "refuse") -> str:
+        """Apply an agent's patch to any number of files, all or nothing. `ambiguity`: "refuse" (an edit
+        whose text occurs twice is refused) or "first" (Aider's rule: the first occurrence)."""
         if not patch.strip():
             raise Refusal(ErrorCode.EMPTY_UPDATE, "patch is empty", HINTS[ErrorCode.MALFORMED_EDIT])
-        result = self._checked(await self._batch(patch, dry_run=dry_run))
+        result = self._checked(await self._batch(patch, dry_run=dry_run, ambiguity=ambiguity))
         s = result.summary
         lines = [f"{'dry run, nothing written' if dry_run else 'applied'}: {s.files_changed} of {s.files} "
                  f"files changed; {s.applied} applied, {s.fuzzed} fuzzed"]

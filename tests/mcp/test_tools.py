@@ -136,3 +136,13 @@ def test_root_must_be_a_folder(tmp_path):
 def test_folder_target_refused(ws, tmp_path):
     os.mkdir(tmp_path / "pkg")
     assert refusal(ws.edit_file, "pkg", "x = 1\n", None).code == "invalid_argument"
+
+
+def test_apply_patch_ambiguity_refuses_by_default_and_first_takes_the_first(ws, tmp_path):
+    twice = "def f():\n    return 1\n\n\ndef g():\n    return 1\n"
+    (tmp_path / "twice.py").write_text(twice)
+    block = "twice.py\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n"
+    assert refusal(ws.apply_patch, block, False).code == "ambiguous_match"
+    assert (tmp_path / "twice.py").read_text() == twice
+    call(ws.apply_patch, block, False, "first")
+    assert (tmp_path / "twice.py").read_text() == "def f():\n    return 2\n\n\ndef g():\n    return 1\n"

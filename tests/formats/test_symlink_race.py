@@ -12,6 +12,30 @@ import fastapply
 from fastapply.formats.journal import JOURNAL, locked_root
 
 
+def _remove_tree(path: Path) -> None:
+    """A batch may write into `path` while it is being removed: retry (bounded) until it is gone."""
+    for _ in range(200):
+        try:
+            shutil.rmtree(path)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.001)
+    raise AssertionError(f"could not remove {path}")
+
+
+def _retry(step, blocker: Path) -> None:
+    """Run `step`; when a batch made a new `sub` folder in that instant, remove it and try again."""
+    for _ in range(200):
+        try:
+            step()
+            return
+        except OSError:
+            _remove_tree(blocker)
+    raise AssertionError(f"{blocker} kept coming back")
+
+
 def test_batches_racing_a_symlink_swap_never_write_outside(tmp_path: Path):
     root, outside = tmp_path / "root", tmp_path / "outside"
     (root / "sub").mkdir(parents=True)
@@ -21,23 +45,23 @@ def test_batches_racing_a_symlink_swap_never_write_outside(tmp_path: Path):
     before = {p.name: (p.read_bytes(), p.stat().st_ino) for p in outside.iterdir()}
     stop = threading.Event()
     swaps = 0
+    failures: list[BaseException] = []
 
     def swapper() -> None:
         # root/sub is the real folder, then a symlink to `outside`, then the real folder again ...
         nonlocal swaps
+        try:
+            _swap_until_stopped()
+        except BaseException as exc:  # a dead swapper would silently end the race: fail the test instead
+            failures.append(exc)
+
+    def _swap_until_stopped() -> None:
+        nonlocal swaps
         while not stop.is_set():
             os.rename(root / "sub", root / "saved")
-            try:
-                os.symlink(outside, root / "sub")
-            except FileExistsError:  # a batch made a new `sub` folder in that instant
-                shutil.rmtree(root / "sub")
-                os.symlink(outside, root / "sub")
+            _retry(lambda: os.symlink(outside, root / "sub"), root / "sub")
             os.unlink(root / "sub")
-            try:
-                os.rename(root / "saved", root / "sub")
-            except OSError:  # ... or in this one
-                shutil.rmtree(root / "sub")
-                os.rename(root / "saved", root / "sub")
+            _retry(lambda: os.rename(root / "saved", root / "sub"), root / "sub")
             swaps += 1
             time.sleep(0.002)  # leave windows in which whole batches get through, too
 
@@ -61,6 +85,7 @@ def test_batches_racing_a_symlink_swap_never_write_outside(tmp_path: Path):
     finally:
         stop.set()
         thread.join()
+    assert not failures, f"the swapper thread failed: {failures[0]!r}"
     after = {p.name: (p.read_bytes(), p.stat().st_ino) for p in outside.iterdir()}
     print(f"{swaps} swaps, outcomes {outcomes}")
     assert after == before, f"escaped: {sorted(set(after) - set(before))} after {swaps} swaps, {outcomes}"

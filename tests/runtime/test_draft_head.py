@@ -6,21 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from runtime_support import ORIGINAL, UPDATE, expected_text
 
 from fastapply.errors import InputError, ModelError
-
-ORIGINAL = ("def total(items):\n    return sum(items)\n\n\n"
-            "def mean(items):\n    return total(items) / len(items)\n")
-UPDATE = ("# ... existing code ...\ndef mean(items):\n    if not items:\n        return 0.0\n"
-          "    return total(items) / len(items)\n")
-
-
-def expected_text(apply_model, ids: list[int], original: str) -> str:
-    text = apply_model.template.extract(apply_model.tokenizer.decode(
-        [t for t in ids if t not in apply_model.eos_token_ids], skip_special_tokens=True))
-    if text and original.endswith("\n") and not text.endswith("\n"):
-        text += "\n"
-    return text
 
 
 @pytest.fixture(scope="module")

@@ -12,21 +12,10 @@ torch = pytest.importorskip("torch")
 from evals.cases import Case  # noqa: E402
 from evals.prompting import expected_ids, prompt_ids  # noqa: E402
 from fastapply.spec import DecodeStats, generate, iter_decode, make_drafter  # noqa: E402
+from spec_support import hf_greedy, perturb  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 KS = (1, 4, 64)
-
-
-def hf_greedy(model, prompt: list[int], max_new_tokens: int, eos: int | None) -> list[int]:
-    ids = torch.tensor([prompt])
-    out = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=False,
-                         max_new_tokens=max_new_tokens, eos_token_id=eos, pad_token_id=0)
-    return out[0, len(prompt):].tolist()
-
-
-def perturb(tokens: list[int], every: int, vocab: int) -> list[int]:
-    """A copy with every `every`-th token replaced: drafts that are accepted for a while, then rejected."""
-    return [(t + 1) % vocab if i % every == every - 1 else t for i, t in enumerate(tokens)]
 
 
 @pytest.fixture(scope="module", params=["llama", "qwen2"])

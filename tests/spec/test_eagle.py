@@ -14,19 +14,9 @@ from fastapply.errors import ModelError  # noqa: E402
 from fastapply.spec import generate, make_drafter  # noqa: E402
 from fastapply.spec.eagle import load_head, new_head, save_head  # noqa: E402
 from fastapply.spec.head_drafter import HeadDrafter, HybridDrafter  # noqa: E402
+from spec_support import hf_greedy, perturb  # noqa: E402
 
 KS = (1, 4, 16)
-
-
-def hf_greedy(model, prompt: list[int], max_new_tokens: int) -> list[int]:
-    ids = torch.tensor([prompt])
-    out = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=False,
-                         max_new_tokens=max_new_tokens, pad_token_id=0)
-    return out[0, len(prompt):].tolist()
-
-
-def perturb(tokens: list[int], every: int, vocab: int) -> list[int]:
-    return [(t + 1) % vocab if i % every == every - 1 else t for i, t in enumerate(tokens)]
 
 
 @pytest.fixture(scope="module", params=["llama", "qwen2"])

@@ -13,18 +13,8 @@ import msgspec
 from rapidfuzz import fuzz
 
 from ..errors import ErrorCode, MergeError
-from .matching import (
-    DEFAULT_FUZZY_THRESHOLD,
-    HayIndex,
-    Match,
-    Reindent,
-    Spans,
-    _indent,
-    _tier_candidates,
-    _width,
-    common_shift,
-    locate,
-)
+from .matching import DEFAULT_FUZZY_THRESHOLD, HayIndex, Spans, _tier_candidates, common_shift, locate
+from .regions import Match, Reindent, _indent, _width
 
 
 class Hunk(msgspec.Struct, kw_only=True):

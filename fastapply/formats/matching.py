@@ -8,7 +8,7 @@ Tiers, tried in order; the first tier that finds anything decides (a worse tier 
 4. as 3, but blank lines ignored (a blank line too many or too few, inside or at the edges);
 5. trimmed: every line equal once its leading and trailing whitespace is trimmed, however unevenly the
    indentation differs (Cline's and Codex's last exact tier) - new lines follow the nearest line's shift;
-6. fuzzy: a line-by-line alignment scored with rapidfuzz, accepted above a threshold.
+6. fuzzy: a line-by-line alignment scored with rapidfuzz, accepted above a threshold (fuzzy.py).
 
 Never guess: when two places match equally well the caller gets `ambiguous_match` with the candidate
 lines, unless a line-number hint clearly points at one of them (twice as close as the next one).
@@ -19,115 +19,24 @@ the file, a block that matches both exactly and at that offset goes where the of
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
-
-import msgspec
-from rapidfuzz import fuzz, process
 
 from ..deadline import check_deadline
 from ..errors import ErrorCode, MergeError
 from .bounds import MAX_POSITIONS, UNCHECKED, Spans, nearest_positions
+from .fuzzy import align, fuzzy_starts
+from .regions import Match, _squash, indent_plan
 
 DEFAULT_FUZZY_THRESHOLD = 0.85
-# A needle line occurring more often than this in the file is too common to vote for a fuzzy start.
-_COMMON_LINE = 24
 # Fuzzy alignments compare every needle line with a window this many lines wider than the needle.
 _SLACK = 3
-_MAX_DP_CELLS = 250_000
 # Line comparisons one file's fuzzy searches may make in all (~1 s of Python).
 FUZZY_BUDGET = 3_000_000
 # Two fuzzy places closer in similarity than this are too close to call.
 _RIVAL_MARGIN = 0.06
-# What a file line inside the region that the needle skips costs, in needle lines.
-_SKIP_COST = 0.25
 
 Span = tuple[int, int]
-
-
-class Reindent(msgspec.Struct, kw_only=True):
-    """How to shift new lines so they sit at the indentation the matched region has in the file."""
-
-    delta: int
-    tabsize: int
-    use_tabs: bool
-    mapping: dict[str, str]
-
-    def line(self, text: str) -> str:
-        body = text.lstrip(" \t")
-        if not body:
-            return text
-        indent = text[: len(text) - len(body)]
-        mapped = self.mapping.get(indent)
-        if mapped is not None:
-            return mapped + body
-        width = max(0, _width(indent, self.tabsize) + self.delta)
-        if self.use_tabs:
-            return "\t" * (width // self.tabsize) + " " * (width % self.tabsize) + body
-        return " " * width + body
-
-
-class Match(msgspec.Struct, kw_only=True):
-    """Where a needle sits: file lines [start, end); pairs[k] is the file line of needle line k or None."""
-
-    start: int
-    end: int
-    kind: str  # exact | whitespace | indent | blank_lines | fuzzy
-    similarity: float
-    pairs: list[int | None]
-    reindent: Reindent | None = None
-
-    @property
-    def fuzzed(self) -> bool:
-        return self.kind != "exact"
-
-    def new_line(self, text: str) -> str:
-        return self.reindent.line(text) if self.reindent else text
-
-
-def _width(indent: str, tabsize: int) -> int:
-    return len(indent.expandtabs(tabsize))
-
-
-def _indent(line: str) -> str:
-    return line[: len(line) - len(line.lstrip(" \t"))]
-
-
-# Typographic dashes, quotes and spaces read as their ASCII forms (as Codex's apply_patch does).
-_PUNCT = str.maketrans({**dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"),
-                        **dict.fromkeys("\u2018\u2019\u201a\u201b", "'"),
-                        **dict.fromkeys("\u201c\u201d\u201e\u201f", '"'),
-                        **dict.fromkeys("\u00a0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-                                        "\u202f\u205f\u3000", " ")})
-
-
-def _squash(line: str) -> str:
-    return " ".join(line.translate(_PUNCT).split())
-
-
-def indent_plan(needle: Sequence[str], hay: Sequence[str], pairs: Sequence[int | None], *,
-                strict: bool) -> tuple[bool, Reindent | None]:
-    """Work out the indentation shift between paired lines. (ok, plan); plan None means no shift.
-
-    strict: the shift must be the same on every non-blank line (tiers 3-4); otherwise the most
-    common shift is used (fuzzy tier).
-    """
-    paired = [(needle[k], hay[j]) for k, j in enumerate(pairs)
-              if j is not None and needle[k].strip() and hay[j].strip()]
-    if all(_indent(a) == _indent(b) for a, b in paired):
-        return True, None
-    use_tabs = any("\t" in _indent(b) for _, b in paired)
-    for tabsize in (4, 8, 2):
-        deltas = Counter(_width(_indent(b), tabsize) - _width(_indent(a), tabsize) for a, b in paired)
-        if strict and len(deltas) != 1:
-            continue
-        delta = deltas.most_common(1)[0][0]
-        mapping: dict[str, str] = {}
-        for a, b in paired:
-            if _width(_indent(b), tabsize) - _width(_indent(a), tabsize) == delta:
-                mapping.setdefault(_indent(a), _indent(b))
-        return True, Reindent(delta=delta, tabsize=tabsize, use_tabs=use_tabs, mapping=mapping)
-    return False, None
 
 
 def _overlaps(span: Span, taken: Sequence[Span]) -> bool:
@@ -291,7 +200,6 @@ def locate(hay: Sequence[str], needle: Sequence[str], *, what: str = "the edit",
     `ambiguity`, `after`: see `_choose` (Policy.ambiguity).
     """
     hi = len(hay) if hi is None else hi
-    n = len(needle)
     if not any(line.strip() for line in needle):
         raise MergeError(f"{what} has no non-blank lines to look for", code=ErrorCode.MALFORMED_EDIT)
     index = index if index is not None and index.hay is hay else HayIndex(hay)
@@ -373,7 +281,7 @@ def _fuzzy(index: HayIndex, needle: Sequence[str], *, what: str, hint: int | Non
     nn = [_squash(x) for x in needle]
     nh, where = index.norm("indent")
     _spend(index, what, 3 * (hi - lo) // 20 + n)  # rapidfuzz's extract runs in C, ~20x a Python step
-    starts = _fuzzy_starts(nn, nh, where, lo, hi)
+    starts = fuzzy_starts(nn, nh, where, lo, hi)
     if n > 100:
         starts = starts[:4]  # aligning big blocks is costly; the best starts come first
     if hint is not None and lo <= hint < hi:
@@ -382,7 +290,7 @@ def _fuzzy(index: HayIndex, needle: Sequence[str], *, what: str, hint: int | Non
     for s in starts:
         check_deadline()
         _spend(index, what, n * (n + 2 * _SLACK))
-        m = _align(needle, hay, nn, nh, max(lo, s - _SLACK), min(hi, s + n + _SLACK))
+        m = align(needle, hay, nn, nh, max(lo, s - _SLACK), min(hi, s + n + _SLACK))
         if m is not None and not _overlaps((m.start, m.end), taken):
             found.append(m)
     found.sort(key=lambda m: -m.similarity)
@@ -426,85 +334,3 @@ def _spend(index: HayIndex, what: str, cost: int) -> None:
                          "exactly from the current file", code=ErrorCode.NO_MATCH)
 
 
-def _fuzzy_starts(nn: list[str], nh: list[str], where: dict[str, list[int]], lo: int, hi: int,
-                  limit: int = 12) -> list[int]:
-    """Likely starts: votes from needle lines that occur (rarely) in the file, then rapidfuzz lookups."""
-    votes: Counter[int] = Counter()
-    for k, line in enumerate(nn):
-        hits = where.get(line, ()) if line else ()
-        if 0 < len(hits) <= _COMMON_LINE:
-            for j in hits:
-                if lo <= j < hi:
-                    votes[j - k] += 1
-    smooth: Counter[int] = Counter()
-    for s, v in votes.items():
-        for d in (-1, 0, 1):
-            smooth[s + d] += v if d == 0 else v / 2
-    starts = [s for s, _ in smooth.most_common(limit)]
-    longest = sorted(range(len(nn)), key=lambda k: -len(nn[k]))[:3]
-    window = nh[lo:hi]
-    for k in longest:
-        if not nn[k]:
-            continue
-        for _, _, j in process.extract(nn[k], window, scorer=fuzz.ratio, limit=4):
-            starts.append(lo + j - k)
-    seen: list[int] = []
-    for s in starts:
-        s = max(lo, s)
-        if all(abs(s - t) > 1 for t in seen):
-            seen.append(s)
-    return seen
-
-
-def _align(needle: Sequence[str], hay: Sequence[str], nn: list[str], nh: list[str], s0: int,
-           s1: int) -> Match | None:
-    """Align needle lines monotonically to file lines [s0, s1), maximising summed line similarity."""
-    n, m = len(needle), s1 - s0
-    if m <= 0 or n * m > _MAX_DP_CELLS:
-        return None
-    sim = [[0.0] * m for _ in range(n)]
-    for k in range(n):
-        row = sim[k]
-        for j in range(m):
-            a, b = nn[k], nh[s0 + j]
-            row[j] = 1.0 if a == b else fuzz.ratio(a, b) / 100.0
-    # Skipping a file line once the needle has started costs a hair, so of equally good alignments
-    # the most compact one wins (skips before the first and after the last needle line are free).
-    eps = 1e-4
-    score = [[0.0] * (m + 1) for _ in range(n + 1)]
-    for k in range(1, n + 1):
-        prev, cur, row = score[k - 1], score[k], sim[k - 1]
-        cur[0] = prev[0]
-        for j in range(1, m + 1):
-            best = prev[j] if prev[j] > cur[j - 1] - eps else cur[j - 1] - eps
-            w = row[j - 1]
-            if w >= 0.5 and prev[j - 1] + w > best:
-                best = prev[j - 1] + w
-            cur[j] = best
-    pairs: list[int | None] = [None] * n
-    k, j = n, max(range(m + 1), key=lambda x: score[n][x])
-    while k > 0 and j > 0:
-        w = sim[k - 1][j - 1]
-        if w >= 0.5 and abs(score[k][j] - (score[k - 1][j - 1] + w)) < 1e-9:
-            pairs[k - 1] = s0 + j - 1
-            k, j = k - 1, j - 1
-        elif abs(score[k][j] - score[k - 1][j]) < 1e-9:
-            k -= 1
-        else:
-            j -= 1
-    hit = [j for j in pairs if j is not None]
-    if not hit:
-        return None
-    start, end = hit[0], hit[-1] + 1
-    # Most lines must be there verbatim (whitespace aside): similar-looking code elsewhere is no match.
-    same = sum(1 for k, j in enumerate(pairs) if j is not None and nn[k] and nn[k] == nh[j])
-    weak = same * 2 < sum(1 for x in nn if x)
-    total = sum(sim[k][j - s0] for k, j in enumerate(pairs) if j is not None)
-    # Unpaired blank needle lines cost nothing; file lines the needle skips cost a little each.
-    blank = sum(1 for k in range(n) if pairs[k] is None and not nn[k])
-    skipped = (end - start) - len(hit)
-    if skipped > max(2, n // 4):
-        return None
-    sim_value = (total + blank) / (n + _SKIP_COST * skipped)
-    return Match(start=start, end=end, kind="weak" if weak else "fuzzy", similarity=min(1.0, sim_value),
-                 pairs=pairs)

@@ -57,6 +57,15 @@ def check_size(text: str, limit: int, what: str) -> None:
                          code=ErrorCode.INPUT_TOO_LARGE, details={"size": size, "limit": limit})
 
 
+def read_inputs(original: str | bytes, edit: str | bytes, limits: Limits, what: str) -> tuple[str, str]:
+    """The checks every one-file format starts with: both texts decoded and within their size limits."""
+    original = ensure_text(original, "original file")
+    edit = ensure_text(edit, what)
+    check_size(original, limits.max_file_bytes, "original file")
+    check_size(edit, limits.max_update_bytes, what)
+    return original, edit
+
+
 class Document(msgspec.Struct, kw_only=True):
     """Text normalised to '\\n' line endings, plus what is needed to restore the original form."""
 

@@ -32,7 +32,7 @@ import msgspec
 
 from ..errors import ErrorCode, InputError
 from ..result import ApplyResult, ApplyStats, make_result
-from ..text import DEFAULT_LIMITS, Document, Limits, check_size, ensure_text, normalize_newlines
+from ..text import DEFAULT_LIMITS, Document, Limits, normalize_newlines, read_inputs
 from .matching import DEFAULT_FUZZY_THRESHOLD
 from .ops import FileOp, run_op
 from .policy import DEFAULT_POLICY, Policy, make_policy
@@ -243,10 +243,7 @@ def apply_search_replace(original: str | bytes, text: str | bytes, *, filename: 
     """
     started = perf_counter()
     policy = make_policy(policy, ambiguity=ambiguity)
-    original = ensure_text(original, "original file")
-    text = ensure_text(text, "edit")
-    check_size(original, limits.max_file_bytes, "original file")
-    check_size(text, limits.max_update_bytes, "edit")
+    original, text = read_inputs(original, text, limits, "edit")
     parsed = parse_search_replace(text, policy=policy)
     edits = [e for op in parsed for e in op.edits]
     if not edits:

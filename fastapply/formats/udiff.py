@@ -13,7 +13,7 @@ from time import perf_counter
 
 from ..errors import ErrorCode, InputError
 from ..result import ApplyResult, ApplyStats, make_result
-from ..text import DEFAULT_LIMITS, Document, Limits, check_size, ensure_text, normalize_newlines
+from ..text import DEFAULT_LIMITS, Document, Limits, normalize_newlines, read_inputs
 from .hunks import Hunk
 from .matching import DEFAULT_FUZZY_THRESHOLD
 from .ops import FileOp, run_op
@@ -190,10 +190,7 @@ def apply_udiff(original: str | bytes, diff: str | bytes, *, filename: str | Non
     """Apply a unified diff for one file to `original` (file headers, if any, must name one file)."""
     started = perf_counter()
     policy = make_policy(policy, ambiguity=ambiguity)
-    original = ensure_text(original, "original file")
-    diff = ensure_text(diff, "diff")
-    check_size(original, limits.max_file_bytes, "original file")
-    check_size(diff, limits.max_update_bytes, "diff")
+    original, diff = read_inputs(original, diff, limits, "diff")
     ops = [op for op in parse_udiff(diff) if op.action != "delete" or op.path]
     if not ops:
         raise InputError("the diff has no hunks", code=ErrorCode.EMPTY_UPDATE)

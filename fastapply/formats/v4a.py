@@ -22,7 +22,7 @@ from time import perf_counter
 
 from ..errors import ErrorCode, InputError
 from ..result import ApplyResult, ApplyStats, make_result
-from ..text import DEFAULT_LIMITS, Document, Limits, check_size, ensure_text, normalize_newlines
+from ..text import DEFAULT_LIMITS, Document, Limits, normalize_newlines, read_inputs
 from .hunks import Hunk
 from .matching import DEFAULT_FUZZY_THRESHOLD
 from .ops import FileOp, run_op
@@ -140,10 +140,7 @@ def apply_v4a(original: str | bytes, patch: str | bytes, *, filename: str | None
     """Apply a V4A patch that updates one file to `original`."""
     started = perf_counter()
     policy = make_policy(policy, ambiguity=ambiguity)
-    original = ensure_text(original, "original file")
-    patch = ensure_text(patch, "patch")
-    check_size(original, limits.max_file_bytes, "original file")
-    check_size(patch, limits.max_update_bytes, "patch")
+    original, patch = read_inputs(original, patch, limits, "patch")
     ops = [op for op in parse_v4a(patch) if op.action == "modify"]
     if len(ops) != 1:
         raise InputError(f"expected one '*** Update File:' section, found {len(ops)}; use apply_batch for several",

@@ -19,7 +19,7 @@ from time import perf_counter
 
 from ..errors import ErrorCode, InputError, MergeError
 from ..result import ApplyResult, ApplyStats, make_result
-from ..text import DEFAULT_LIMITS, Document, Limits, check_size, ensure_text, normalize_newlines
+from ..text import DEFAULT_LIMITS, Document, Limits, normalize_newlines, read_inputs
 from .ops import FileOp
 from .policy import DEFAULT_POLICY, Policy, make_policy
 from .search_replace import _clean_name
@@ -146,10 +146,7 @@ def apply_whole(original: str | bytes, text: str | bytes, *, filename: str | Non
     is never placed, so it never matches twice)."""
     started = perf_counter()
     policy = make_policy(policy, ambiguity=ambiguity)
-    original = ensure_text(original, "original file")
-    text = ensure_text(text, "edit")
-    check_size(original, limits.max_file_bytes, "original file")
-    check_size(text, limits.max_update_bytes, "edit")
+    original, text = read_inputs(original, text, limits, "edit")
     ops = parse_whole(text, known=[filename] if filename else ["the file"], policy=policy)
     if filename and ops:
         named = [op for op in ops if op.path == filename]

@@ -18,9 +18,9 @@ from itertools import islice
 
 from ..deadline import check_deadline
 from .blocks import block_last, block_stop, enclosing, opens_at, shallower_before, within
-from .chain import count_in, heaviest_chain, span
+from .chain import SortedIndices, count_in, heaviest_chain, span
 from .context import context_block
-from .lines import block_end, header_key, indent_width, is_closer, is_trivial, opens_block
+from .lines import block_end, header_key, is_closer, is_trivial, opens_block, widths_of
 from .segments import SnippetLine, is_gap
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
 STEP_PASSES = 8
@@ -36,6 +36,10 @@ class Aligner:
     def __init__(self, items: list[SnippetLine], orig: list[str], onorm: list[str]) -> None:
         self.orig = orig
         self.onorm = onorm
+        # Per-line facts, each computed at most once per call: indentation widths up front (O(n)),
+        # whether a line opens a block on first use (a regex, so only for lines asked about).
+        self.owidth = widths_of(orig)
+        self._oopens: list[bool | None] = [None] * len(orig)
         self.opos: dict[str, list[int]] = defaultdict(list)
         for index, norm in enumerate(onorm):
             if norm:
@@ -51,6 +55,8 @@ class Aligner:
         self.items = items
         self.stext = [item.text for item in items]
         self.snorm = [item.norm if item.kind == "code" else "" for item in items]
+        self.swidth = widths_of(self.stext)
+        self._sopens: list[bool | None] = [None] * len(items)
         self.markers = {i for i, item in enumerate(items) if is_gap(item)}
         self.marker_list = sorted(self.markers)
         self._markers_upto = [0] * (len(items) + 1)  # markers before each snippet line
@@ -70,8 +76,22 @@ class Aligner:
     def snippet_parents(self) -> list[int | None]:
         """blocks.enclosing of the snippet lines, computed once per rebase (several passes use it)."""
         if self._parents is None:
-            self._parents = enclosing(self.stext, self.snorm, self.markers)
+            self._parents = enclosing(self.stext, self.snorm, self.markers, self.swidth)
         return self._parents
+
+    def s_opens(self, s: int) -> bool:
+        """blocks.opens_at of snippet line s, memoised until the next rebase."""
+        found = self._sopens[s]
+        if found is None:
+            found = self._sopens[s] = opens_at(self.snorm, s)
+        return found
+
+    def o_opens(self, o: int) -> bool:
+        """blocks.opens_at of original line o, memoised for the call."""
+        found = self._oopens[o]
+        if found is None:
+            found = self._oopens[o] = opens_at(self.onorm, o)
+        return found
 
     def in_new_definition(self, s: int) -> bool:
         """True for lines inside a definition the original does not have (a new function): they
@@ -86,7 +106,7 @@ class Aligner:
                     last_at = {}
                 if not norm:
                     continue
-                width = indent_width(self.stext[index])
+                width = self.swidth[index]
                 parent = parent_of[index]
                 if parent is not None and parent in records:
                     # a new record's own `key: value` fields are new wherever the same pair occurs
@@ -98,12 +118,12 @@ class Aligner:
                     fresh[index] = fresh[last_at[width]]
                 elif norm.startswith("- ") and norm not in self.opos and self._has_children(index):
                     records.add(index)  # a new record of a YAML list: its `key: value` lines are its own
-                elif opens_at(self.snorm, index):
+                elif self.s_opens(index):
                     key = header_key(norm)
                     fresh[index] = key is not None and norm not in self.opos and not self._okeys_for(key)
                     back = index - 1
                     while fresh[index] and back >= 0 and self.snorm[back] and back not in self.markers \
-                            and indent_width(self.stext[back]) == width \
+                            and self.swidth[back] == width \
                             and self.snorm[back].startswith(("@", "#[", "//", "/*", "*", "#", "--")):
                         fresh[back] = True  # its decorators and doc comment are new too
                         back -= 1
@@ -117,7 +137,7 @@ class Aligner:
             if index in self.markers:
                 return False
             if self.snorm[index]:
-                return indent_width(self.stext[index]) > indent_width(self.stext[s])
+                return self.swidth[index] > self.swidth[s]
         return False
 
     # -- public -------------------------------------------------------------------------------
@@ -136,11 +156,19 @@ class Aligner:
         if ends is not None and ends[0] not in self.pairs:
             self.pairs[ends[0]] = ends[1]
 
-    def _monotone(self, s: int, o: int) -> bool:
-        """True when pairing (s, o) keeps the pairs in the same order on both sides."""
-        before = max((p for p in self.pairs if p < s), default=None)
-        after = min((p for p in self.pairs if p > s), default=None)
+    def _monotone(self, s: int, o: int, order: SortedIndices | None = None) -> bool:
+        """True when pairing (s, o) keeps the pairs in the same order on both sides. O(log m) with
+        `order` (the paired snippet lines, kept up to date by a pass that adds pairs), else O(pairs)."""
+        if order is not None:
+            before, after = order.below(s), order.above(s)
+        else:
+            before = max((p for p in self.pairs if p < s), default=None)
+            after = min((p for p in self.pairs if p > s), default=None)
         return (before is None or self.pairs[before] < o) and (after is None or self.pairs[after] > o)
+
+    def pair_order(self) -> SortedIndices:
+        """The paired snippet lines as a SortedIndices, for _monotone in passes that add pairs: O(m)."""
+        return SortedIndices(len(self.items), self.pairs)
 
     # The memos below are plain dict look-ups (no closures): _block_ends runs for every candidate
     # anchor of every alignment step.
@@ -148,28 +176,28 @@ class Aligner:
     def _orig_end(self, o: int) -> int:
         key = ("oe", o)
         if key not in self._blocks:
-            self._blocks[key] = block_stop(self.orig, self.onorm, o)
+            self._blocks[key] = block_stop(self.orig, self.onorm, o, self.owidth)
         return self._blocks[key]  # type: ignore[return-value]
 
     def _block_ends(self, s: int, o: int, s_hi: int, o_hi: int) -> tuple[int, int] | None:
         """The last lines of the blocks opened at snippet line s and original line o, when they are
         the same text: the closing `}` or `end`, or in Python the block's last line when the snippet
         gives the whole block (it ends where the code dedents, or with the snippet)."""
-        if not (opens_at(self.snorm, s) and opens_at(self.onorm, o)):
+        if not (self.s_opens(s) and self.o_opens(o)):
             return None
         memo = self._blocks
         key = ("sc", s)
         if key not in memo:
-            memo[key] = block_end(self.stext, self.snorm, s, len(self.items), self.markers)
+            memo[key] = block_end(self.stext, self.snorm, s, len(self.items), self.markers, self.swidth)
         sc = within(memo[key], s_hi)
         key = ("oc", o)
         if key not in memo:
-            memo[key] = block_end(self.orig, self.onorm, o, len(self.orig))
+            memo[key] = block_end(self.orig, self.onorm, o, len(self.orig), None, self.owidth)
         oc = within(memo[key], o_hi)
         if sc is None and oc is None:
             key = ("sl", s)
             if key not in memo:
-                memo[key] = block_last(self.stext, self.snorm, s, len(self.items), self.markers)
+                memo[key] = block_last(self.stext, self.snorm, s, len(self.items), self.markers, self.swidth)
             sc = within(memo[key], s_hi)
             oc = self._orig_end(o)
             if oc >= o_hi or oc == o:
@@ -276,9 +304,9 @@ class Aligner:
         """The nearest earlier original line with less indentation than `o` (-1 when none)."""
         found = self._oparent.get(o)
         if found is None:
-            width, found = indent_width(self.orig[o]), -1
+            width, found = self.owidth[o], -1
             for index in range(o - 1, -1, -1) if width else ():
-                if self.onorm[index] and indent_width(self.orig[index]) < width:
+                if self.onorm[index] and self.owidth[index] < width:
                     found = index
                     break
             self._oparent[o] = found
@@ -294,11 +322,11 @@ class Aligner:
         if self._header_of(o2) <= o1 or next(islice(solid, _ORPHAN_MIN - 1, None), None) is None:
             return False  # a header or two dropped on purpose (an unwrapped `try:`) is no sign
         if self._sparent is None:
-            self._sparent = shallower_before(self.stext, self.snorm)
+            self._sparent = shallower_before(self.stext, self.snorm, self.swidth)
         if self._sparent[s2] > s1:
             return False
-        snip_step = indent_width(self.stext[s2]) - indent_width(self.stext[s1])
-        return snip_step >= indent_width(self.orig[o2]) - indent_width(self.orig[o1])
+        snip_step = self.swidth[s2] - self.swidth[s1]
+        return snip_step >= self.owidth[o2] - self.owidth[o1]
 
     def _paired_exactly(self, o: int, s_lo: int, s_hi: int) -> bool:
         """True when the original line `o` also occurs verbatim in the snippet range (keep that one)."""
@@ -360,13 +388,13 @@ class Aligner:
         closes was opened in an earlier segment or its opening line is matched too."""
         if not is_closer(self.snorm[s]):
             return True
-        width = indent_width(self.stext[s])
+        width = self.swidth[s]
         for index in range(s - 1, -1, -1):
             if index in self.markers:
                 return True
             if not self.snorm[index]:
                 continue
-            other = indent_width(self.stext[index])
+            other = self.swidth[index]
             if other < width:
                 return True
             if other == width:

@@ -95,6 +95,42 @@ def merge_long_line(size: int):
     return "apply", (original, snippet), {"filename": "a.js"}
 
 
+def _long_line_file(size: int) -> tuple[str, str]:
+    """Functions, then one long line (at most what a snippet may carry), then `var b = 2;`: about
+    `size` bytes. Returns (original, the long line's array body)."""
+    body = ",".join("1" for _ in range(min(size, _MAX_UPDATE) // 2 - 20))
+    tail = "var a = [" + body + "];\nvar b = 2;\n"
+    return _functions(max(0, size - len(tail))) + tail, body
+
+
+def merge_long_line_edit(size: int):
+    """The long line itself edited between two markers: a lone edited line placed by similarity
+    (which must not compare two long lines character by character)."""
+    original, body = _long_line_file(size)
+    snippet = "// ... existing code ...\nvar a = [2," + body + "];\n// ... existing code ...\n"
+    return "apply", (original, snippet), {"filename": "a.js"}
+
+
+def merge_long_line_broken(size: int):
+    """A snippet that breaks the syntax next to a long line: the window check fails, so the whole
+    file is parsed (once; the original is reparsed incrementally from the merged file's tree)."""
+    original, _ = _long_line_file(size)
+    snippet = "// ... existing code ...\nvar b = (3;\n"
+    return "apply", (original, snippet), {"filename": "a.js"}
+
+
+def merge_edited_headers(size: int):
+    """Like many-anchors, but every function header is edited (a parameter added): each edited
+    header is paired next to its anchors, and its closing line with an order check."""
+    original = _functions(size, body="  return 1;\n")
+    lines = original.split("\n")
+    keep = lines[: min(len(lines), _MAX_UPDATE // 20)]
+    out = ["// ... existing code ..."]
+    out += [line.replace("() {", "(a) {") for line in keep]
+    out.append("// ... existing code ...")
+    return "apply", (original, "\n".join(out) + "\n"), {"filename": "a.js"}
+
+
 # -- edit formats ---------------------------------------------------------------------------------
 
 def sr_repeated_blocks(size: int):
@@ -159,6 +195,9 @@ CASES: dict[str, tuple[str, Build]] = {
     "merge/no-markers": ("assumed markers", merge_no_markers),
     "merge/deep-nesting": ("block scans", merge_deep_nesting),
     "merge/long-line": ("validate", merge_long_line),
+    "merge/long-line-edit": ("stragglers", merge_long_line_edit),
+    "merge/long-line-broken": ("validate", merge_long_line_broken),
+    "merge/edited-headers": ("fuzzy pairs", merge_edited_headers),
     "search-replace/repeated": ("exact tiers", sr_repeated_blocks),
     "search-replace/fuzzy": ("fuzzy", sr_many_fuzzy),
     "udiff/common-context": ("hunk placement", udiff_common_context),

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from itertools import islice
+from bisect import bisect_right
+from itertools import accumulate, islice
 
 from ..deadline import check_deadline
 from .blocks import block_last, block_stop, enclosing, opens_at, shallower_before, within
@@ -47,16 +48,20 @@ class Aligner:
         self._okeys: dict[str, list[int]] = {}
         self._oparent: dict[int, int] = {}
         self._all_keys: dict[str, list[int]] | None = None
+        self._joined: str | None = None
+        self._starts: list[int] = []
+        self.items: list[SnippetLine] = []
         self.rebase(items, {})
         self.fuzzy: set[int] = set()
 
     def rebase(self, items: list[SnippetLine], pairs: dict[int, int]) -> None:
         """Use a new snippet line list (with assumed markers added) and its pairs."""
+        if items is not self.items:  # (the same lines: their per-line facts still hold)
+            self.stext = [item.text for item in items]
+            self.snorm = [item.norm if item.kind == "code" else "" for item in items]
+            self.swidth = widths_of(self.stext)
+            self._sopens: list[bool | None] = [None] * len(items)
         self.items = items
-        self.stext = [item.text for item in items]
-        self.snorm = [item.norm if item.kind == "code" else "" for item in items]
-        self.swidth = widths_of(self.stext)
-        self._sopens: list[bool | None] = [None] * len(items)
         self.markers = {i for i, item in enumerate(items) if is_gap(item)}
         self.marker_list = sorted(self.markers)
         self._markers_upto = [0] * (len(items) + 1)  # markers before each snippet line
@@ -250,9 +255,11 @@ class Aligner:
         prev_s, prev_o = s_lo - 1, o_lo - 1
         for s, o in chain:
             self.pairs[s] = o
-            gaps.append((prev_s + 1, s, prev_o + 1, o))
+            if prev_s + 1 < s and prev_o + 1 < o:  # (an empty range is a step that does nothing)
+                gaps.append((prev_s + 1, s, prev_o + 1, o))
             prev_s, prev_o = s, o
-        gaps.append((prev_s + 1, s_hi, prev_o + 1, o_hi))
+        if prev_s + 1 < s_hi and prev_o + 1 < o_hi:
+            gaps.append((prev_s + 1, s_hi, prev_o + 1, o_hi))
         return gaps
 
     def _best_chain(self, cands: list[tuple[int, int, float]], left: tuple[int, int],
@@ -413,16 +420,30 @@ class Aligner:
             if len(self._okeys) >= 16:  # many lookups (a long snippet): index every header once
                 if self._all_keys is None:
                     self._all_keys = defaultdict(list)
+                    names: dict[str, str | None] = {}  # a line that repeats is read once
                     for index, norm in enumerate(self.onorm):
                         if norm and (norm[0].isalpha() or norm[0] in "<.#@_$"):
-                            name = header_key(norm)
+                            name = names[norm] = names[norm] if norm in names else header_key(norm)
                             if name is not None:
                                 self._all_keys[name].append(index)
                 return self._all_keys.get(key, [])
             needle = key.split(":", 1)[-1].split("#", 1)[-1]
-            found = [index for index, norm in enumerate(self.onorm)
-                     if needle in norm and header_key(norm) == key]
+            found = [index for index in self._lines_containing(needle) if header_key(self.onorm[index]) == key]
             self._okeys[key] = found
+        return found
+
+    def _lines_containing(self, needle: str) -> list[int]:
+        """Original lines whose normalised text contains `needle`, in order: str.find over the
+        joined text (C speed; the join and line offsets are built once per call, O(n))."""
+        if self._joined is None:
+            self._joined = "\n".join(self.onorm)
+            self._starts = [0, *accumulate(len(norm) + 1 for norm in self.onorm)]
+        joined, starts, found = self._joined, self._starts, []
+        at = joined.find(needle) if self.onorm else -1
+        while at >= 0:
+            line = bisect_right(starts, at) - 1
+            found.append(line)
+            at = joined.find(needle, starts[line + 1]) if line + 1 < len(self.onorm) else -1
         return found
 
     def _skey_index(self) -> dict[str, list[int]]:

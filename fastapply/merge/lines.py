@@ -52,26 +52,27 @@ def header_key(norm: str) -> str | None:
     """The name a line defines, if it opens a definition (function, method, class, rule, element)."""
     if not norm or norm[0] in "})]#/*-;" and not norm.startswith("#["):
         return None
-    match = _IMPL_FOR.match(norm)
+    match = _IMPL_FOR.match(norm) if "impl" in norm else None
     if match:  # `impl Display for Money` is about Money, not about Display
         return f"{match.group(1)} for {match.group(2)}"
     match = _KEYWORD_HEADER.match(norm)
     if match:
         return match.group("name").rsplit(".", 1)[-1].rsplit(":", 1)[-1]
-    match = _ASSIGN_HEADER.match(norm)
+    # (the substring tests are what each regex needs to match at all: they skip most regex calls)
+    match = _ASSIGN_HEADER.match(norm) if "=" in norm else None
     if match:
         return match.group("name").rsplit(".", 1)[-1].rsplit(":", 1)[-1]
-    match = _CALL_HEADER.match(norm)
+    match = _CALL_HEADER.match(norm) if "(" in norm else None
     if match and norm.split(" ", 1)[0].split("(", 1)[0] in _NOT_NAMES:
         match = None
     if match and match.group("name") not in _NOT_NAMES and (
             norm.endswith(("{", ":", "(", ",")) or "=>" in norm
             or norm.endswith(")") and "=" not in norm and match.start("name") > 0):
         return match.group("name")
-    match = _KEY_HEADER.match(norm)
+    match = _KEY_HEADER.match(norm) if norm.endswith(":") else None
     if match and match.group("name") not in _NOT_NAMES and match.group("name") not in _LABELS:
         return "key:" + match.group("name")
-    match = _HTML_HEADER.match(norm)
+    match = _HTML_HEADER.match(norm) if norm.startswith("<") else None
     if match:
         return f"<{match.group('tag')}#{match.group('name')}"
     if norm.endswith("{"):

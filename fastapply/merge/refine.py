@@ -13,7 +13,7 @@ from ..deadline import check_deadline
 from .context import ends_before_whole_blocks
 from .lines import continues_block, header_key, is_closer, is_trivial
 from .segments import is_gap
-from .similar import FUZZY_MIN, edited_version, rewrites
+from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, rewrites
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -131,7 +131,8 @@ def place_stragglers(al: Aligner) -> None:
             if choices is None:
                 budget -= hi - lo
                 choices = ranges[lo, hi] = {o: al.onorm[o] for o in range(lo, hi) if al.onorm[o]}
-            found = extract(al.snorm[s], choices, scorer=ratio, score_cutoff=FUZZY_MIN, limit=3)
+            found = extract(al.snorm[s], choices, scorer=ratio, score_cutoff=FUZZY_MIN, limit=3) \
+                if len(al.snorm[s]) <= FUZZY_MAX_CHARS else long_matches(al.snorm[s], choices)
             good = [(score, o) for _, score, o in found
                     if edited_version(al.snorm[s], al.onorm[o], assignments=True)]
             if len(good) == 1 or len(good) > 1 and good[0][0] - good[1][0] >= 10:

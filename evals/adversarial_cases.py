@@ -217,3 +217,37 @@ def replacements_many_fuzzy(size: int):
 
 
 CASES["replacements/many-fuzzy"] = ("fuzzy, sequential", replacements_many_fuzzy)
+
+
+def replacements_many_edits(size: int):
+    """As many exact, unique str_replace edits as one call may carry (Limits.max_edits): each one is a
+    pass over the file, so this is the most work an edit list can ask for."""
+    from fastapply.text import DEFAULT_LIMITS
+
+    original = _functions(size)
+    count = min(DEFAULT_LIMITS.max_edits, original.count("function "))
+    edits = [{"old": f"function f{i:07d}() {{", "new": f"function g{i}() {{"} for i in range(count)]
+    return "apply_replacements", (original, edits), {}
+
+
+def replacements_too_many(size: int):
+    """Ten thousand small edits (an edits x file-size attack): refused at once with too_many_edits."""
+    original = _functions(size)
+    edits = [{"old": f"function f{i:07d}() {{", "new": "x"} for i in range(10_000)]
+    return "apply_replacements", (original, edits), {}
+
+
+def sr_many_blocks(size: int):
+    """As many exact, unique SEARCH/REPLACE blocks as one call may carry (Limits.max_edits)."""
+    from fastapply.text import DEFAULT_LIMITS
+
+    original = _functions(size)
+    count = min(DEFAULT_LIMITS.max_edits, original.count("function "))
+    blocks = "".join(f"<<<<<<< SEARCH\nfunction f{i:07d}() {{\n=======\nfunction g{i}() {{\n>>>>>>> REPLACE\n"
+                     for i in range(count))
+    return "apply_search_replace", (original, "a.js\n" + blocks), {}
+
+
+CASES["replacements/many-edits"] = ("exact, sequential", replacements_many_edits)
+CASES["replacements/too-many"] = ("edit count cap", replacements_too_many)
+CASES["search-replace/many-blocks"] = ("exact, sequential", sr_many_blocks)

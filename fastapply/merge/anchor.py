@@ -60,6 +60,9 @@ class Aligner:
             self.stext = [item.text for item in items]
             self.snorm = [item.norm if item.kind == "code" else "" for item in items]
             self.swidth = widths_of(self.stext)
+            # is_trivial / is_closer of every snippet line: O(m) once, asked for by many passes
+            self.strivial = [is_trivial(norm) for norm in self.snorm]
+            self.scloser = [is_closer(norm) for norm in self.snorm]
             self._sopens: list[bool | None] = [None] * len(items)
         self.items = items
         self.markers = {i for i, item in enumerate(items) if is_gap(item)}
@@ -119,7 +122,7 @@ class Aligner:
                     fresh[index] = bool(_SCALAR_FIELD.match(norm))
                 elif parent is not None and fresh[parent]:
                     fresh[index] = True
-                elif is_closer(norm) and width in last_at:
+                elif self.scloser[index] and width in last_at:
                     fresh[index] = fresh[last_at[width]]
                 elif norm.startswith("- ") and norm not in self.opos and self._has_children(index):
                     records.add(index)  # a new record of a YAML list: its `key: value` lines are its own
@@ -223,9 +226,10 @@ class Aligner:
             return []
         cands: list[tuple[int, int, float]] = []
         snorm, opos, spos, new_definition = self.snorm, self.opos, self.spos, self.in_new_definition
+        trivial = self.strivial
         for s in range(s_lo, s_hi):
             norm = snorm[s]
-            if not norm or is_trivial(norm) or new_definition(s):
+            if not norm or trivial[s] or new_definition(s):
                 continue
             where = opos.get(norm)
             if where:
@@ -369,7 +373,7 @@ class Aligner:
             target = None
             if self.onorm[o] == norm:
                 target = o
-            elif not is_trivial(norm) or is_closer(norm):
+            elif not self.strivial[s] or self.scloser[s]:
                 nxt = self._skip_blank(o + step, stop, step)
                 if (nxt - stop) * step < 0 and self.onorm[nxt] == norm:
                     target = nxt
@@ -378,7 +382,7 @@ class Aligner:
                 o = target + step
                 matched, inserted = True, 0
                 continue
-            if is_closer(norm) or is_trivial(norm):
+            if self.scloser[s] or self.strivial[s]:
                 break
             inserted += 1
             if inserted > 3:
@@ -393,7 +397,7 @@ class Aligner:
     def _closer_ok(self, s: int) -> bool:
         """A closing line (`}`, `end`, `</div>`) may only be matched on its own when the block it
         closes was opened in an earlier segment or its opening line is matched too."""
-        if not is_closer(self.snorm[s]):
+        if not self.scloser[s]:
             return True
         width = self.swidth[s]
         for index in range(s - 1, -1, -1):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .lines import header_key, is_trivial, opens_block
+from .lines import header_key, opens_block
 from .segments import SnippetLine, is_gap
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ def file_order(al: Aligner) -> list[SnippetLine]:
 def anchor_of(al: Aligner, s: int, counts: Counter[str]) -> int | None:
     """The original line that snippet line s certainly stands for, or None."""
     norm = al.snorm[s]
-    if is_trivial(norm) or counts[norm] != 1 or al.in_new_definition(s):
+    if al.strivial[s] or counts[norm] != 1 or al.in_new_definition(s):
         return None
     where = al.opos.get(norm, ())
     if len(where) == 1:

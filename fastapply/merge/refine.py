@@ -148,7 +148,7 @@ def isolated_common(al: Aligner, s: int, o: int) -> bool:
     only when a distinctive line close to it (same segment) is paired close to it too, or it
     closes a paired block."""
     norm = al.snorm[s]
-    if len(al.opos.get(norm, ())) < 3 or is_closer(norm) and al._closer_ok(s):
+    if len(al.opos.get(norm, ())) < 3 or al.scloser[s] and al._closer_ok(s):
         return False
     for step in (-1, 1):
         s2, seen = s + step, 0
@@ -157,7 +157,7 @@ def isolated_common(al: Aligner, s: int, o: int) -> bool:
             if other:
                 seen += 1
                 o2 = al.pairs.get(s2)
-                if o2 is not None and not is_trivial(other) and len(al.opos.get(other, ())) < 3 \
+                if o2 is not None and not al.strivial[s2] and len(al.opos.get(other, ())) < 3 \
                         and (o2 - o) * step > 0 and (abs((o2 - o) - (s2 - s)) <= 2 or step > 0
                                                      and _before_deleted_blocks(al, s, o, s2, o2)):
                     return False

@@ -56,11 +56,15 @@ def merge_many_segments(size: int):
     return "apply", (original, snippet), {"filename": "a.js"}
 
 
+def _head_lines(text: str, limit: int) -> list[str]:
+    """The first lines of `text` that fit in `limit` bytes (a snippet as large as the limit allows)."""
+    return text[:limit].rsplit("\n", 1)[0].split("\n") if len(text) > limit else text.split("\n")
+
+
 def merge_many_anchors(size: int):
     """A large snippet of unique lines with edits every few lines: many candidate anchors to chain."""
     original = _functions(size, body="  return 1;\n")
-    lines = original.split("\n")
-    keep = lines[: min(len(lines), _MAX_UPDATE // 20)]
+    keep = _head_lines(original, _MAX_UPDATE)
     out = ["// ... existing code ..."]
     for i, line in enumerate(keep):
         out.append(line.replace("return 1", "return 2") if i % 7 == 0 else line)
@@ -123,8 +127,7 @@ def merge_edited_headers(size: int):
     """Like many-anchors, but every function header is edited (a parameter added): each edited
     header is paired next to its anchors, and its closing line with an order check."""
     original = _functions(size, body="  return 1;\n")
-    lines = original.split("\n")
-    keep = lines[: min(len(lines), _MAX_UPDATE // 20)]
+    keep = _head_lines(original, _MAX_UPDATE)
     out = ["// ... existing code ..."]
     out += [line.replace("() {", "(a) {") for line in keep]
     out.append("// ... existing code ...")

@@ -49,6 +49,7 @@ class Aligner:
         self._oparent: dict[int, int] = {}
         self._all_keys: dict[str, list[int]] | None = None
         self._joined: str | None = None
+        self._keys: dict[str, str | None] = {}
         self._starts: list[int] = []
         self.items: list[SnippetLine] = []
         self.rebase(items, {})
@@ -81,6 +82,14 @@ class Aligner:
         self._blocks: dict[tuple[str, int], int | None] = {}
         self.pairs = pairs
 
+    def key_of(self, norm: str) -> str | None:
+        """lines.header_key, memoised per text for the call: several passes ask it of the same lines."""
+        keys = self._keys
+        if norm in keys:
+            return keys[norm]
+        found = keys[norm] = header_key(norm)
+        return found
+
     def snippet_parents(self) -> list[int | None]:
         """blocks.enclosing of the snippet lines, computed once per rebase (several passes use it)."""
         if self._parents is None:
@@ -104,6 +113,11 @@ class Aligner:
     def in_new_definition(self, s: int) -> bool:
         """True for lines inside a definition the original does not have (a new function): they
         are new code even where their text also occurs elsewhere in the file."""
+        return self.fresh_flags()[s] or self.items[s].fresh
+
+    def fresh_flags(self) -> list[bool]:
+        """in_new_definition's per-line answers from the snippet's structure (computed once per
+        rebase, O(m)); a line is also new when its item was marked fresh later (moves.py)."""
         if self._fresh is None:
             parent_of = self.snippet_parents()
             fresh = [False] * len(self.items)
@@ -127,7 +141,7 @@ class Aligner:
                 elif norm.startswith("- ") and norm not in self.opos and self._has_children(index):
                     records.add(index)  # a new record of a YAML list: its `key: value` lines are its own
                 elif self.s_opens(index):
-                    key = header_key(norm)
+                    key = self.key_of(norm)
                     fresh[index] = key is not None and norm not in self.opos and not self._okeys_for(key)
                     back = index - 1
                     while fresh[index] and back >= 0 and self.snorm[back] and back not in self.markers \
@@ -137,7 +151,7 @@ class Aligner:
                         back -= 1
                 last_at[width] = index
             self._fresh = fresh
-        return self._fresh[s] or self.items[s].fresh
+        return self._fresh
 
     def _has_children(self, s: int) -> bool:
         """True when the next code line of the same segment is indented deeper than line s."""
@@ -225,11 +239,11 @@ class Aligner:
             self._edges(s_lo, s_hi, o_lo, o_hi)
             return []
         cands: list[tuple[int, int, float]] = []
-        snorm, opos, spos, new_definition = self.snorm, self.opos, self.spos, self.in_new_definition
-        trivial = self.strivial
+        snorm, opos, spos, items = self.snorm, self.opos, self.spos, self.items
+        trivial, fresh = self.strivial, self.fresh_flags()
         for s in range(s_lo, s_hi):
             norm = snorm[s]
-            if not norm or trivial[s] or new_definition(s):
+            if not norm or trivial[s] or fresh[s] or items[s].fresh:  # (in_new_definition, inline)
                 continue
             where = opos.get(norm)
             if where:
@@ -415,7 +429,7 @@ class Aligner:
     # -- definition-name index (built only when a changed header needs it) ---------------------
 
     def _skey(self, s: int) -> str | None:
-        return header_key(self.snorm[s]) if opens_block(self.snorm[s]) or "(" in self.snorm[s] else None
+        return self.key_of(self.snorm[s]) if opens_block(self.snorm[s]) or "(" in self.snorm[s] else None
 
     def _okeys_for(self, key: str) -> list[int]:
         """Original lines that define `key` (found by text search first: most keys are rare)."""
@@ -424,15 +438,14 @@ class Aligner:
             if len(self._okeys) >= 16:  # many lookups (a long snippet): index every header once
                 if self._all_keys is None:
                     self._all_keys = defaultdict(list)
-                    names: dict[str, str | None] = {}  # a line that repeats is read once
                     for index, norm in enumerate(self.onorm):
                         if norm and (norm[0].isalpha() or norm[0] in "<.#@_$"):
-                            name = names[norm] = names[norm] if norm in names else header_key(norm)
+                            name = self.key_of(norm)  # (a line that repeats is read once)
                             if name is not None:
                                 self._all_keys[name].append(index)
                 return self._all_keys.get(key, [])
             needle = key.split(":", 1)[-1].split("#", 1)[-1]
-            found = [index for index in self._lines_containing(needle) if header_key(self.onorm[index]) == key]
+            found = [index for index in self._lines_containing(needle) if self.key_of(self.onorm[index]) == key]
             self._okeys[key] = found
         return found
 
@@ -455,7 +468,7 @@ class Aligner:
             self._skeys = defaultdict(list)
             for index, norm in enumerate(self.snorm):
                 if norm:
-                    key = header_key(norm)
+                    key = self.key_of(norm)
                     if key is not None:
                         self._skeys[key].append(index)
         return self._skeys

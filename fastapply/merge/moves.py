@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .lines import block_extent, continues_block, header_key, is_closer
+from .lines import block_extent, continues_block, is_closer
 from .order import anchor_of
 from .segments import is_gap
 
@@ -90,7 +90,7 @@ def _old_copy(al: Aligner, unit: _Unit) -> tuple[int, int] | None:
     of its name in both texts, holding all of the unit's anchors."""
     if unit.header is None:
         return None
-    key = header_key(al.snorm[unit.header])
+    key = al.key_of(al.snorm[unit.header])
     if key is None or len(al._skey_index().get(key, ())) != 1:
         return None
     found = al._okeys_for(key)
@@ -118,7 +118,7 @@ def _units(al: Aligner, code: list[int]) -> list[_Unit]:
     in_body = False  # the current definition's body has begun (a deeper line was seen)
     for s in code:
         norm, width = al.snorm[s], al.swidth[s]
-        starts = width == base and header_key(norm) is not None \
+        starts = width == base and al.key_of(norm) is not None \
             and (norm.endswith((":", "{", "(", ")")) or "=>" in norm)
         if starts:
             # decorators and doc comments right above go with the definition

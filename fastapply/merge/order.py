@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .lines import header_key, opens_block
+from .lines import opens_block
 from .segments import SnippetLine, is_gap
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def anchor_of(al: Aligner, s: int, counts: Counter[str]) -> int | None:
         return where[0]
     if where or not (opens_block(norm) or "(" in norm):
         return None
-    key = header_key(norm)
+    key = al.key_of(norm)
     if key is None or len(al._skey_index().get(key, ())) != 1:
         return None
     found = al._okeys_for(key)

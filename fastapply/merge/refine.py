@@ -11,7 +11,7 @@ from rapidfuzz.process import extract
 
 from ..deadline import check_deadline
 from .context import ends_before_whole_blocks
-from .lines import continues_block, header_key, is_closer, is_trivial
+from .lines import continues_block, is_closer, is_trivial
 from .segments import is_gap
 from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, rewrites
 
@@ -35,7 +35,7 @@ def prune_orphans(al: Aligner) -> None:
             del al.pairs[s]
             continue
         anc = parent_of[s]
-        while anc is not None and anc not in al.pairs and header_key(al.snorm[anc]) is None:
+        while anc is not None and anc not in al.pairs and al.key_of(al.snorm[anc]) is None:
             anc = parent_of[anc]
         if anc is None:
             continue

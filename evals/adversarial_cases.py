@@ -148,7 +148,9 @@ def sr_many_fuzzy(size: int):
     original = _functions(size, body="  const value = compute(1, 2, 3);\n  return value;\n")
     block = ("<<<<<<< SEARCH\nfunction fXXXXXXX() {\n  const value = compute(1, 2, 9);\n  return value;\n}\n"
              "=======\nfunction g() {}\n>>>>>>> REPLACE\n")
-    count = min(size // 2000 + 1, _MAX_UPDATE // len(block))
+    from fastapply.text import DEFAULT_LIMITS
+
+    count = min(size // 2000 + 1, _MAX_UPDATE // len(block), DEFAULT_LIMITS.max_edits)
     return "apply_search_replace", (original, "a.js\n" + block * count), {}
 
 
@@ -215,7 +217,7 @@ def replacements_many_fuzzy(size: int):
     """Hundreds of str_replace edits, each one changed a little from the file (a fuzzy search each)."""
     original = _functions(size, body="  const value = compute(1, 2, 3);\n  return value;\n")
     edits = [{"old": f"function f{i:07d}() {{\n  const value = compute(1, 2, 9);\n  return value;\n}}\n",
-              "new": f"function g{i}() {{}}\n"} for i in range(0, 400)]
+              "new": f"function g{i}() {{}}\n"} for i in range(0, 256)]  # (Limits.max_edits)
     return "apply_replacements", (original, edits), {}
 
 

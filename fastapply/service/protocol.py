@@ -57,7 +57,6 @@ class _NoDelay:
     """Mixed in before uvicorn's protocol class: TCP_NODELAY, and the request-head deadline."""
 
     _head_timer: asyncio.TimerHandle | None = None
-    head_timeouts = 0  # connections closed by the deadline, in this process (for tests and logs)
 
     def connection_made(self, transport: Any) -> None:
         sock = transport.get_extra_info("socket")
@@ -92,7 +91,6 @@ class _NoDelay:
         if cycle is not None and not cycle.response_complete:
             return  # a request is being served: its head arrived, and --timeout-s bounds the rest
         if not self.transport.is_closing():  # type: ignore[attr-defined]
-            _NoDelay.head_timeouts += 1
             self.transport.close()  # type: ignore[attr-defined]
 
 

@@ -69,8 +69,10 @@ class Aligner:
         self.markers = {i for i, item in enumerate(items) if is_gap(item)}
         self.marker_list = sorted(self.markers)
         self._markers_upto = [0] * (len(items) + 1)  # markers before each snippet line
+        self._code_upto = [0] * (len(items) + 1)  # code lines before each snippet line
         for index, item in enumerate(items):
             self._markers_upto[index + 1] = self._markers_upto[index] + is_gap(item)
+            self._code_upto[index + 1] = self._code_upto[index] + (item.kind == "code")
         self._sparent: list[int] | None = None
         self._parents: list[int | None] | None = None
         self.spos: dict[str, list[int]] = defaultdict(list)
@@ -235,6 +237,8 @@ class Aligner:
             return []
         check_deadline()
         self._work_left -= s_hi - s_lo
+        if self._code_upto[s_hi] == self._code_upto[s_lo]:
+            return []  # no code line (blank lines between two anchors): nothing to pair, nor to _edges
         if self._work_left < 0:  # a pathological recursion (one anchor per level): stop refining
             self._edges(s_lo, s_hi, o_lo, o_hi)
             return []

@@ -37,6 +37,10 @@ def heaviest_chain(cands: list[tuple[int, int, float]]) -> list[tuple[int, int]]
     if not cands:
         return []
     cands = sorted(set(cands))
+    if all(a[0] < b[0] and a[1] < b[1] for a, b in zip(cands, cands[1:])):
+        # already a chain (the usual case: the unique lines of a snippet in file order); every
+        # weight is positive, so all of them is the heaviest one, as the tree below would find
+        return [(s, o) for s, o, _ in cands]
     ranks = {o: r + 1 for r, o in enumerate(sorted({o for _, o, _ in cands}))}
     size = len(ranks)
     tree_best = [0.0] * (size + 1)

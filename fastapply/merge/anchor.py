@@ -66,13 +66,11 @@ class Aligner:
             self.scloser = [is_closer(norm) for norm in self.snorm]
             self._sopens: list[bool | None] = [None] * len(items)
         self.items = items
-        self.markers = {i for i, item in enumerate(items) if is_gap(item)}
-        self.marker_list = sorted(self.markers)
-        self._markers_upto = [0] * (len(items) + 1)  # markers before each snippet line
-        self._code_upto = [0] * (len(items) + 1)  # code lines before each snippet line
-        for index, item in enumerate(items):
-            self._markers_upto[index + 1] = self._markers_upto[index] + is_gap(item)
-            self._code_upto[index + 1] = self._code_upto[index] + (item.kind == "code")
+        gap = [is_gap(item) for item in items]
+        self.marker_list = [index for index, flag in enumerate(gap) if flag]
+        self.markers = set(self.marker_list)
+        self._markers_upto = list(accumulate(gap, initial=0))  # markers before each snippet line
+        self._code_upto = list(accumulate((item.kind == "code" for item in items), initial=0))  # code lines
         self._sparent: list[int] | None = None
         self._parents: list[int | None] | None = None
         self.spos: dict[str, list[int]] = defaultdict(list)

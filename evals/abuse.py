@@ -3,13 +3,18 @@
     python -m evals.abuse                    # every scenario against a fresh `fastapply serve`
     python -m evals.abuse --scale 0.2        # smaller numbers (a quick look)
 
-Starts `fastapply serve` on a loopback port (process executor, 2 workers, --timeout-s 5) in its own
-process group and runs, one after the other: thousands of idle connections; slow request bodies
-(a few bytes a second); oversized headers; malformed JSON, invalid UTF-8 and deeply nested JSON;
-a flood of small requests from many keep-alive clients. During and after each it checks /healthz
-(answer and latency), the merge workers alive (/metrics), 5xx answers (none allowed) and the RSS of
-the server and its workers together (from /proc). Everything is bounded (counts and seconds) and
-talks to 127.0.0.1 only; the server's process group is killed at the end, also on failure.
+Starts `fastapply serve` on a loopback port (process executor, 2 workers, --timeout-s 5,
+--header-timeout-s 5) in its own process group and runs, one after the other: thousands of idle
+connections (the server must close every one of them: they never send a request head); slow
+request heads (a header line every second: closed too); slow request bodies (a few bytes a
+second: 504); oversized headers; malformed JSON, invalid UTF-8 and deeply nested JSON; a flood of
+small requests from many keep-alive clients. During and after each it checks /healthz (answer and
+latency), the merge workers alive (/metrics), 5xx answers (none allowed) and the RSS of the server
+and its workers together (from /proc). Everything is bounded (counts and seconds) and talks to
+127.0.0.1 only; the server's process group is killed at the end, also on failure.
+
+Status counts: an HTTP status, 0 for no answer (still open when the client gave up), -1 for a
+connection the server closed without answering (what the idle and slow-head scenarios expect).
 """
 
 from __future__ import annotations
@@ -26,10 +31,13 @@ from pathlib import Path
 from typing import Any
 
 
+HEADER_TIMEOUT_S = 5
+
+
 class Server:
     """`fastapply serve` on a free loopback port, in its own process group."""
 
-    def __init__(self, *extra: str) -> None:
+    def __init__(self, *extra: str, header_timeout_s: float = HEADER_TIMEOUT_S) -> None:
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
@@ -37,7 +45,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.cmd = [sys.executable, "-m", "fastapply", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                     "--executor", "process", "--executor-workers", "2", "--timeout-s", "5",
-                    "--log-level", "error", *extra]
+                    "--header-timeout-s", str(header_timeout_s), "--log-level", "error", *extra]
         self.proc: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> Server:
@@ -177,17 +185,57 @@ def _count(results: list[int]) -> dict[int, int]:
     return out
 
 
-async def idle_connections(port: int, count: int, hold_s: float) -> dict[int, int]:
+async def _closed_by_server(reader: asyncio.StreamReader, wait_s: float) -> int:
+    """-1 when the server closes the connection without a byte of answer within wait_s, else 0."""
+    try:
+        data = await asyncio.wait_for(reader.read(1), wait_s)
+    except (OSError, asyncio.TimeoutError):
+        return 0
+    return -1 if not data else 0
+
+
+async def idle_connections(port: int, count: int, wait_s: float) -> dict[int, int]:
+    """Open `count` connections that send nothing; the server must close each (header timeout)."""
     conns = []
     for _ in range(count):
         try:
             conns.append(await asyncio.open_connection("127.0.0.1", port))
         except OSError:
             break
-    await asyncio.sleep(hold_s)
+    results = await asyncio.gather(*(_closed_by_server(reader, wait_s) for reader, _ in conns))
     for _, writer in conns:
         writer.close()
-    return {0: len(conns)}  # status 0: connections held open without a request
+    return _count(list(results)) if results else {0: 0}
+
+
+async def slow_heads(port: int, count: int, wait_s: float) -> dict[int, int]:
+    """Connections that dribble header lines (one a second, never the blank line that ends the head)."""
+
+    async def one() -> int:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            return 0
+        try:
+            writer.write(b"POST /v1/apply HTTP/1.1\r\nHost: x\r\n")
+            started = time.monotonic()
+            line = 0
+            while time.monotonic() - started < wait_s:
+                if reader.at_eof():
+                    return -1
+                writer.write(f"X-Slow-{line}: v\r\n".encode())
+                await writer.drain()
+                line += 1
+                status = await _closed_by_server(reader, 1.0)
+                if status:
+                    return status
+            return 0
+        except OSError:  # (a write to the closed connection)
+            return -1
+        finally:
+            writer.close()
+
+    return _count(list(await asyncio.gather(*(one() for _ in range(count)))))
 
 
 async def slow_bodies(port: int, count: int, seconds: float) -> dict[int, int]:
@@ -248,7 +296,8 @@ async def flood(port: int, clients: int, total: int) -> dict[int, int]:
 async def run_all(server: Server, scale: float) -> list[dict[str, Any]]:
     report = Report(server)
     port = server.port
-    await report.scenario("idle connections", idle_connections(port, int(3000 * scale), 10))
+    await report.scenario("idle connections", idle_connections(port, int(3000 * scale), HEADER_TIMEOUT_S * 3))
+    await report.scenario("slow request heads", slow_heads(port, int(200 * scale), HEADER_TIMEOUT_S * 3))
     await report.scenario("slow bodies", slow_bodies(port, int(200 * scale), 12))
     await report.scenario("oversized headers", big_headers(port, max(2, int(40 * scale))))
     await report.scenario("malformed bodies", malformed(port, int(2000 * scale)))
@@ -265,7 +314,11 @@ def main(argv: list[str] | None = None) -> int:
         workers = server.workers()
         rows = asyncio.run(run_all(server, args.scale))
     bad = [r["scenario"] for r in rows if r["5xx"] or not r["health_after"] or r["workers_after"] != workers]
-    print(f"merge workers at start {workers}; scenarios failing (5xx, health after, dead workers): {bad or 'none'}")
+    # connections that never send a complete request head must all be closed by the server
+    bad += [r["scenario"] for r in rows if r["scenario"] in ("idle connections", "slow request heads")
+            and set(r["statuses"]) != {-1}]
+    print(f"merge workers at start {workers}; scenarios failing (5xx, health after, dead workers, "
+          f"connections left open): {bad or 'none'}")
     return 1 if bad else 0
 
 

@@ -56,11 +56,15 @@ def merge_many_segments(size: int):
     return "apply", (original, snippet), {"filename": "a.js"}
 
 
+def _head_lines(text: str, limit: int) -> list[str]:
+    """The first lines of `text` that fit in `limit` bytes (a snippet as large as the limit allows)."""
+    return text[:limit].rsplit("\n", 1)[0].split("\n") if len(text) > limit else text.split("\n")
+
+
 def merge_many_anchors(size: int):
     """A large snippet of unique lines with edits every few lines: many candidate anchors to chain."""
     original = _functions(size, body="  return 1;\n")
-    lines = original.split("\n")
-    keep = lines[: min(len(lines), _MAX_UPDATE // 20)]
+    keep = _head_lines(original, _MAX_UPDATE)
     out = ["// ... existing code ..."]
     for i, line in enumerate(keep):
         out.append(line.replace("return 1", "return 2") if i % 7 == 0 else line)
@@ -95,6 +99,41 @@ def merge_long_line(size: int):
     return "apply", (original, snippet), {"filename": "a.js"}
 
 
+def _long_line_file(size: int) -> tuple[str, str]:
+    """Functions, then one long line (at most what a snippet may carry), then `var b = 2;`: about
+    `size` bytes. Returns (original, the long line's array body)."""
+    body = ",".join("1" for _ in range(min(size, _MAX_UPDATE) // 2 - 20))
+    tail = "var a = [" + body + "];\nvar b = 2;\n"
+    return _functions(max(0, size - len(tail))) + tail, body
+
+
+def merge_long_line_edit(size: int):
+    """The long line itself edited between two markers: a lone edited line placed by similarity
+    (which must not compare two long lines character by character)."""
+    original, body = _long_line_file(size)
+    snippet = "// ... existing code ...\nvar a = [2," + body + "];\n// ... existing code ...\n"
+    return "apply", (original, snippet), {"filename": "a.js"}
+
+
+def merge_long_line_broken(size: int):
+    """A snippet that breaks the syntax next to a long line: the window check fails, so the whole
+    file is parsed (once; the original is reparsed incrementally from the merged file's tree)."""
+    original, _ = _long_line_file(size)
+    snippet = "// ... existing code ...\nvar b = (3;\n"
+    return "apply", (original, snippet), {"filename": "a.js"}
+
+
+def merge_edited_headers(size: int):
+    """Like many-anchors, but every function header is edited (a parameter added): each edited
+    header is paired next to its anchors, and its closing line with an order check."""
+    original = _functions(size, body="  return 1;\n")
+    keep = _head_lines(original, _MAX_UPDATE)
+    out = ["// ... existing code ..."]
+    out += [line.replace("() {", "(a) {") for line in keep]
+    out.append("// ... existing code ...")
+    return "apply", (original, "\n".join(out) + "\n"), {"filename": "a.js"}
+
+
 # -- edit formats ---------------------------------------------------------------------------------
 
 def sr_repeated_blocks(size: int):
@@ -109,7 +148,9 @@ def sr_many_fuzzy(size: int):
     original = _functions(size, body="  const value = compute(1, 2, 3);\n  return value;\n")
     block = ("<<<<<<< SEARCH\nfunction fXXXXXXX() {\n  const value = compute(1, 2, 9);\n  return value;\n}\n"
              "=======\nfunction g() {}\n>>>>>>> REPLACE\n")
-    count = min(size // 2000 + 1, _MAX_UPDATE // len(block))
+    from fastapply.text import DEFAULT_LIMITS
+
+    count = min(size // 2000 + 1, _MAX_UPDATE // len(block), DEFAULT_LIMITS.max_edits)
     return "apply_search_replace", (original, "a.js\n" + block * count), {}
 
 
@@ -159,6 +200,9 @@ CASES: dict[str, tuple[str, Build]] = {
     "merge/no-markers": ("assumed markers", merge_no_markers),
     "merge/deep-nesting": ("block scans", merge_deep_nesting),
     "merge/long-line": ("validate", merge_long_line),
+    "merge/long-line-edit": ("stragglers", merge_long_line_edit),
+    "merge/long-line-broken": ("validate", merge_long_line_broken),
+    "merge/edited-headers": ("fuzzy pairs", merge_edited_headers),
     "search-replace/repeated": ("exact tiers", sr_repeated_blocks),
     "search-replace/fuzzy": ("fuzzy", sr_many_fuzzy),
     "udiff/common-context": ("hunk placement", udiff_common_context),
@@ -173,8 +217,42 @@ def replacements_many_fuzzy(size: int):
     """Hundreds of str_replace edits, each one changed a little from the file (a fuzzy search each)."""
     original = _functions(size, body="  const value = compute(1, 2, 3);\n  return value;\n")
     edits = [{"old": f"function f{i:07d}() {{\n  const value = compute(1, 2, 9);\n  return value;\n}}\n",
-              "new": f"function g{i}() {{}}\n"} for i in range(0, 400)]
+              "new": f"function g{i}() {{}}\n"} for i in range(0, 256)]  # (Limits.max_edits)
     return "apply_replacements", (original, edits), {}
 
 
 CASES["replacements/many-fuzzy"] = ("fuzzy, sequential", replacements_many_fuzzy)
+
+
+def replacements_many_edits(size: int):
+    """As many exact, unique str_replace edits as one call may carry (Limits.max_edits): each one is a
+    pass over the file, so this is the most work an edit list can ask for."""
+    from fastapply.text import DEFAULT_LIMITS
+
+    original = _functions(size)
+    count = min(DEFAULT_LIMITS.max_edits, original.count("function "))
+    edits = [{"old": f"function f{i:07d}() {{", "new": f"function g{i}() {{"} for i in range(count)]
+    return "apply_replacements", (original, edits), {}
+
+
+def replacements_too_many(size: int):
+    """Ten thousand small edits (an edits x file-size attack): refused at once with too_many_edits."""
+    original = _functions(size)
+    edits = [{"old": f"function f{i:07d}() {{", "new": "x"} for i in range(10_000)]
+    return "apply_replacements", (original, edits), {}
+
+
+def sr_many_blocks(size: int):
+    """As many exact, unique SEARCH/REPLACE blocks as one call may carry (Limits.max_edits)."""
+    from fastapply.text import DEFAULT_LIMITS
+
+    original = _functions(size)
+    count = min(DEFAULT_LIMITS.max_edits, original.count("function "))
+    blocks = "".join(f"<<<<<<< SEARCH\nfunction f{i:07d}() {{\n=======\nfunction g{i}() {{\n>>>>>>> REPLACE\n"
+                     for i in range(count))
+    return "apply_search_replace", (original, "a.js\n" + blocks), {}
+
+
+CASES["replacements/many-edits"] = ("exact, sequential", replacements_many_edits)
+CASES["replacements/too-many"] = ("edit count cap", replacements_too_many)
+CASES["search-replace/many-blocks"] = ("exact, sequential", sr_many_blocks)

@@ -12,6 +12,7 @@ class ErrorCode:
     NOT_TEXT = "not_text"
     EMPTY_UPDATE = "empty_update"
     INPUT_TOO_LARGE = "input_too_large"
+    TOO_MANY_EDITS = "too_many_edits"
     UNKNOWN_LANGUAGE = "unknown_language"
     INVALID_ARGUMENT = "invalid_argument"
     # lazy-snippet merge

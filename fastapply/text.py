@@ -20,6 +20,9 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 class Limits(msgspec.Struct, frozen=True, kw_only=True):
     max_file_bytes: int = 2_000_000
     max_update_bytes: int = 1_000_000
+    # old -> new edits (str_replace lists, SEARCH/REPLACE blocks) applied to one file in one call:
+    # each costs a pass over the file (~4 ms at 2 MB), so their number is what bounds the call.
+    max_edits: int = 256
 
 
 DEFAULT_LIMITS = Limits()

@@ -66,6 +66,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add("--timeout-s", type=float, default=None, metavar="S",
         help="per-request time limit up to the response headers (queueing and the merge), else 504 "
         f"(default 30) {_env('timeout_s')}")
+    add("--header-timeout-s", type=float, default=None, metavar="S",
+        help="close a connection that has not sent a complete request head (line and headers) S "
+        "seconds after it opened or after its previous response: idle and slow-header connections "
+        f"cannot pile up (default 10) {_env('header_timeout_s')}")
     add("--max-generation-s", type=float, default=None, metavar="S",
         help="longest model stream: a streamed response starts at once, so --timeout-s does not bound "
         "it; generation stops after S seconds with an in-band generation_timeout error "
@@ -102,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
 
     options = {name: getattr(args, name) for name in (
         "host", "port", "workers", "model", "draft_head", "model_aliases", "api_keys", "max_body_mb", "timeout_s",
-        "max_generation_s", "max_concurrency",
+        "header_timeout_s", "max_generation_s", "max_concurrency",
         "max_queue", "cors_origins", "executor", "executor_workers", "log_level", "http", "loop",
         "strict_models", "mcp", "mcp_root")}
     if options["model_aliases"]:

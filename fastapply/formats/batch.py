@@ -118,7 +118,8 @@ def _run_file(path: str, ops: list[FileOp], source: _Source, fuzzy_threshold: fl
                 new_path = clean_path(op.move_to)
                 if source.root is not None:
                     resolve_under(source.root, new_path)
-            text, outcome = run_op(op, text, filename=path, fuzzy_threshold=fuzzy_threshold, policy=policy)
+            text, outcome = run_op(op, text, filename=path, fuzzy_threshold=fuzzy_threshold, policy=policy,
+                                   max_edits=source.limits.max_edits)
             done += 1
             result.applied += outcome.applied
             result.fuzzed += outcome.fuzzed

@@ -6,7 +6,18 @@ import math
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
 
+from ..errors import ErrorCode, InputError
+
 Span = tuple[int, int]
+
+
+def check_edit_count(count: int, limit: int, label: str) -> None:
+    """Refuse more than `limit` edits for one file (too_many_edits): every edit is a pass over the
+    file, so their number times the file's size is the call's work."""
+    if count > limit:
+        raise InputError(f"{count} {label}s for one file; at most {limit} are applied in one call (each "
+                         f"is a pass over the file). Send them in several calls, or the whole new file",
+                         code=ErrorCode.TOO_MANY_EDITS, details={"edits": count, "limit": limit})
 # A needle's rarest line with more copies than this is non-unique: only the copies nearest the hint
 # are compared (bounds the work per needle at MAX_POSITIONS comparisons of its lines).
 MAX_POSITIONS = 64

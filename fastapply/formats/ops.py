@@ -7,6 +7,7 @@ import re
 import msgspec
 
 from ..errors import ErrorCode, MergeError
+from ..text import DEFAULT_LIMITS
 from .hunks import Hunk, Outcome, apply_hunks, join_lines, split_lines
 from .matching import DEFAULT_FUZZY_THRESHOLD
 from .policy import DEFAULT_POLICY, Policy
@@ -28,18 +29,19 @@ class FileOp(msgspec.Struct, kw_only=True):
 
 def run_op(op: FileOp, current: str | None, *, filename: str | None = None,
            fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD,
-           policy: Policy = DEFAULT_POLICY) -> tuple[str | None, Outcome]:
+           policy: Policy = DEFAULT_POLICY, max_edits: int = DEFAULT_LIMITS.max_edits) -> tuple[str | None, Outcome]:
     """Apply `op` to the current '\\n'-text of its file (None: the file does not exist).
 
-    Returns the new text (None: the file is deleted) and the counts. Raises ApplyError.
+    Returns the new text (None: the file is deleted) and the counts. Raises ApplyError (too_many_edits
+    for an op with more than `max_edits` edits or SEARCH/REPLACE blocks).
     """
-    text, outcome = _run(op, current, filename, fuzzy_threshold, policy)
+    text, outcome = _run(op, current, filename, fuzzy_threshold, policy, max_edits)
     outcome.warnings[:0] = op.warnings
     return text, outcome
 
 
 def _run(op: FileOp, current: str | None, filename: str | None, fuzzy_threshold: float,
-         policy: Policy) -> tuple[str | None, Outcome]:
+         policy: Policy, max_edits: int) -> tuple[str | None, Outcome]:
     where = f" (patch line {op.source_line})" if op.source_line else ""
     name = op.path or filename or "the file"
     if op.format == "whole":
@@ -83,7 +85,8 @@ def _run(op: FileOp, current: str | None, filename: str | None, fuzzy_threshold:
             edits = [piece for i, e in enumerate(edits, 1) for piece in _split_elided(e, current, i)]
         if op.format == "search_replace" and current.strip():
             edits = [_empty_search(e, current, i) if not e.old.strip() else e for i, e in enumerate(edits, 1)]
-        outcome = replace_all_in(current, edits, fuzzy_threshold=fuzzy_threshold, label=label, policy=policy)
+        outcome = replace_all_in(current, edits, fuzzy_threshold=fuzzy_threshold, label=label, policy=policy,
+                                 max_edits=max_edits)
         return outcome.text, outcome
     if op.format == "lazy":
         from ..api import apply

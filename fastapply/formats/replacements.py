@@ -15,6 +15,7 @@ import msgspec
 from ..errors import ErrorCode, InputError, MergeError
 from ..result import ApplyResult, ApplyStats, make_result
 from ..text import DEFAULT_LIMITS, Document, Limits, check_size, ensure_text, normalize_newlines
+from .bounds import check_edit_count
 from .hunks import Outcome, apply_hunks, hunk_from_pair, join_lines, split_lines
 from .matching import DEFAULT_FUZZY_THRESHOLD, HayIndex, _choose, common_shift, shifted_elsewhere
 from .policy import DEFAULT_POLICY, Policy, make_policy
@@ -198,7 +199,10 @@ def replace_one(text: str, edit: Edit, index: int, outcome: Outcome, *,
 
 
 def replace_all_in(text: str, edits: list[Edit], *, fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD,
-                   label: str = "edit", policy: Policy = DEFAULT_POLICY) -> Outcome:
+                   label: str = "edit", policy: Policy = DEFAULT_POLICY,
+                   max_edits: int = DEFAULT_LIMITS.max_edits) -> Outcome:
+    """Apply `edits` in order: O(len(edits) * file), with at most `max_edits` edits (too_many_edits)."""
+    check_edit_count(len(edits), max_edits, label)
     outcome = Outcome(text=text)
     shift = _edits_shift(text, edits)
     delta = 0  # lines the edits so far added: a start_line counts in the original file (as Roo's)
@@ -217,7 +221,8 @@ def apply_replacements(original: str | bytes, edits: Iterable[Any], *, filename:
                        fuzzy_threshold: float = DEFAULT_FUZZY_THRESHOLD,
                        limits: Limits = DEFAULT_LIMITS, ambiguity: str | None = None,
                        policy: Policy | None = None) -> ApplyResult:
-    """Apply old -> new edits in order. Raises ApplyError no_match / ambiguous_match / malformed_edit.
+    """Apply old -> new edits in order. Raises ApplyError no_match / ambiguous_match / malformed_edit,
+    too_many_edits (more than `limits.max_edits`).
 
     `edits`: (old, new) pairs or mappings with old/new (aliases old_string/new_string, old_str/new_str,
     search/replace), an optional replace_all and an optional start_line (a hint among identical
@@ -234,7 +239,8 @@ def apply_replacements(original: str | bytes, edits: Iterable[Any], *, filename:
     for e in items:
         check_size(e.old + e.new, limits.max_update_bytes, "edit")
     doc = Document.parse(original)
-    outcome = replace_all_in(doc.text, items, fuzzy_threshold=fuzzy_threshold, policy=policy)
+    outcome = replace_all_in(doc.text, items, fuzzy_threshold=fuzzy_threshold, policy=policy,
+                             max_edits=limits.max_edits)
     from ..languages import detect_language
 
     method = "replace_fuzzy" if outcome.fuzzed else "replace_exact"

@@ -251,7 +251,8 @@ def apply_search_replace(original: str | bytes, text: str | bytes, *, filename: 
     doc = Document.parse(original)
     op = FileOp(path=filename, format="search_replace", edits=edits,
                 warnings=[w for p in parsed for w in p.warnings])
-    merged, outcome = run_op(op, doc.text, filename=filename, fuzzy_threshold=fuzzy_threshold, policy=policy)
+    merged, outcome = run_op(op, doc.text, filename=filename, fuzzy_threshold=fuzzy_threshold, policy=policy,
+                             max_edits=limits.max_edits)
     return make_result(original, doc.restore(merged or ""), method="search_replace", language=None,
                        filename=filename, started=started, stats=ApplyStats(segments=len(edits)),
                        warnings=outcome.warnings)

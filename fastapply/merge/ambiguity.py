@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from .chain import nearest_above, nearest_below
 from .context import ends_before_whole_blocks
-from .lines import indent_width, is_closer, is_trivial
+from .lines import is_closer, is_trivial
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -36,7 +36,7 @@ def ambiguous_context(al: Aligner) -> int | None:
         o = al.pairs[s]
         where = al.opos.get(al.snorm[s], [])
         nearby = nearest_below(where, o) + nearest_above(where, o + 1)  # capped: O(1) per line
-        copies = [c for c in nearby if indent_width(al.orig[c]) == indent_width(al.orig[o])]
+        copies = [c for c in nearby if al.owidth[c] == al.owidth[o]]
         if before in al.markers and after in al.pairs:  # context after a marker
             if any(c < o and ends_before_whole_blocks(al, (s, c), al.pairs[after]) for c in copies):
                 return s
@@ -48,10 +48,10 @@ def ambiguous_context(al: Aligner) -> int | None:
 
 def _whole_blocks(al: Aligner, lo: int, hi: int) -> bool:
     """True when the original lines strictly between lo and hi are whole blocks at hi's depth."""
-    base = indent_width(al.orig[hi])
+    base = al.owidth[hi]
     between = [index for index in range(lo + 1, hi) if al.onorm[index]]
-    return bool(between) and indent_width(al.orig[between[0]]) == base and \
-        all(indent_width(al.orig[index]) >= base for index in between)
+    return bool(between) and al.owidth[between[0]] == base and \
+        all(al.owidth[index] >= base for index in between)
 
 
 def ambiguous_block(al: Aligner) -> int | None:
@@ -73,7 +73,7 @@ def ambiguous_block(al: Aligner) -> int | None:
             continue  # one line (`pass`) ends many blocks; a decorator sits right on its definition
         first, o = block[0], al.pairs[block[0]]
         for c in nearest_below(al.opos[al.snorm[first]], o):
-            if indent_width(al.orig[c]) != indent_width(al.orig[o]):
+            if al.owidth[c] != al.owidth[o]:
                 continue
             run, at = 0, c
             for b in block:

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from itertools import islice
+from bisect import bisect_right
+from itertools import accumulate, islice
 
 from ..deadline import check_deadline
 from .blocks import block_last, block_stop, enclosing, opens_at, shallower_before, within
-from .chain import count_in, heaviest_chain, span
+from .chain import SortedIndices, count_in, heaviest_chain, span
 from .context import context_block
-from .lines import block_end, header_key, indent_width, is_closer, is_trivial, opens_block
+from .lines import block_end, header_key, is_closer, is_trivial, opens_block, widths_of
 from .segments import SnippetLine, is_gap
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
 STEP_PASSES = 8
@@ -36,6 +37,10 @@ class Aligner:
     def __init__(self, items: list[SnippetLine], orig: list[str], onorm: list[str]) -> None:
         self.orig = orig
         self.onorm = onorm
+        # Per-line facts, each computed at most once per call: indentation widths up front (O(n)),
+        # whether a line opens a block on first use (a regex, so only for lines asked about).
+        self.owidth = widths_of(orig)
+        self._oopens: list[bool | None] = [None] * len(orig)
         self.opos: dict[str, list[int]] = defaultdict(list)
         for index, norm in enumerate(onorm):
             if norm:
@@ -43,19 +48,29 @@ class Aligner:
         self._okeys: dict[str, list[int]] = {}
         self._oparent: dict[int, int] = {}
         self._all_keys: dict[str, list[int]] | None = None
+        self._joined: str | None = None
+        self._keys: dict[str, str | None] = {}
+        self._starts: list[int] = []
+        self.items: list[SnippetLine] = []
         self.rebase(items, {})
         self.fuzzy: set[int] = set()
 
     def rebase(self, items: list[SnippetLine], pairs: dict[int, int]) -> None:
         """Use a new snippet line list (with assumed markers added) and its pairs."""
+        if items is not self.items:  # (the same lines: their per-line facts still hold)
+            self.stext = [item.text for item in items]
+            self.snorm = [item.norm if item.kind == "code" else "" for item in items]
+            self.swidth = widths_of(self.stext)
+            # is_trivial / is_closer of every snippet line: O(m) once, asked for by many passes
+            self.strivial = [is_trivial(norm) for norm in self.snorm]
+            self.scloser = [is_closer(norm) for norm in self.snorm]
+            self._sopens: list[bool | None] = [None] * len(items)
         self.items = items
-        self.stext = [item.text for item in items]
-        self.snorm = [item.norm if item.kind == "code" else "" for item in items]
-        self.markers = {i for i, item in enumerate(items) if is_gap(item)}
-        self.marker_list = sorted(self.markers)
-        self._markers_upto = [0] * (len(items) + 1)  # markers before each snippet line
-        for index, item in enumerate(items):
-            self._markers_upto[index + 1] = self._markers_upto[index] + is_gap(item)
+        gap = [is_gap(item) for item in items]
+        self.marker_list = [index for index, flag in enumerate(gap) if flag]
+        self.markers = set(self.marker_list)
+        self._markers_upto = list(accumulate(gap, initial=0))  # markers before each snippet line
+        self._code_upto = list(accumulate((item.kind == "code" for item in items), initial=0))  # code lines
         self._sparent: list[int] | None = None
         self._parents: list[int | None] | None = None
         self.spos: dict[str, list[int]] = defaultdict(list)
@@ -67,15 +82,42 @@ class Aligner:
         self._blocks: dict[tuple[str, int], int | None] = {}
         self.pairs = pairs
 
+    def key_of(self, norm: str) -> str | None:
+        """lines.header_key, memoised per text for the call: several passes ask it of the same lines."""
+        keys = self._keys
+        if norm in keys:
+            return keys[norm]
+        found = keys[norm] = header_key(norm)
+        return found
+
     def snippet_parents(self) -> list[int | None]:
         """blocks.enclosing of the snippet lines, computed once per rebase (several passes use it)."""
         if self._parents is None:
-            self._parents = enclosing(self.stext, self.snorm, self.markers)
+            self._parents = enclosing(self.stext, self.snorm, self.markers, self.swidth)
         return self._parents
+
+    def s_opens(self, s: int) -> bool:
+        """blocks.opens_at of snippet line s, memoised until the next rebase."""
+        found = self._sopens[s]
+        if found is None:
+            found = self._sopens[s] = opens_at(self.snorm, s)
+        return found
+
+    def o_opens(self, o: int) -> bool:
+        """blocks.opens_at of original line o, memoised for the call."""
+        found = self._oopens[o]
+        if found is None:
+            found = self._oopens[o] = opens_at(self.onorm, o)
+        return found
 
     def in_new_definition(self, s: int) -> bool:
         """True for lines inside a definition the original does not have (a new function): they
         are new code even where their text also occurs elsewhere in the file."""
+        return self.fresh_flags()[s] or self.items[s].fresh
+
+    def fresh_flags(self) -> list[bool]:
+        """in_new_definition's per-line answers from the snippet's structure (computed once per
+        rebase, O(m)); a line is also new when its item was marked fresh later (moves.py)."""
         if self._fresh is None:
             parent_of = self.snippet_parents()
             fresh = [False] * len(self.items)
@@ -86,7 +128,7 @@ class Aligner:
                     last_at = {}
                 if not norm:
                     continue
-                width = indent_width(self.stext[index])
+                width = self.swidth[index]
                 parent = parent_of[index]
                 if parent is not None and parent in records:
                     # a new record's own `key: value` fields are new wherever the same pair occurs
@@ -94,22 +136,22 @@ class Aligner:
                     fresh[index] = bool(_SCALAR_FIELD.match(norm))
                 elif parent is not None and fresh[parent]:
                     fresh[index] = True
-                elif is_closer(norm) and width in last_at:
+                elif self.scloser[index] and width in last_at:
                     fresh[index] = fresh[last_at[width]]
                 elif norm.startswith("- ") and norm not in self.opos and self._has_children(index):
                     records.add(index)  # a new record of a YAML list: its `key: value` lines are its own
-                elif opens_at(self.snorm, index):
-                    key = header_key(norm)
+                elif self.s_opens(index):
+                    key = self.key_of(norm)
                     fresh[index] = key is not None and norm not in self.opos and not self._okeys_for(key)
                     back = index - 1
                     while fresh[index] and back >= 0 and self.snorm[back] and back not in self.markers \
-                            and indent_width(self.stext[back]) == width \
+                            and self.swidth[back] == width \
                             and self.snorm[back].startswith(("@", "#[", "//", "/*", "*", "#", "--")):
                         fresh[back] = True  # its decorators and doc comment are new too
                         back -= 1
                 last_at[width] = index
             self._fresh = fresh
-        return self._fresh[s] or self.items[s].fresh
+        return self._fresh
 
     def _has_children(self, s: int) -> bool:
         """True when the next code line of the same segment is indented deeper than line s."""
@@ -117,7 +159,7 @@ class Aligner:
             if index in self.markers:
                 return False
             if self.snorm[index]:
-                return indent_width(self.stext[index]) > indent_width(self.stext[s])
+                return self.swidth[index] > self.swidth[s]
         return False
 
     # -- public -------------------------------------------------------------------------------
@@ -136,11 +178,19 @@ class Aligner:
         if ends is not None and ends[0] not in self.pairs:
             self.pairs[ends[0]] = ends[1]
 
-    def _monotone(self, s: int, o: int) -> bool:
-        """True when pairing (s, o) keeps the pairs in the same order on both sides."""
-        before = max((p for p in self.pairs if p < s), default=None)
-        after = min((p for p in self.pairs if p > s), default=None)
+    def _monotone(self, s: int, o: int, order: SortedIndices | None = None) -> bool:
+        """True when pairing (s, o) keeps the pairs in the same order on both sides. O(log m) with
+        `order` (the paired snippet lines, kept up to date by a pass that adds pairs), else O(pairs)."""
+        if order is not None:
+            before, after = order.below(s), order.above(s)
+        else:
+            before = max((p for p in self.pairs if p < s), default=None)
+            after = min((p for p in self.pairs if p > s), default=None)
         return (before is None or self.pairs[before] < o) and (after is None or self.pairs[after] > o)
+
+    def pair_order(self) -> SortedIndices:
+        """The paired snippet lines as a SortedIndices, for _monotone in passes that add pairs: O(m)."""
+        return SortedIndices(len(self.items), self.pairs)
 
     # The memos below are plain dict look-ups (no closures): _block_ends runs for every candidate
     # anchor of every alignment step.
@@ -148,28 +198,28 @@ class Aligner:
     def _orig_end(self, o: int) -> int:
         key = ("oe", o)
         if key not in self._blocks:
-            self._blocks[key] = block_stop(self.orig, self.onorm, o)
+            self._blocks[key] = block_stop(self.orig, self.onorm, o, self.owidth)
         return self._blocks[key]  # type: ignore[return-value]
 
     def _block_ends(self, s: int, o: int, s_hi: int, o_hi: int) -> tuple[int, int] | None:
         """The last lines of the blocks opened at snippet line s and original line o, when they are
         the same text: the closing `}` or `end`, or in Python the block's last line when the snippet
         gives the whole block (it ends where the code dedents, or with the snippet)."""
-        if not (opens_at(self.snorm, s) and opens_at(self.onorm, o)):
+        if not (self.s_opens(s) and self.o_opens(o)):
             return None
         memo = self._blocks
         key = ("sc", s)
         if key not in memo:
-            memo[key] = block_end(self.stext, self.snorm, s, len(self.items), self.markers)
+            memo[key] = block_end(self.stext, self.snorm, s, len(self.items), self.markers, self.swidth)
         sc = within(memo[key], s_hi)
         key = ("oc", o)
         if key not in memo:
-            memo[key] = block_end(self.orig, self.onorm, o, len(self.orig))
+            memo[key] = block_end(self.orig, self.onorm, o, len(self.orig), None, self.owidth)
         oc = within(memo[key], o_hi)
         if sc is None and oc is None:
             key = ("sl", s)
             if key not in memo:
-                memo[key] = block_last(self.stext, self.snorm, s, len(self.items), self.markers)
+                memo[key] = block_last(self.stext, self.snorm, s, len(self.items), self.markers, self.swidth)
             sc = within(memo[key], s_hi)
             oc = self._orig_end(o)
             if oc >= o_hi or oc == o:
@@ -185,14 +235,17 @@ class Aligner:
             return []
         check_deadline()
         self._work_left -= s_hi - s_lo
+        if self._code_upto[s_hi] == self._code_upto[s_lo]:
+            return []  # no code line (blank lines between two anchors): nothing to pair, nor to _edges
         if self._work_left < 0:  # a pathological recursion (one anchor per level): stop refining
             self._edges(s_lo, s_hi, o_lo, o_hi)
             return []
         cands: list[tuple[int, int, float]] = []
-        snorm, opos, spos, new_definition = self.snorm, self.opos, self.spos, self.in_new_definition
+        snorm, opos, spos, items = self.snorm, self.opos, self.spos, self.items
+        trivial, fresh = self.strivial, self.fresh_flags()
         for s in range(s_lo, s_hi):
             norm = snorm[s]
-            if not norm or is_trivial(norm) or new_definition(s):
+            if not norm or trivial[s] or fresh[s] or items[s].fresh:  # (in_new_definition, inline)
                 continue
             where = opos.get(norm)
             if where:
@@ -222,9 +275,11 @@ class Aligner:
         prev_s, prev_o = s_lo - 1, o_lo - 1
         for s, o in chain:
             self.pairs[s] = o
-            gaps.append((prev_s + 1, s, prev_o + 1, o))
+            if prev_s + 1 < s and prev_o + 1 < o:  # (an empty range is a step that does nothing)
+                gaps.append((prev_s + 1, s, prev_o + 1, o))
             prev_s, prev_o = s, o
-        gaps.append((prev_s + 1, s_hi, prev_o + 1, o_hi))
+        if prev_s + 1 < s_hi and prev_o + 1 < o_hi:
+            gaps.append((prev_s + 1, s_hi, prev_o + 1, o_hi))
         return gaps
 
     def _best_chain(self, cands: list[tuple[int, int, float]], left: tuple[int, int],
@@ -276,9 +331,9 @@ class Aligner:
         """The nearest earlier original line with less indentation than `o` (-1 when none)."""
         found = self._oparent.get(o)
         if found is None:
-            width, found = indent_width(self.orig[o]), -1
+            width, found = self.owidth[o], -1
             for index in range(o - 1, -1, -1) if width else ():
-                if self.onorm[index] and indent_width(self.orig[index]) < width:
+                if self.onorm[index] and self.owidth[index] < width:
                     found = index
                     break
             self._oparent[o] = found
@@ -294,11 +349,11 @@ class Aligner:
         if self._header_of(o2) <= o1 or next(islice(solid, _ORPHAN_MIN - 1, None), None) is None:
             return False  # a header or two dropped on purpose (an unwrapped `try:`) is no sign
         if self._sparent is None:
-            self._sparent = shallower_before(self.stext, self.snorm)
+            self._sparent = shallower_before(self.stext, self.snorm, self.swidth)
         if self._sparent[s2] > s1:
             return False
-        snip_step = indent_width(self.stext[s2]) - indent_width(self.stext[s1])
-        return snip_step >= indent_width(self.orig[o2]) - indent_width(self.orig[o1])
+        snip_step = self.swidth[s2] - self.swidth[s1]
+        return snip_step >= self.owidth[o2] - self.owidth[o1]
 
     def _paired_exactly(self, o: int, s_lo: int, s_hi: int) -> bool:
         """True when the original line `o` also occurs verbatim in the snippet range (keep that one)."""
@@ -334,7 +389,7 @@ class Aligner:
             target = None
             if self.onorm[o] == norm:
                 target = o
-            elif not is_trivial(norm) or is_closer(norm):
+            elif not self.strivial[s] or self.scloser[s]:
                 nxt = self._skip_blank(o + step, stop, step)
                 if (nxt - stop) * step < 0 and self.onorm[nxt] == norm:
                     target = nxt
@@ -343,7 +398,7 @@ class Aligner:
                 o = target + step
                 matched, inserted = True, 0
                 continue
-            if is_closer(norm) or is_trivial(norm):
+            if self.scloser[s] or self.strivial[s]:
                 break
             inserted += 1
             if inserted > 3:
@@ -358,15 +413,15 @@ class Aligner:
     def _closer_ok(self, s: int) -> bool:
         """A closing line (`}`, `end`, `</div>`) may only be matched on its own when the block it
         closes was opened in an earlier segment or its opening line is matched too."""
-        if not is_closer(self.snorm[s]):
+        if not self.scloser[s]:
             return True
-        width = indent_width(self.stext[s])
+        width = self.swidth[s]
         for index in range(s - 1, -1, -1):
             if index in self.markers:
                 return True
             if not self.snorm[index]:
                 continue
-            other = indent_width(self.stext[index])
+            other = self.swidth[index]
             if other < width:
                 return True
             if other == width:
@@ -376,7 +431,7 @@ class Aligner:
     # -- definition-name index (built only when a changed header needs it) ---------------------
 
     def _skey(self, s: int) -> str | None:
-        return header_key(self.snorm[s]) if opens_block(self.snorm[s]) or "(" in self.snorm[s] else None
+        return self.key_of(self.snorm[s]) if opens_block(self.snorm[s]) or "(" in self.snorm[s] else None
 
     def _okeys_for(self, key: str) -> list[int]:
         """Original lines that define `key` (found by text search first: most keys are rare)."""
@@ -387,14 +442,27 @@ class Aligner:
                     self._all_keys = defaultdict(list)
                     for index, norm in enumerate(self.onorm):
                         if norm and (norm[0].isalpha() or norm[0] in "<.#@_$"):
-                            name = header_key(norm)
+                            name = self.key_of(norm)  # (a line that repeats is read once)
                             if name is not None:
                                 self._all_keys[name].append(index)
                 return self._all_keys.get(key, [])
             needle = key.split(":", 1)[-1].split("#", 1)[-1]
-            found = [index for index, norm in enumerate(self.onorm)
-                     if needle in norm and header_key(norm) == key]
+            found = [index for index in self._lines_containing(needle) if self.key_of(self.onorm[index]) == key]
             self._okeys[key] = found
+        return found
+
+    def _lines_containing(self, needle: str) -> list[int]:
+        """Original lines whose normalised text contains `needle`, in order: str.find over the
+        joined text (C speed; the join and line offsets are built once per call, O(n))."""
+        if self._joined is None:
+            self._joined = "\n".join(self.onorm)
+            self._starts = [0, *accumulate(len(norm) + 1 for norm in self.onorm)]
+        joined, starts, found = self._joined, self._starts, []
+        at = joined.find(needle) if self.onorm else -1
+        while at >= 0:
+            line = bisect_right(starts, at) - 1
+            found.append(line)
+            at = joined.find(needle, starts[line + 1]) if line + 1 < len(self.onorm) else -1
         return found
 
     def _skey_index(self) -> dict[str, list[int]]:
@@ -402,7 +470,7 @@ class Aligner:
             self._skeys = defaultdict(list)
             for index, norm in enumerate(self.snorm):
                 if norm:
-                    key = header_key(norm)
+                    key = self.key_of(norm)
                     if key is not None:
                         self._skeys[key].append(index)
         return self._skeys

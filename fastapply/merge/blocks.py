@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .lines import _next_code, block_stop, continues_block, indent_width, is_closer, opens_block
+from .lines import _next_code, block_stop, continues_block, is_closer, opens_block, width_lookup
 
 
 def opens_at(norms: list[str], index: int) -> bool:
@@ -13,8 +13,10 @@ def opens_at(norms: list[str], index: int) -> bool:
     return after < len(norms) and norms[after] == "{"
 
 
-def enclosing(texts: list[str], norms: list[str], markers: set[int]) -> list[int | None]:
+def enclosing(texts: list[str], norms: list[str], markers: set[int],
+              widths: list[int] | None = None) -> list[int | None]:
     """For each snippet line, the nearest earlier line with less indentation in the same segment."""
+    width_of = width_lookup(texts, widths)
     parent: list[int | None] = [None] * len(texts)
     stack: list[tuple[int, int]] = []  # (indent, index)
     previous: int | None = None
@@ -27,11 +29,11 @@ def enclosing(texts: list[str], norms: list[str], markers: set[int]) -> list[int
         if norm == "{" and previous is not None:
             # Allman style: a brace on its own line belongs to the header above it (the line with
             # the brace's indentation, above a long parameter list)
-            width = indent_width(texts[index])
+            width = width_of(index)
             header = next((i for w, i in reversed(stack) if w == width), previous)
             parent[index] = header
             continue
-        width = indent_width(texts[index])
+        width = width_of(index)
         while stack and stack[-1][0] >= width:
             stack.pop()
         parent[index] = stack[-1][1] if stack else None
@@ -44,32 +46,35 @@ def within(index: int | None, stop: int) -> int | None:
     return index if index is not None and index < stop else None
 
 
-def block_last(texts: list[str], norms: list[str], start: int, stop: int, markers: set[int]) -> int | None:
+def block_last(texts: list[str], norms: list[str], start: int, stop: int, markers: set[int],
+               widths: list[int] | None = None) -> int | None:
     """The last line of the snippet block opened at `start`, if the snippet gives all of it."""
-    base = indent_width(texts[start])
+    width_of = width_lookup(texts, widths)
+    base = width_of(start)
     last = None
     for index in range(start + 1, stop):
         if index in markers:
-            if indent_width(texts[index]) <= base:
+            if width_of(index) <= base:
                 return None
             continue
         if not norms[index]:
             continue
-        if indent_width(texts[index]) <= base:
+        if width_of(index) <= base:
             break
         last = index
     return last
 
 
-def shallower_before(texts: list[str], norms: list[str]) -> list[int]:
+def shallower_before(texts: list[str], norms: list[str], widths: list[int] | None = None) -> list[int]:
     """For each line, the nearest earlier non-blank line with less indentation (-1 when none): the
     header of the block it sits in. One pass with a stack of (indentation, line)."""
+    width_of = width_lookup(texts, widths)
     found = [-1] * len(texts)
     stack: list[tuple[int, int]] = []
     for index, norm in enumerate(norms):
         if not norm:
             continue
-        width = indent_width(texts[index])
+        width = width_of(index)
         while stack and stack[-1][0] >= width:
             stack.pop()
         found[index] = stack[-1][1] if stack else -1

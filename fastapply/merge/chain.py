@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Iterable
 
 
 def span(positions: list[int], lo: int, hi: int) -> tuple[int, int]:
@@ -36,6 +37,10 @@ def heaviest_chain(cands: list[tuple[int, int, float]]) -> list[tuple[int, int]]
     if not cands:
         return []
     cands = sorted(set(cands))
+    if all(a[0] < b[0] and a[1] < b[1] for a, b in zip(cands, cands[1:])):
+        # already a chain (the usual case: the unique lines of a snippet in file order); every
+        # weight is positive, so all of them is the heaviest one, as the tree below would find
+        return [(s, o) for s, o, _ in cands]
     ranks = {o: r + 1 for r, o in enumerate(sorted({o for _, o, _ in cands}))}
     size = len(ranks)
     tree_best = [0.0] * (size + 1)
@@ -68,3 +73,63 @@ def heaviest_chain(cands: list[tuple[int, int, float]]) -> list[tuple[int, int]]
         chain.append((cands[index][0], cands[index][1]))
         index = back[index]
     return chain[::-1]
+
+
+class SortedIndices:
+    """A set of integers in [0, size) with insertion and nearest-member queries, each O(log size)
+    (a Fenwick tree of counts). Passes that add pairs one by one and must keep them in order ask
+    it for the paired neighbours of a line instead of scanning every pair (which was quadratic)."""
+
+    def __init__(self, size: int, members: Iterable[int] = ()) -> None:
+        self.size = size
+        self.tree = [0] * (size + 1)
+        self.present = [False] * size
+        self.count = 0
+        for value in members:
+            if not self.present[value]:
+                self.present[value] = True
+                self.tree[value + 1] += 1
+                self.count += 1
+        for index in range(1, size + 1):  # O(size) build: push each count to its parent
+            parent = index + (index & -index)
+            if parent <= size:
+                self.tree[parent] += self.tree[index]
+        self.top = 1 << max(size, 1).bit_length()
+
+    def add(self, value: int) -> None:
+        if self.present[value]:
+            return
+        self.present[value] = True
+        self.count += 1
+        index = value + 1
+        while index <= self.size:
+            self.tree[index] += 1
+            index += index & -index
+
+    def _count_below(self, value: int) -> int:
+        """Members < value."""
+        total, index = 0, min(value, self.size)
+        while index > 0:
+            total += self.tree[index]
+            index -= index & -index
+        return total
+
+    def _kth(self, k: int) -> int:
+        """The k-th smallest member (1-based); k must be between 1 and the member count."""
+        position, step = 0, self.top
+        while step:
+            nxt = position + step
+            if nxt <= self.size and self.tree[nxt] < k:
+                position, k = nxt, k - self.tree[nxt]
+            step >>= 1
+        return position  # (0-based value: the tree is 1-based)
+
+    def below(self, value: int) -> int | None:
+        """The largest member < value, or None."""
+        rank = self._count_below(value)
+        return self._kth(rank) if rank else None
+
+    def above(self, value: int) -> int | None:
+        """The smallest member > value, or None."""
+        rank = self._count_below(value + 1)
+        return self._kth(rank + 1) if rank < self.count else None

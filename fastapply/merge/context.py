@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .chain import nearest_below
-from .lines import indent_width, is_trivial
+from .lines import is_trivial
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -37,9 +37,9 @@ def context_block(al: Aligner, tail: list[int], lo: int, hi: int) -> None:
     if after is not None and lo <= al.pairs[after] < hi:
         hi = al.pairs[after]  # the block's copy must come before the anchor that follows it
     shift = None if after is None or al.pairs[after] != hi else \
-        indent_width(al.stext[first]) - indent_width(al.stext[after])
+        al.swidth[first] - al.swidth[after]
     for start in nearest_below(al.opos.get(al.snorm[first], []), hi, lo):
-        if weak and shift is not None and indent_width(al.orig[start]) - indent_width(al.orig[hi]) != shift:
+        if weak and shift is not None and al.owidth[start] - al.owidth[hi] != shift:
             continue  # only a copy at the same depth can be it
         o, run = start, []
         for s in block[offset:]:
@@ -66,11 +66,11 @@ def ends_before_whole_blocks(al: Aligner, pair: tuple[int, int], hi: int) -> boo
     s, o = pair
     if hi >= len(al.orig) or not al.snorm[s]:
         return False
-    base = indent_width(al.orig[hi])
+    base = al.owidth[hi]
     attached = s + 1 < len(al.items) and bool(al.snorm[s + 1])  # no blank line before the anchor
-    if attached and indent_width(al.stext[s]) <= base and \
+    if attached and al.swidth[s] <= base and \
             al.snorm[s].startswith(("@", "#", "//", "/*", "--")):
         return False
     between = [index for index in range(o + 1, hi) if al.onorm[index]]
-    return bool(between) and indent_width(al.orig[between[0]]) == base and \
-        all(indent_width(al.orig[index]) >= base for index in between)
+    return bool(between) and al.owidth[between[0]] == base and \
+        all(al.owidth[index] >= base for index in between)

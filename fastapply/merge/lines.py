@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # Lines too common to anchor anything on their own.
 _TRIVIAL_WORDS = {
@@ -51,26 +52,27 @@ def header_key(norm: str) -> str | None:
     """The name a line defines, if it opens a definition (function, method, class, rule, element)."""
     if not norm or norm[0] in "})]#/*-;" and not norm.startswith("#["):
         return None
-    match = _IMPL_FOR.match(norm)
+    match = _IMPL_FOR.match(norm) if "impl" in norm else None
     if match:  # `impl Display for Money` is about Money, not about Display
         return f"{match.group(1)} for {match.group(2)}"
     match = _KEYWORD_HEADER.match(norm)
     if match:
         return match.group("name").rsplit(".", 1)[-1].rsplit(":", 1)[-1]
-    match = _ASSIGN_HEADER.match(norm)
+    # (the substring tests are what each regex needs to match at all: they skip most regex calls)
+    match = _ASSIGN_HEADER.match(norm) if "=" in norm else None
     if match:
         return match.group("name").rsplit(".", 1)[-1].rsplit(":", 1)[-1]
-    match = _CALL_HEADER.match(norm)
+    match = _CALL_HEADER.match(norm) if "(" in norm else None
     if match and norm.split(" ", 1)[0].split("(", 1)[0] in _NOT_NAMES:
         match = None
     if match and match.group("name") not in _NOT_NAMES and (
             norm.endswith(("{", ":", "(", ",")) or "=>" in norm
             or norm.endswith(")") and "=" not in norm and match.start("name") > 0):
         return match.group("name")
-    match = _KEY_HEADER.match(norm)
+    match = _KEY_HEADER.match(norm) if norm.endswith(":") else None
     if match and match.group("name") not in _NOT_NAMES and match.group("name") not in _LABELS:
         return "key:" + match.group("name")
-    match = _HTML_HEADER.match(norm)
+    match = _HTML_HEADER.match(norm) if norm.startswith("<") else None
     if match:
         return f"<{match.group('tag')}#{match.group('name')}"
     if norm.endswith("{"):
@@ -123,17 +125,36 @@ def indent_width(text: str, tab: int = 4) -> int:
     return width
 
 
-def block_end(lines: list[str], norms: list[str], start: int, stop: int, skip: set[int] | None = None) -> int | None:
+def widths_of(lines: list[str]) -> list[int]:
+    """indent_width of every line in one pass: O(n). The aligner keeps these arrays for the whole
+    call, so the many stages that ask for a line's indentation index a list instead of measuring."""
+    out = [len(text) - len(text.lstrip(" ")) for text in lines]
+    for index, text in enumerate(lines):
+        if text[out[index]:out[index] + 1] == "\t":  # (rare) a tab in the indentation
+            out[index] = indent_width(text)
+    return out
+
+
+def width_lookup(lines: list[str], widths: list[int] | None) -> Callable[[int], int]:
+    """index -> indentation: a look-up in `widths` when the caller has the array, else measured."""
+    if widths is not None:
+        return widths.__getitem__
+    return lambda index: indent_width(lines[index])
+
+
+def block_end(lines: list[str], norms: list[str], start: int, stop: int, skip: set[int] | None = None,
+              widths: list[int] | None = None) -> int | None:
     """The closing line of the block opened at `start` (same indentation, a closer), or None.
 
     Uses indentation, which every language we see here keeps consistent; `skip` holds line indices
-    (markers) that never end a block.
+    (markers) that never end a block. O(length of the block).
     """
-    base = indent_width(lines[start])
+    width_of = width_lookup(lines, widths)
+    base = width_of(start)
     for index in range(start + 1, stop):
         if not norms[index] or (skip and index in skip) or continues_block(norms[index]):
             continue
-        width = indent_width(lines[index])
+        width = width_of(index)
         if width < base:
             return None
         if width == base:
@@ -141,25 +162,28 @@ def block_end(lines: list[str], norms: list[str], start: int, stop: int, skip: s
     return None
 
 
-def block_extent(lines: list[str], norms: list[str], start: int) -> tuple[int, int]:
+def block_extent(lines: list[str], norms: list[str], start: int,
+                 widths: list[int] | None = None) -> tuple[int, int]:
     """[first, stop) of the definition whose header is at `start`: leading comments and decorators,
     the header, the body (deeper indentation) and a closing line at the header's indentation."""
-    base = indent_width(lines[start])
+    width_of = width_lookup(lines, widths)
+    base = width_of(start)
     first = start
-    while first > 0 and norms[first - 1] and indent_width(lines[first - 1]) == base and \
+    while first > 0 and norms[first - 1] and width_of(first - 1) == base and \
             norms[first - 1].startswith(("@", "#[", "//", "# ", "/*", "*", "--")):
         first -= 1
-    return first, block_stop(lines, norms, start) + 1
+    return first, block_stop(lines, norms, start, widths) + 1
 
 
-def block_stop(lines: list[str], norms: list[str], start: int) -> int:
+def block_stop(lines: list[str], norms: list[str], start: int, widths: list[int] | None = None) -> int:
     """The last original line that belongs to the block opened at `start` (its closer included)."""
-    base = indent_width(lines[start])
+    width_of = width_lookup(lines, widths)
+    base = width_of(start)
     last = start
     for index in range(start + 1, len(lines)):
         if not norms[index] or continues_block(norms[index]):
             continue
-        width = indent_width(lines[index])
+        width = width_of(index)
         if width > base:
             last = index
             continue

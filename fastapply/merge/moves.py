@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .lines import block_extent, continues_block, header_key, indent_width, is_closer
+from .lines import block_extent, continues_block, is_closer
 from .order import anchor_of
 from .segments import is_gap
 
@@ -55,10 +55,15 @@ def _segment_moves(al: Aligner, code: list[int], counts: Counter[str]) -> set[in
     units = _units(al, code)
     if len(units) < 2 or all(u.header is None for u in units):
         return set()  # nothing that could move (most segments): no anchors needed
+    anchored: list[_Unit] = []
     for unit in units:
         unit.where = [o for s in unit.lines if (o := anchor_of(al, s, counts)) is not None]
-    units = [u for u in units if u.where]
-    if len(units) < 2 or len(units) > _MAX_UNITS:
+        if unit.where:
+            anchored.append(unit)
+            if len(anchored) > _MAX_UNITS:
+                return set()  # (decided here, before looking up the anchors of every other unit)
+    units = anchored
+    if len(units) < 2:
         return set()
     keys = [sorted(u.where)[len(u.where) // 2] for u in units]
     if all(a < b for a, b in zip(keys, keys[1:])):
@@ -85,7 +90,7 @@ def _old_copy(al: Aligner, unit: _Unit) -> tuple[int, int] | None:
     of its name in both texts, holding all of the unit's anchors."""
     if unit.header is None:
         return None
-    key = header_key(al.snorm[unit.header])
+    key = al.key_of(al.snorm[unit.header])
     if key is None or len(al._skey_index().get(key, ())) != 1:
         return None
     found = al._okeys_for(key)
@@ -106,20 +111,20 @@ def _old_copy(al: Aligner, unit: _Unit) -> tuple[int, int] | None:
 def _units(al: Aligner, code: list[int]) -> list[_Unit]:
     """The segment's lines cut before each header at the segment's smallest indentation (with the
     decorators and comments right above it), and after each definition's end; anchors not yet set."""
-    base = min(indent_width(al.stext[s]) for s in code)
+    base = min(al.swidth[s] for s in code)
     units: list[_Unit] = []
     current: list[int] = []
     header: int | None = None
     in_body = False  # the current definition's body has begun (a deeper line was seen)
     for s in code:
-        norm, width = al.snorm[s], indent_width(al.stext[s])
-        starts = width == base and header_key(norm) is not None \
+        norm, width = al.snorm[s], al.swidth[s]
+        starts = width == base and al.key_of(norm) is not None \
             and (norm.endswith((":", "{", "(", ")")) or "=>" in norm)
         if starts:
             # decorators and doc comments right above go with the definition
             split = len(current)
             while split > 0 and al.snorm[current[split - 1]].startswith(_PREAMBLE) \
-                    and indent_width(al.stext[current[split - 1]]) == base:
+                    and al.swidth[current[split - 1]] == base:
                 split -= 1
             if current[:split]:
                 units.append(_Unit(current[:split], [], header))
@@ -136,7 +141,7 @@ def _units(al: Aligner, code: list[int]) -> list[_Unit]:
         after = code[-1] + 1
         while after < len(al.items) and al.items[after].kind == "blank":
             after += 1
-        if after < len(al.items) and indent_width(al.stext[after]) > base:
+        if after < len(al.items) and al.swidth[after] > base:
             units[-1].header = None  # a marker inside its body follows: not shown whole, it cannot move
     return units
 

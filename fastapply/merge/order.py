@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .lines import header_key, is_trivial, opens_block
+from .lines import opens_block
 from .segments import SnippetLine, is_gap
 
 if TYPE_CHECKING:
@@ -77,14 +77,14 @@ def file_order(al: Aligner) -> list[SnippetLine]:
 def anchor_of(al: Aligner, s: int, counts: Counter[str]) -> int | None:
     """The original line that snippet line s certainly stands for, or None."""
     norm = al.snorm[s]
-    if is_trivial(norm) or counts[norm] != 1 or al.in_new_definition(s):
+    if al.strivial[s] or counts[norm] != 1 or al.in_new_definition(s):
         return None
     where = al.opos.get(norm, ())
     if len(where) == 1:
         return where[0]
     if where or not (opens_block(norm) or "(" in norm):
         return None
-    key = header_key(norm)
+    key = al.key_of(norm)
     if key is None or len(al._skey_index().get(key, ())) != 1:
         return None
     found = al._okeys_for(key)

@@ -216,9 +216,9 @@ def _check_markers_in_new_definitions(al: Aligner) -> None:
     for m in al.marker_list:
         if al.items[m].kind != "marker":
             continue
-        width = indent_width(al.stext[m])
+        width = al.swidth[m]
         header = m - 1
-        while header >= 0 and (not al.snorm[header] or indent_width(al.stext[header]) >= width):
+        while header >= 0 and (not al.snorm[header] or al.swidth[header] >= width):
             if header in al.markers:
                 header = -1
                 break

@@ -10,11 +10,10 @@ from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import extract
 
 from ..deadline import check_deadline
-from .blocks import opens_at
 from .context import ends_before_whole_blocks
-from .lines import continues_block, header_key, indent_width, is_closer, is_trivial
+from .lines import continues_block, is_closer, is_trivial
 from .segments import is_gap
-from .similar import FUZZY_MIN, edited_version, rewrites
+from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, rewrites
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -36,7 +35,7 @@ def prune_orphans(al: Aligner) -> None:
             del al.pairs[s]
             continue
         anc = parent_of[s]
-        while anc is not None and anc not in al.pairs and header_key(al.snorm[anc]) is None:
+        while anc is not None and anc not in al.pairs and al.key_of(al.snorm[anc]) is None:
             anc = parent_of[anc]
         if anc is None:
             continue
@@ -54,11 +53,13 @@ def pair_closers(al: Aligner) -> None:
     unpaired: the opener may have been paired in a later step than the one that left its closer
     as a lone trivial line (`end` is too common to pair on its own)."""
     taken = set(al.pairs.values())
+    order = al.pair_order()  # O(log m) order checks: a scan of every pair per closer was quadratic
     for s, o in sorted(al.pairs.items()):
         ends = al._block_ends(s, o, len(al.items), len(al.orig))
-        if ends is not None and ends[0] not in al.pairs and ends[1] not in taken and al._monotone(*ends):
+        if ends is not None and ends[0] not in al.pairs and ends[1] not in taken and al._monotone(*ends, order):
             al.pairs[ends[0]] = ends[1]
             taken.add(ends[1])
+            order.add(ends[0])
 
 
 def covered(al: Aligner) -> set[int]:
@@ -69,18 +70,18 @@ def covered(al: Aligner) -> set[int]:
     (Python has no closing brace to pair): a marker after the block must not keep them."""
     gone: set[int] = set()
     for s, o in al.pairs.items():
-        if not opens_at(al.snorm, s):
+        if not al.s_opens(s):
             continue
-        width = indent_width(al.stext[s])
+        width = al.swidth[s]
         body: list[int] = []
         complete = False
         for index in range(s + 1, len(al.items)):
             if index in al.markers:
-                complete = indent_width(al.stext[index]) <= width
+                complete = al.swidth[index] <= width
                 break
             if not al.snorm[index] or continues_block(al.snorm[index]):
                 continue
-            if indent_width(al.stext[index]) <= width:
+            if al.swidth[index] <= width:
                 # the same header again right after its block: which of the two is the original
                 # one is unclear, so the block is not known to be complete
                 complete = al.snorm[index] != al.snorm[s]
@@ -88,7 +89,7 @@ def covered(al: Aligner) -> set[int]:
             body.append(index)
         else:
             complete = True
-        if body and opens_at(al.snorm, body[-1]):
+        if body and al.s_opens(body[-1]):
             complete = False  # it ends with a block header whose body the marker after it stands for
         if complete and body and body[-1] not in al.pairs:
             # the lines after the block's last paired line are replaced by its unpaired tail
@@ -130,7 +131,8 @@ def place_stragglers(al: Aligner) -> None:
             if choices is None:
                 budget -= hi - lo
                 choices = ranges[lo, hi] = {o: al.onorm[o] for o in range(lo, hi) if al.onorm[o]}
-            found = extract(al.snorm[s], choices, scorer=ratio, score_cutoff=FUZZY_MIN, limit=3)
+            found = extract(al.snorm[s], choices, scorer=ratio, score_cutoff=FUZZY_MIN, limit=3) \
+                if len(al.snorm[s]) <= FUZZY_MAX_CHARS else long_matches(al.snorm[s], choices)
             good = [(score, o) for _, score, o in found
                     if edited_version(al.snorm[s], al.onorm[o], assignments=True)]
             if len(good) == 1 or len(good) > 1 and good[0][0] - good[1][0] >= 10:
@@ -146,7 +148,7 @@ def isolated_common(al: Aligner, s: int, o: int) -> bool:
     only when a distinctive line close to it (same segment) is paired close to it too, or it
     closes a paired block."""
     norm = al.snorm[s]
-    if len(al.opos.get(norm, ())) < 3 or is_closer(norm) and al._closer_ok(s):
+    if len(al.opos.get(norm, ())) < 3 or al.scloser[s] and al._closer_ok(s):
         return False
     for step in (-1, 1):
         s2, seen = s + step, 0
@@ -155,7 +157,7 @@ def isolated_common(al: Aligner, s: int, o: int) -> bool:
             if other:
                 seen += 1
                 o2 = al.pairs.get(s2)
-                if o2 is not None and not is_trivial(other) and len(al.opos.get(other, ())) < 3 \
+                if o2 is not None and not al.strivial[s2] and len(al.opos.get(other, ())) < 3 \
                         and (o2 - o) * step > 0 and (abs((o2 - o) - (s2 - s)) <= 2 or step > 0
                                                      and _before_deleted_blocks(al, s, o, s2, o2)):
                     return False
@@ -166,8 +168,8 @@ def isolated_common(al: Aligner, s: int, o: int) -> bool:
 def _before_deleted_blocks(al: Aligner, s: int, o: int, s2: int, o2: int) -> bool:
     """True when (s, o) is the last line before whole blocks that the snippet deletes up to (s2, o2),
     at the same depth relative to it in both texts."""
-    depth = indent_width(al.stext[s]) - indent_width(al.stext[s2])
-    return indent_width(al.orig[o]) - indent_width(al.orig[o2]) == depth and \
+    depth = al.swidth[s] - al.swidth[s2]
+    return al.owidth[o] - al.owidth[o2] == depth and \
         ends_before_whole_blocks(al, (s, o), o2)
 
 
@@ -180,6 +182,7 @@ def extend_fuzzy(al: Aligner) -> None:
     """
     ordered = sorted(al.pairs.items())
     al._taken = set(al.pairs.values())
+    al._order = al.pair_order()
     if al.items and al.items[0].kind == "code":
         walk_fuzzy(al, -1, -1, +1)
     if al.items and al.items[-1].kind == "code":
@@ -207,8 +210,8 @@ def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
         if al.onorm[o2]:
             olines.append(o2)
         o2 += step
-    base_s = indent_width(al.stext[s]) if 0 <= s < len(al.items) else None
-    base_o = indent_width(al.orig[o]) if 0 <= o < len(al.orig) else None
+    base_s = al.swidth[s] if 0 <= s < len(al.items) else None
+    base_o = al.owidth[o] if 0 <= o < len(al.orig) else None
     cursor = misses = 0
     for s2 in run:
         # an unchanged line must be the very next one; an edited line may replace two
@@ -222,16 +225,18 @@ def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
                     not (adjacent and rewrites(al.snorm[s2], al.onorm[o2])):
                 continue
             if base_s is not None and base_o is not None and \
-                    indent_width(al.stext[s2]) - base_s != indent_width(al.orig[o2]) - base_o:
+                    al.swidth[s2] - base_s != al.owidth[o2] - base_o:
                 continue
             al.pairs[s2] = o2
+            al._order.add(s2)
             taken.add(o2)
             al.fuzzy.add(s2)
             al.fuzzy.add(s)
             closer = al._block_ends(s2, o2, len(al.items), len(al.orig))
             if closer is not None and closer[0] not in al.pairs and closer[1] not in taken \
-                    and al._monotone(*closer):
+                    and al._monotone(*closer, al._order):
                 al.pairs[closer[0]] = closer[1]
+                al._order.add(closer[0])
                 taken.add(closer[1])
                 al.fuzzy.add(closer[0])
             cursor, misses = k + 1, -1

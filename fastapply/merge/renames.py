@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .lines import header_key, is_trivial, opens_block
+from .lines import is_trivial, opens_block
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -31,7 +31,7 @@ def find_renames(al: Aligner) -> int:
     """Teach the aligner the renamed headers of the snippet; returns how many were found."""
     unknown = [s for s, item in enumerate(al.items) if item.kind == "code" and _is_header(item.norm)
                and item.norm not in al.opos]
-    unknown = [(s, key) for s in unknown if (key := header_key(al.snorm[s])) is not None
+    unknown = [(s, key) for s in unknown if (key := al.key_of(al.snorm[s])) is not None
                and not al._okeys_for(key) and len(al._skey_index().get(key, ())) == 1]
     if not unknown:
         return 0
@@ -44,7 +44,7 @@ def find_renames(al: Aligner) -> int:
         if len(olds) != 1:
             continue
         o = olds.pop()
-        old_key = header_key(al.onorm[o]) if _is_header(al.onorm[o]) else None
+        old_key = al.key_of(al.onorm[o]) if _is_header(al.onorm[o]) else None
         if old_key is None or old_key in shown or old_key.rsplit(".", 1)[-1] in mentioned \
                 or _skeleton(al.onorm[o], old_key) != _skeleton(al.snorm[s], key):
             continue

@@ -10,6 +10,10 @@ from rapidfuzz.fuzz import ratio
 from .lines import header_key, is_closer, is_trivial, opens_block
 
 FUZZY_MIN = 60.0
+# Past this length (minified code, embedded data) two lines are compared by their common prefix
+# and suffix (linear), not rapidfuzz's ratio: that is quadratic in the length of two long lines
+# (a 500 KB line against its edited copy took 7 s).
+FUZZY_MAX_CHARS = 5_000
 
 _ASSIGNED = re.compile(r"^((?:(?:const|let|var|local|val|export|static|final|public|private)\s+)*"
                        r"[A-Za-z_$][\w$.\[\]'\"]*\s*(?::[^=]*)?)\s*[:=]\s")
@@ -34,9 +38,9 @@ def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
     if assignments and new_target and old_target and new_target.group(1).strip() == old_target.group(1).strip():
         return True  # the same name given a new value: `TIMEOUT = 30` -> `TIMEOUT = 60`
     a, b = _TOKEN.findall(new), _TOKEN.findall(old)
-    if a[0] != b[0] or ratio(new, old) < FUZZY_MIN:
+    if a[0] != b[0] or similarity(new, old) < FUZZY_MIN:
         return False
-    if opens_block(new) and opens_block(old) and ratio(new, old) >= 85:
+    if opens_block(new) and opens_block(old) and similarity(new, old) >= 85:
         return True  # a block header with a changed condition: `if x > 1 {` -> `if x > 2 {`
     small, large = (a, b) if len(a) <= len(b) else (b, a)
     remaining = Counter(large)
@@ -66,7 +70,43 @@ def rewrites(new: str, old: str) -> bool:
     if new_target and old_target:
         return new_target.group(1).strip() == old_target.group(1).strip()
     a, b = _TOKEN.findall(new), _TOKEN.findall(old)
-    return len(a) >= 3 and len(b) >= 3 and a[0] in _EXITS and a[:2] == b[:2] and ratio(new, old) >= FUZZY_MIN
+    return len(a) >= 3 and len(b) >= 3 and a[0] in _EXITS and a[:2] == b[:2] and similarity(new, old) >= FUZZY_MIN
 
 
 _EXITS = {"raise", "throw", "return", "assert", "panic", "fail", "abort", "die", "error"}
+
+
+def similarity(a: str, b: str) -> float:
+    """rapidfuzz's ratio (0-100); for lines longer than FUZZY_MAX_CHARS a lower bound of it in linear
+    time: the share of both lines that their common prefix and suffix cover (one edit in a long
+    minified line keeps almost all of it; a different line shares little)."""
+    if len(a) <= FUZZY_MAX_CHARS and len(b) <= FUZZY_MAX_CHARS:
+        return ratio(a, b)
+    if not a and not b:
+        return 100.0
+    head = _common_prefix(a, b)
+    tail = _common_prefix(a[head:][::-1], b[head:][::-1])
+    return 200.0 * (head + tail) / (len(a) + len(b))
+
+
+def long_matches(query: str, choices: dict[int, str], limit: int = 3) -> list[tuple[str, float, int]]:
+    """rapidfuzz.process.extract(query, choices, scorer=ratio, score_cutoff=FUZZY_MIN) for a query
+    longer than FUZZY_MAX_CHARS, with `similarity`: only choices whose length allows a score of
+    FUZZY_MIN are compared (at least 3/7 of the query's), so at most (file size / that length) of
+    them, each in linear time."""
+    shortest, longest = len(query) * 3 / 7, len(query) * 7 / 3
+    found = [(text, score, key) for key, text in choices.items() if shortest <= len(text) <= longest
+             and (score := similarity(query, text)) >= FUZZY_MIN]
+    return sorted(found, key=lambda match: -match[1])[:limit]
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """Length of the common prefix: a binary search over slice comparisons (C speed, O(n log n))."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo

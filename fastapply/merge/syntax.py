@@ -23,16 +23,20 @@ def parse(spec: LanguageSpec, text: str) -> Any | None:
 # Top-level lines that continue a statement rather than start one.
 _CONTINUES = re.compile(r"^(?:[}\])]|end\b|else\b|elif\b|except\b|finally\b|catch\b|when\b|rescue\b|ensure\b|"
                         r"fi\b|done\b|esac\b|\.|,|&&|\|\||\+|-(?!-)|\*(?!/)|/(?![/*])|\?|:)")
-# Below this many lines a window saves too little to be worth a second parse.
+# Below this many lines a window saves too little to be worth a second parse, unless the file is
+# this many bytes long (a few very long lines: minified code, where a parse costs ~1 s per MB).
 _WINDOW_MIN_LINES = 120
+_WINDOW_MIN_BYTES = 256_000
 
 
 def changed_window(original: str, merged: str) -> tuple[str, str] | None:
     """The same stretch of top-level statements around every changed line, in both texts: from the
     last line at or before the first change that starts a top-level statement (no indentation) to
-    the first such line after the last change. None when that is (nearly) the whole file."""
+    the first such line after the last change. None when that is (nearly) the whole file: half of
+    its lines, or for files of _WINDOW_MIN_BYTES or more a quarter of its bytes. O(n)."""
     old, new = original.split("\n"), merged.split("\n")
-    if len(old) < _WINDOW_MIN_LINES:
+    big = len(original) >= _WINDOW_MIN_BYTES
+    if len(old) < _WINDOW_MIN_LINES and not big:
         return None
     if old == new:
         return "", ""
@@ -44,9 +48,52 @@ def changed_window(original: str, merged: str) -> tuple[str, str] | None:
     while stop < len(old) and not _starts_statement(old[stop]):
         stop += 1
     suffix = len(old) - stop
-    if start == 0 and suffix == 0 or (stop - start) * 2 > len(old):
+    if start == 0 and suffix == 0:
         return None
-    return "\n".join(old[start:stop]), "\n".join(new[start:len(new) - suffix])
+    window = "\n".join(old[start:stop]), "\n".join(new[start:len(new) - suffix])
+    # a window parse is done twice (both versions), so in bytes it pays below a quarter of the file
+    if len(window[0]) * 4 > len(original) if big else (stop - start) * 2 > len(old):
+        return None
+    return window
+
+
+# From this size on, the second text of a comparison is parsed incrementally from the first's tree.
+INCREMENTAL_MIN_BYTES = 256_000
+
+
+def reparse(spec: LanguageSpec, tree: Any, before: bytes, after: bytes) -> Any | None:
+    """The tree of `after`, given `tree`, the tree of `before`: tree-sitter reuses the subtrees of
+    the unchanged head and tail (the common byte prefix and suffix), so the cost is about that of
+    the changed part, not of a second whole parse. O(n) to find the changed span; when that span is
+    a large part of the text (editing the tree would cost more than it saves), a fresh parse."""
+    parser = spec.parser()
+    if parser is None:
+        return None
+    head = common_prefix(before, after)
+    tail = common_prefix(before[head:][::-1], after[head:][::-1])
+    old_end, new_end = len(before) - tail, len(after) - tail
+    if (new_end - head) * 4 > len(after):
+        return parser.parse(after)
+    edited = tree.copy()
+    edited.edit(head, old_end, new_end, _point(before, head), _point(before, old_end), _point(after, new_end))
+    return parser.parse(after, edited)
+
+
+def common_prefix(a: bytes, b: bytes) -> int:
+    """Length of the common prefix: a binary search over slice comparisons (C speed)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _point(data: bytes, offset: int) -> tuple[int, int]:
+    """tree-sitter's (row, byte column) of a byte offset."""
+    return data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1)
 
 
 def _starts_statement(line: str) -> bool:

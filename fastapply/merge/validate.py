@@ -45,17 +45,21 @@ def check_syntax(spec: LanguageSpec | None, original: str, merged: str) -> None:
     Most merges change a few lines of a long file, and parsing is the costliest step: first only the
     top-level statements around the changed lines are parsed, in both versions. When both parse
     without an error, the merge did not break anything there, and the lines around are the original's
-    own. Otherwise (an error, or a window that does not stand alone) both whole files are compared.
+    own. Otherwise (an error, or a window that does not stand alone) both whole files are compared;
+    from INCREMENTAL_MIN_BYTES on, the original is then parsed incrementally from the merged file's
+    tree (only the changed span is read again), so a large file costs one whole parse, not two.
     """
     if spec is None or spec.grammar is None:
         return
-    from .syntax import changed_window, embedded_error_count, error_count, error_lines, parse
+    from .syntax import INCREMENTAL_MIN_BYTES, changed_window, embedded_error_count, error_count, error_lines, \
+        parse, reparse
 
     window = None if spec.embedded else changed_window(original, merged)
     if window is not None:
         merged_part = parse(spec, window[1])
         if merged_part is None or not merged_part.root_node.has_error:
-            original_part = parse(spec, window[0])
+            original_part = reparse(spec, merged_part, window[1].encode("utf-8"), window[0].encode("utf-8")) \
+                if merged_part is not None and len(window[0]) >= INCREMENTAL_MIN_BYTES else parse(spec, window[0])
             if original_part is None or not original_part.root_node.has_error:
                 return
     tree = parse(spec, merged)
@@ -65,7 +69,10 @@ def check_syntax(spec: LanguageSpec | None, original: str, merged: str) -> None:
     if not tree.root_node.has_error and not inner_after:
         return
     after = error_count(tree) + inner_after
-    old_tree = parse(spec, original)
+    if len(original) >= INCREMENTAL_MIN_BYTES:  # one whole parse, not two, on a large file
+        old_tree = reparse(spec, tree, merged.encode("utf-8"), original.encode("utf-8"))
+    else:
+        old_tree = parse(spec, original)
     before = error_count(old_tree) + embedded_error_count(spec, old_tree) if old_tree is not None else 0
     if after > before:
         found = error_lines(tree)

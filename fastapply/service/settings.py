@@ -19,6 +19,7 @@ from ..errors import ErrorCode, InputError
 ENV_PREFIX = "FASTAPPLY_"
 # Model names that Morph's and Relace's clients send unchanged; they mean "the best engine here".
 DEFAULT_MODEL_ALIASES = {"morph-v3-fast": "auto", "morph-v3-large": "auto", "relace-apply-3": "auto"}
+DEFAULT_HEADER_TIMEOUT_S = 10.0
 
 
 class Settings(msgspec.Struct, kw_only=True):
@@ -43,6 +44,10 @@ class Settings(msgspec.Struct, kw_only=True):
     api_keys: list[str] = msgspec.field(default_factory=list)
     max_body_mb: float = 8.0
     timeout_s: float = 30.0
+    # A connection must deliver a request's headers within this many seconds of opening (or of its
+    # previous response), else it is closed: idle or dribbling connections cannot pile up and
+    # exhaust the file descriptors (uvicorn times out only connections that finished a request).
+    header_timeout_s: float = DEFAULT_HEADER_TIMEOUT_S
     # A model stream's response starts at once, so timeout_s cannot bound it: generation stops after
     # this many seconds (checked between chunks) with an in-band `generation_timeout` error event.
     max_generation_s: float = 300.0
@@ -85,7 +90,7 @@ class Settings(msgspec.Struct, kw_only=True):
         for name in ("max_queue", "executor_workers"):
             if getattr(self, name) < 0:
                 problems.append(f"{name} must not be negative")
-        for name in ("max_body_mb", "timeout_s", "max_generation_s"):
+        for name in ("max_body_mb", "timeout_s", "max_generation_s", "header_timeout_s"):
             if getattr(self, name) <= 0:
                 problems.append(f"{name} must be positive")
         for name, module in (("http", "httptools"), ("loop", "uvloop")):

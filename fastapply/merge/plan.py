@@ -14,7 +14,7 @@ from .deletions import deletions
 from .indent import Style, detect_style
 from .moves import find_moves
 from .order import file_order
-from .provenance import check_provenance
+from .provenance import check_markers_in_new_definitions, check_provenance
 from .renames import find_renames
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
 from .segments import (SnippetLine, classify, drop_closing_context, indent_of, is_gap, normalize_all,
@@ -66,6 +66,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     find_renames(aligner)
     if explicit:
         drop |= find_moves(aligner)
+        check_markers_in_new_definitions(aligner)  # before reordering drops the markers after segments
         reordered = file_order(aligner)
         if reordered is not items:
             items = reordered

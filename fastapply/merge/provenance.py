@@ -47,7 +47,8 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
     _check_empty_markers(al, spliced)
     _check_duplicates(al, spliced)
     _check_repeated_lines(al, spliced)
-    _check_markers_in_new_definitions(al)
+    _check_unplaced_context(al)
+    check_markers_in_new_definitions(al)
     _check_decorators_before_markers(al)
 
 
@@ -103,7 +104,21 @@ def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
     present: set[int] | None = None
     for row, line in enumerate(spliced.lines):
         s, o = spliced.origin[row]
-        if s < 0 or o >= 0 or not opens_block(al.snorm[s]):
+        if s < 0 or o >= 0:
+            continue
+        if _copies_kept_header(al, spliced, row, s):
+            if present is None:
+                present = {o for _, o in spliced.origin if o >= 0}
+            twin = al.opos[al.snorm[s]][0]
+            if twin in present and _merged_scope(spliced.lines, row) == _original_scope(al, twin):
+                item = al.items[s]
+                raise ValidationError(
+                    f"snippet line {item.number} ({item.text.strip()!r}) repeats the definition header on "
+                    f"original line {twin + 1}, which the merge also keeps, so it would be defined twice. If "
+                    "it replaces that definition, show the line before or after the old one; if it moves "
+                    "it, delete the old copy explicitly",
+                    code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+        if not opens_block(al.snorm[s]):
             continue
         norm = al.snorm[s]
         key = header_key(norm)
@@ -128,6 +143,23 @@ def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
             "definition, show the line before or after the old one; if it moves it, delete the old copy "
             "explicitly",
             code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+# `name(args)` on its own line with the body's `{` on the next (C, C++, PHP, Allman style)
+_ALLMAN_HEADER = re.compile(r"^(?:[\w:*&<>~,]+\s+)*[*&]*[A-Za-z_~][\w:~]*\s*\(.*\)\s*(?:const\s*)?$")
+
+
+def _copies_kept_header(al: Aligner, spliced: Spliced, row: int, s: int) -> bool:
+    """True when new snippet line s is a definition header written exactly like one that occurs
+    once in the original (a moved or renamed definition whose old copy may still be there)."""
+    norm = al.snorm[s]
+    if len(al.opos.get(norm, ())) != 1 or s > 0 and _REDEFINES.match(al.snorm[s - 1] or ""):
+        return False
+    if opens_block(norm):
+        key = header_key(norm)
+        return key is not None and not key.startswith(("key:", "css:", "<"))
+    following = next((al.snorm[k] for k in range(s + 1, min(s + 3, len(al.items))) if al.snorm[k]), "")
+    return following == "{" and bool(_ALLMAN_HEADER.match(norm))
 
 
 _SCOPE_WALK = 5000  # lines walked back to find a new header's enclosing line
@@ -212,19 +244,21 @@ def _repeated_in_original(al: Aligner, o: int) -> bool:
     return False
 
 
-def _check_markers_in_new_definitions(al: Aligner) -> None:
+def check_markers_in_new_definitions(al: Aligner) -> None:
+    """O(m) over markers, each walking back through its own segment. Also called before segments
+    are put back in file order (order.py), which keeps only the marker before each segment."""
     for m in al.marker_list:
         if al.items[m].kind != "marker":
             continue
-        width = indent_width(al.stext[m])
-        header = m - 1
-        while header >= 0 and (not al.snorm[header] or indent_width(al.stext[header]) >= width):
-            if header in al.markers:
-                header = -1
-                break
-            header -= 1
+        header = _open_header(al, m, indent_width(al.stext[m]))
         if header < 0 or header in al.pairs or not opens_block(al.snorm[header]) \
-                or header_key(al.snorm[header]) is None or not al.in_new_definition(header):
+                or header_key(al.snorm[header]) is None:
+            # a marker written less indented than the code before it (at column 0) says little
+            # about where it is: a braced block still open before it is the one it sits in
+            header = _open_braced_block(al, m)
+            if header < 0 or header in al.pairs:
+                continue
+        if header_key(al.snorm[header]) is None or not al.in_new_definition(header):
             continue
         item = al.items[header]
         raise ValidationError(
@@ -232,6 +266,57 @@ def _check_markers_in_new_definitions(al: Aligner) -> None:
             f"have, but the marker on snippet line {al.items[m].number} inside it stands for existing code "
             "of it. If it renames a definition, keep the old name or show the whole definition",
             code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
+
+
+def _open_header(al: Aligner, m: int, width: int) -> int:
+    """The nearest snippet line before marker m, in its segment, indented less than `width` (-1)."""
+    header = m - 1
+    while header >= 0 and (not al.snorm[header] or indent_width(al.stext[header]) >= width):
+        if header in al.markers:
+            return -1
+        header -= 1
+    return header if header >= 0 and header not in al.markers else -1
+
+
+def _open_braced_block(al: Aligner, m: int) -> int:
+    """The header of the innermost `{` block still open at marker m, judged from the code line
+    right before it (-1 when that line closes or opens nothing, or the block is not braced)."""
+    prev = m - 1
+    while prev >= 0 and not al.snorm[prev] and prev not in al.markers:
+        prev -= 1
+    if prev < 0 or prev in al.markers:
+        return -1
+    if al.snorm[prev].endswith("{"):
+        return prev
+    header = _open_header(al, m, indent_width(al.stext[prev]))
+    return header if header >= 0 and al.snorm[header].endswith("{") else -1
+
+
+def _check_unplaced_context(al: Aligner) -> None:
+    """O(m): the unpaired lines between a marker and the nearest paired line of its segment (on
+    either side), when every one of them is a copy of an original line, are context the alignment
+    could not place (models show a few existing lines next to a marker: a doc comment's head, the
+    end of the previous function). Kept as new code, they would repeat those lines."""
+    for m in al.marker_list:
+        if al.items[m].kind != "marker":
+            continue
+        for step in (-1, 1):
+            run: list[int] = []
+            s = m + step
+            while 0 <= s < len(al.items) and s not in al.markers and s not in al.pairs:
+                if al.snorm[s]:
+                    run.append(s)
+                s += step
+            if not run or any(not al.opos.get(al.snorm[r]) or al.in_new_definition(r) for r in run) \
+                    or all(is_trivial(al.snorm[r]) for r in run):
+                continue
+            item = al.items[run[0]]
+            raise ValidationError(
+                f"snippet line {item.number} ({item.text.strip()!r}) next to the marker on snippet line "
+                f"{al.items[m].number} is a line the original already has (line {al.opos[item.norm][0] + 1}), "
+                "but it could not be placed, so it would be added a second time. Show one more unchanged, "
+                "distinctive line next to it",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 
 _DECORATOR = ("@", "#[")

@@ -304,10 +304,12 @@ def _check_unplaced_context(al: Aligner) -> None:
             run: list[int] = []
             s = m + step
             while 0 <= s < len(al.items) and s not in al.markers and s not in al.pairs:
+                if al.snorm[s] and al.in_new_definition(s):
+                    break  # new code from here on (a new function and its doc comment)
                 if al.snorm[s]:
                     run.append(s)
                 s += step
-            if not run or any(not al.opos.get(al.snorm[r]) or al.in_new_definition(r) for r in run) \
+            if not run or any(not al.opos.get(al.snorm[r]) for r in run) \
                     or all(is_trivial(al.snorm[r]) for r in run):
                 continue
             item = al.items[run[0]]

@@ -25,6 +25,7 @@ from .whole import WHOLE_SHARE, looks_whole, whole_text
 
 # A snippet without markers whose edges are this close to the file's edges replaces them.
 _EDGE_LINES = 3
+_COMMENT_STARTS = ("#", "//", "/*", "*", "--", "<!--", ";")
 
 
 class Plan(msgspec.Struct):
@@ -213,7 +214,9 @@ def _settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[st
     lead = sum(1 for i in items[:first_s] if i.kind == "code")
     # new top-level lines after the last pair (lines inside its block do not reach the file's end)
     trail = sum(1 for i in items[last_s + 1:] if i.kind == "code" and indent_width(i.text) <= base)
-    cut_head = before == 0 or (lead >= 1 and before <= _EDGE_LINES)
+    # a file's leading comment (licence, shebang, mode line) is never what new code replaces
+    cut_head = before == 0 or (lead >= 1 and before <= _EDGE_LINES
+                               and not all(n.startswith(_COMMENT_STARTS) for n in onorm[:first_o] if n))
     cut_tail = after == 0 or (trail >= 1 and after <= _EDGE_LINES)
     total = sum(1 for n in onorm if n)
     if cut_head and cut_tail and len(pairs) >= WHOLE_SHARE * total:

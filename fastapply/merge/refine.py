@@ -14,7 +14,7 @@ from .blocks import opens_at
 from .context import ends_before_whole_blocks
 from .lines import continues_block, header_key, indent_width, is_closer, is_trivial
 from .segments import is_gap
-from .similar import FUZZY_MIN, edited_version, rewrites
+from .similar import FUZZY_MIN, edited_version, rewrites, substituted
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -187,6 +187,56 @@ def extend_fuzzy(al: Aligner) -> None:
     for s, o in ordered:
         walk_fuzzy(al, s, o, -1)
         walk_fuzzy(al, s, o, +1)
+    for s, o in sorted(al.pairs.items()):
+        pair_edit_run(al, s, o, +1)
+        pair_edit_run(al, s, o, -1)
+
+
+_RUN_REACH = 12  # lines an edit run may span from its anchor
+
+
+def pair_edit_run(al: Aligner, s: int, o: int, step: int) -> None:
+    """Several edited lines in a row next to the anchor (s, o): walking away from it, the snippet
+    and original lines are compared position by position; where they differ each snippet line
+    must be the original line with a few tokens swapped (a one-word edit, a named constant, an
+    annotation), at the same indentation relative to the anchor. The run counts only when it is
+    closed on its far side the same way on both sides: by a line equal to the original one at the
+    same position (`return 1;`, `[observer],`) or by the next anchor at the same position. Line
+    for line replacements between fixed ends are edits, not insertions next to the old lines.
+    O(_RUN_REACH) per anchor."""
+    taken = al._taken
+    s2, o2 = s, o
+    found: list[tuple[int, int, bool]] = []  # (snippet line, original line, edited)
+    closed = 0  # how many of `found` a closing line or anchor confirms
+    while len(found) < _RUN_REACH:
+        s2 += step
+        while 0 <= s2 < len(al.items) and al.items[s2].kind == "blank":
+            s2 += step
+        o2 = al._skip_blank(o2 + step, len(al.orig) if step > 0 else -1, step)
+        if not (0 <= s2 < len(al.items) and 0 <= o2 < len(al.orig)) or s2 in al.markers:
+            break
+        if s2 in al.pairs or o2 in taken:
+            if al.pairs.get(s2) == o2:
+                closed = len(found)  # the next anchor sits at the same position
+            break
+        if al.snorm[s2] == al.onorm[o2]:
+            found.append((s2, o2, False))
+            if not is_trivial(al.snorm[s2]) and any(edited for _, _, edited in found):
+                closed = len(found)
+            continue
+        if al.snorm[s2] in al.opos or al.onorm[o2] in al.spos:
+            break  # a line the other side has verbatim elsewhere is that line, not an edit
+        if indent_width(al.stext[s2]) - indent_width(al.stext[s]) != indent_width(al.orig[o2]) - indent_width(al.orig[o]) \
+                or not substituted(al.snorm[s2], al.onorm[o2]):
+            break
+        found.append((s2, o2, True))
+    if not any(edited for _, _, edited in found[:closed]):
+        return
+    for s3, o3, edited in found[:closed]:
+        al.pairs[s3] = o3
+        taken.add(o3)
+        if edited:
+            al.fuzzy.add(s3)
 
 
 def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:

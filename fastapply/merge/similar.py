@@ -70,3 +70,17 @@ def rewrites(new: str, old: str) -> bool:
 
 
 _EXITS = {"raise", "throw", "return", "assert", "panic", "fail", "abort", "die", "error"}
+
+
+def substituted(new: str, old: str) -> bool:
+    """True when `new` is `old` with a few tokens swapped, in place (a one-word edit, a literal
+    replaced by a named constant, an annotation changed): the same number of tokens, at most one
+    in three of them different, and something more than punctuation in common."""
+    if is_trivial(new) or is_trivial(old):
+        return False
+    a, b = _TOKEN.findall(new), _TOKEN.findall(old)
+    if len(a) != len(b) or len(a) < 2:
+        return False
+    differ = sum(x != y for x, y in zip(a, b))
+    same_words = sum(x == y and x[0].isalnum() for x, y in zip(a, b))
+    return 0 < differ <= max(1, len(a) // 3) and same_words >= 1

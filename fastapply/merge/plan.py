@@ -230,9 +230,13 @@ def _settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[st
 
 def _same_indentation(items: list[SnippetLine], orig: list[str], pairs: dict[int, int]) -> bool:
     """True when the snippet's paired lines carry exactly the original's leading whitespace (at
-    least 90% of them, and more than two): its indentation is the file's own where it speaks."""
+    least 90% of them, and more than two; or every indented one, when few are paired, as in a
+    snippet of moved code): its indentation is the file's own where it speaks."""
     same = sum(1 for s, o in pairs.items() if indent_of(items[s].text) == indent_of(orig[o]))
-    return same > 2 and same >= 0.9 * len(pairs)
+    if same > 2 and same >= 0.9 * len(pairs):
+        return True
+    indented = [(s, o) for s, o in pairs.items() if indent_of(orig[o])]
+    return bool(indented) and all(indent_of(items[s].text) == indent_of(orig[o]) for s, o in indented)
 
 
 def _snippet_style(items: list[SnippetLine], file_style: Style) -> Style:

@@ -14,7 +14,7 @@ from .deletions import deletions
 from .indent import Style, detect_style
 from .moves import find_moves
 from .order import file_order
-from .provenance import check_markers_in_new_definitions, check_provenance
+from .provenance import check_provenance, markers_in_new_definitions
 from .renames import find_renames
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
 from .segments import (SnippetLine, classify, drop_closing_context, indent_of, is_gap, normalize_all,
@@ -65,9 +65,10 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         items = _assume_markers(items)
     aligner = Aligner(items, orig, onorm)
     find_renames(aligner)
+    suspects: list[tuple[SnippetLine, SnippetLine]] = []
     if explicit:
         drop |= find_moves(aligner)
-        check_markers_in_new_definitions(aligner)  # before reordering drops the markers after segments
+        suspects = markers_in_new_definitions(aligner)  # before reordering drops markers after segments
         reordered = file_order(aligner)
         if reordered is not items:
             items = reordered
@@ -106,7 +107,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     spliced = splice(items, orig, pairs, file_style=file_style,
                      snip_style=_snippet_style(items, file_style), drop=drop)
     check_markers(set(onorm), spliced.lines, spliced.snippet_rows)
-    check_provenance(aligner, spliced, drop)
+    check_provenance(aligner, spliced, drop, suspects)
     if explicit and (spliced.lines != orig and _same_code(spliced.lines, orig)
                      or spliced.lines == orig and ambiguous_context(aligner) is not None):
         _fail_no_change(code)

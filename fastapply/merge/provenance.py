@@ -27,10 +27,12 @@ the same name (cached by the aligner) and a walk back to its enclosing line (cap
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
 from .lines import header_key, indent_width, is_trivial, opens_block
+from .segments import SnippetLine
 from .splice import Spliced
 
 if TYPE_CHECKING:
@@ -41,14 +43,16 @@ _WORDS = re.compile(r"\w+")
 _REDEFINES = re.compile(r"^@(?:\w+\.(?:setter|deleter|getter|register)|(?:typing\.)?overload)\b")
 
 
-def check_provenance(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
+def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
+                     suspects: Sequence[tuple[SnippetLine, SnippetLine]] = ()) -> None:
+    """`suspects`: markers_in_new_definitions() of the snippet before its segments were reordered."""
     _check_accounted(al, spliced, drop)
     _check_snippet_kept(al, spliced)
     _check_empty_markers(al, spliced)
     _check_duplicates(al, spliced)
     _check_repeated_lines(al, spliced)
     _check_unplaced_context(al)
-    check_markers_in_new_definitions(al)
+    _check_markers_in_new_definitions(al, [*suspects, *markers_in_new_definitions(al)])
     _check_decorators_before_markers(al)
 
 
@@ -244,9 +248,12 @@ def _repeated_in_original(al: Aligner, o: int) -> bool:
     return False
 
 
-def check_markers_in_new_definitions(al: Aligner) -> None:
-    """O(m) over markers, each walking back through its own segment. Also called before segments
-    are put back in file order (order.py), which keeps only the marker before each segment."""
+def markers_in_new_definitions(al: Aligner) -> list[tuple[SnippetLine, SnippetLine]]:
+    """(header, marker) for each marker inside a definition the original does not have and that
+    is not paired (yet). O(m) over markers, each walking back through its own segment. Also
+    taken before segments are put back in file order (order.py keeps only the marker before
+    each segment, so a marker that ended a segment inside a new definition would be lost)."""
+    found: list[tuple[SnippetLine, SnippetLine]] = []
     for m in al.marker_list:
         if al.items[m].kind != "marker":
             continue
@@ -254,18 +261,30 @@ def check_markers_in_new_definitions(al: Aligner) -> None:
         if header < 0 or header in al.pairs or not opens_block(al.snorm[header]) \
                 or header_key(al.snorm[header]) is None:
             # a marker written less indented than the code before it (at column 0) says little
-            # about where it is: a braced block still open before it is the one it sits in
+            # about where it is: a block still open before it is the one it sits in
             header = _open_braced_block(al, m)
             if header < 0 or header in al.pairs:
                 continue
-        if header_key(al.snorm[header]) is None or not al.in_new_definition(header):
+        if header_key(al.snorm[header]) is not None and al.in_new_definition(header):
+            found.append((al.items[header], al.items[m]))
+    return found
+
+
+def _check_markers_in_new_definitions(al: Aligner, suspects: list[tuple[SnippetLine, SnippetLine]]) -> None:
+    """Refuse the suspects whose header the alignment left unpaired (an edit run may pair a
+    renamed header line for line). O(m)."""
+    if not suspects:
+        return
+    index_of = {id(item): s for s, item in enumerate(al.items)}
+    for header, marker in suspects:
+        s = index_of.get(id(header))
+        if s is None or s in al.pairs:
             continue
-        item = al.items[header]
         raise ValidationError(
-            f"snippet line {item.number} ({item.text.strip()!r}) starts a definition the original does not "
-            f"have, but the marker on snippet line {al.items[m].number} inside it stands for existing code "
+            f"snippet line {header.number} ({header.text.strip()!r}) starts a definition the original does "
+            f"not have, but the marker on snippet line {marker.number} inside it stands for existing code "
             "of it. If it renames a definition, keep the old name or show the whole definition",
-            code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
+            code=ErrorCode.ANCHOR_NOT_FOUND, line=header.number)
 
 
 def _open_header(al: Aligner, m: int, width: int) -> int:
@@ -279,17 +298,22 @@ def _open_header(al: Aligner, m: int, width: int) -> int:
 
 
 def _open_braced_block(al: Aligner, m: int) -> int:
-    """The header of the innermost `{` block still open at marker m, judged from the code line
-    right before it (-1 when that line closes or opens nothing, or the block is not braced)."""
+    """The header of the innermost block still open at marker m, judged from the code line right
+    before it, when the block ends with a closing line (`}`, `end`; not Python's `:` blocks,
+    which end where the code dedents): -1 when there is none."""
     prev = m - 1
     while prev >= 0 and not al.snorm[prev] and prev not in al.markers:
         prev -= 1
     if prev < 0 or prev in al.markers:
         return -1
-    if al.snorm[prev].endswith("{"):
+    if _closed_by_a_line(al.snorm[prev]):
         return prev
     header = _open_header(al, m, indent_width(al.stext[prev]))
-    return header if header >= 0 and al.snorm[header].endswith("{") else -1
+    return header if header >= 0 and _closed_by_a_line(al.snorm[header]) else -1
+
+
+def _closed_by_a_line(norm: str) -> bool:
+    return opens_block(norm) and not norm.endswith(":")
 
 
 def _check_unplaced_context(al: Aligner) -> None:
@@ -335,6 +359,12 @@ def _check_decorators_before_markers(al: Aligner) -> None:
         if before < 0 or before in al.pairs or before in al.markers or al.items[before].kind != "code" \
                 or not al.snorm[before].startswith(_DECORATOR):
             continue
+        above = before - 1
+        while above >= 0 and not al.snorm[above] and above not in al.markers:
+            above -= 1
+        if above >= 0 and al.snorm[above] and opens_block(al.snorm[above]) \
+                and indent_width(al.stext[above]) < indent_width(al.stext[before]):
+            continue  # the first line of a block's body (Ruby's `@pile.first`), not a decorator
         item = al.items[before]
         raise ValidationError(
             f"snippet line {item.number} ({item.text.strip()!r}) decorates a definition that the marker on "

@@ -75,7 +75,7 @@ _EXITS = {"raise", "throw", "return", "assert", "panic", "fail", "abort", "die",
 def substituted(new: str, old: str) -> bool:
     """True when `new` is `old` with a few tokens swapped, in place (a one-word edit, a literal
     replaced by a named constant, an annotation changed): the same number of tokens, at most one
-    in three of them different, and something more than punctuation in common."""
+    in three of them different and a word in common (or one token of three or more swapped)."""
     if is_trivial(new) or is_trivial(old):
         return False
     a, b = _TOKEN.findall(new), _TOKEN.findall(old)
@@ -83,4 +83,4 @@ def substituted(new: str, old: str) -> bool:
         return False
     differ = sum(x != y for x, y in zip(a, b))
     same_words = sum(x == y and x[0].isalnum() for x, y in zip(a, b))
-    return 0 < differ <= max(1, len(a) // 3) and same_words >= 1
+    return 0 < differ <= max(1, len(a) // 3) and same_words >= 1 or differ == 1 and len(a) >= 3

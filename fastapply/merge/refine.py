@@ -203,11 +203,14 @@ def pair_edit_run(al: Aligner, s: int, o: int, step: int) -> None:
     closed on its far side the same way on both sides: by a line equal to the original one at the
     same position (`return 1;`, `[observer],`) or by the next anchor at the same position. Line
     for line replacements between fixed ends are edits, not insertions next to the old lines.
-    O(_RUN_REACH) per anchor."""
+    A definition header among the edits (a rename) needs more: everything the snippet shows up
+    to the next marker or anchor goes on in lock-step, since a new sibling written like an old
+    one (`get` before `create`) starts the same way and then differs. O(_RUN_REACH) per anchor."""
     taken = al._taken
     s2, o2 = s, o
     found: list[tuple[int, int, bool]] = []  # (snippet line, original line, edited)
     closed = 0  # how many of `found` a closing line or anchor confirms
+    clean = True  # the walk ended at a marker, an anchor, an end or its reach, not at a difference
     while len(found) < _RUN_REACH:
         s2 += step
         while 0 <= s2 < len(al.items) and al.items[s2].kind == "blank":
@@ -218,19 +221,22 @@ def pair_edit_run(al: Aligner, s: int, o: int, step: int) -> None:
         if s2 in al.pairs or o2 in taken:
             if al.pairs.get(s2) == o2:
                 closed = len(found)  # the next anchor sits at the same position
+            else:
+                clean = False
             break
         if al.snorm[s2] == al.onorm[o2]:
             found.append((s2, o2, False))
             if not is_trivial(al.snorm[s2]) and any(edited for _, _, edited in found):
                 closed = len(found)
             continue
-        if al.snorm[s2] in al.opos or al.onorm[o2] in al.spos:
-            break  # a line the other side has verbatim elsewhere is that line, not an edit
-        if indent_width(al.stext[s2]) - indent_width(al.stext[s]) != indent_width(al.orig[o2]) - indent_width(al.orig[o]) \
+        if al.snorm[s2] in al.opos or al.onorm[o2] in al.spos \
+                or indent_width(al.stext[s2]) - indent_width(al.stext[s]) != indent_width(al.orig[o2]) - indent_width(al.orig[o]) \
                 or not substituted(al.snorm[s2], al.onorm[o2]):
+            clean = False  # (a line the other side has verbatim elsewhere is that line, not an edit)
             break
         found.append((s2, o2, True))
-    if not any(edited for _, _, edited in found[:closed]):
+    edits = [s3 for s3, _, edited in found[:closed] if edited]
+    if not edits or not clean and any(header_key(al.snorm[s3]) is not None for s3 in edits):
         return
     for s3, o3, edited in found[:closed]:
         al.pairs[s3] = o3

@@ -52,6 +52,7 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
     _check_duplicates(al, spliced)
     _check_repeated_lines(al, spliced)
     _check_unplaced_context(al)
+    _check_headers_elsewhere(al)
     _check_markers_in_new_definitions(al, [*suspects, *markers_in_new_definitions(al)])
     _check_decorators_before_markers(al)
 
@@ -314,6 +315,24 @@ def _open_braced_block(al: Aligner, m: int) -> int:
 
 def _closed_by_a_line(norm: str) -> bool:
     return opens_block(norm) and not norm.endswith(":")
+
+
+def _check_headers_elsewhere(al: Aligner) -> None:
+    """O(pairs): a definition header paired as an edit of one original line while the original
+    has it verbatim, once, somewhere else: two copies of a definition (`impl Float for f32` and
+    `for f64`) and the snippet's part was placed in the wrong one."""
+    for s, o in al.pairs.items():
+        norm = al.snorm[s]
+        if norm == al.onorm[o] or len(al.opos.get(norm, ())) != 1 or not opens_block(norm) \
+                or header_key(norm) is None:
+            continue
+        item, elsewhere = al.items[s], al.opos[norm][0]
+        raise ValidationError(
+            f"snippet line {item.number} ({item.text.strip()!r}) is original line {elsewhere + 1} as it "
+            f"stands, but the rest of its part fits original line {o + 1} ({al.orig[o].strip()!r}), which it "
+            "would replace. Show the unchanged lines around it (the enclosing block's first line) so "
+            "that its place is clear",
+            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 
 def _check_unplaced_context(al: Aligner) -> None:

@@ -47,6 +47,7 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
                      suspects: Sequence[tuple[SnippetLine, SnippetLine]] = ()) -> None:
     """`suspects`: markers_in_new_definitions() of the snippet before its segments were reordered."""
     _check_accounted(al, spliced, drop)
+    _check_orphaned_preamble(al, spliced, drop)
     _check_snippet_kept(al, spliced)
     _check_empty_markers(al, spliced)
     _check_duplicates(al, spliced)
@@ -69,6 +70,47 @@ def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
                 "of the snippet replaces or deletes it. Put a '... existing code ...' marker where it "
                 "is, or show the lines around it",
                 code=ErrorCode.CONTENT_LOST, line=o + 1)
+
+
+_PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "--")
+
+
+def _check_orphaned_preamble(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
+    """A definition the merge drops takes its doc comment and decorators along: kept by a marker
+    while the definition below them goes, they would describe whatever follows. O(dropped lines
+    + their preambles)."""
+    dropped = set(drop)
+    for start, stop in spliced.deleted:
+        dropped.update(range(start, stop))
+    if not dropped:
+        return
+    kept = {o for s, o in spliced.origin if o >= 0 and s < 0}
+    for o in sorted(dropped):
+        norm = al.onorm[o]
+        if not norm or header_key(norm) is None or o - 1 in dropped:
+            continue
+        width = indent_width(al.orig[o])
+        above = o - 1
+        while above >= 0 and al.onorm[above].startswith(_PREAMBLE) and \
+                indent_width(al.orig[above]) in (width, width + 1):
+            if above in kept:
+                row = next(r for r, (_, at) in enumerate(spliced.origin) if at == above)
+                item = _snippet_item_near(al, spliced, row)
+                raise ValidationError(
+                    f"the merge would drop original line {o + 1} ({al.orig[o].strip()!r}) but keep the comment "
+                    f"or decorator above it (line {above + 1}, {al.orig[above].strip()!r}), which would then "
+                    f"describe the code that snippet line {item.number} ({item.text.strip()!r}) puts there. "
+                    "Show that definition's first line with its comment, or a marker where it stays",
+                    code=ErrorCode.CONTENT_LOST, line=item.number)
+            above -= 1
+
+
+def _snippet_item_near(al: Aligner, spliced: Spliced, row: int) -> SnippetLine:
+    """The snippet line nearest to merged row `row` (the first one after it, else before it)."""
+    after = next((s for s, _ in spliced.origin[row:] if s >= 0), None)
+    if after is None:
+        after = next((s for s, _ in reversed(spliced.origin[:row]) if s >= 0), 0)
+    return al.items[after]
 
 
 def _check_snippet_kept(al: Aligner, spliced: Spliced) -> None:

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
-from .lines import header_key, indent_width, is_trivial, opens_block
+from .lines import header_key, indent_width, is_closer, is_trivial, opens_block
 from .segments import SnippetLine
 from .splice import Spliced
 
@@ -48,6 +48,7 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
     """`suspects`: markers_in_new_definitions() of the snippet before its segments were reordered."""
     _check_accounted(al, spliced, drop)
     _check_orphaned_preamble(al, spliced, drop)
+    _check_pairs_in_drop(al, spliced, drop)
     _check_snippet_kept(al, spliced)
     _check_empty_markers(al, spliced)
     _check_duplicates(al, spliced)
@@ -103,6 +104,42 @@ def _check_orphaned_preamble(al: Aligner, spliced: Spliced, drop: set[int]) -> N
                     "Show that definition's first line with its comment, or a marker where it stays",
                     code=ErrorCode.CONTENT_LOST, line=item.number)
             above -= 1
+
+
+def _check_pairs_in_drop(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
+    """A snippet line paired with an original line that the merge drops (part of a definition the
+    snippet moves or deletes), while a kept copy of the same line sits right next to it in the
+    merge: it stood for that copy, and the merge would show the line twice. O(pairs in drop)."""
+    if not drop:
+        return
+    for row, (s, o) in enumerate(spliced.origin):
+        if s < 0 or o < 0 or o not in drop or is_trivial(al.snorm[s]) or is_closer(al.snorm[s]):
+            continue
+        twin = _kept_twin(al, spliced, row)
+        if twin is None:
+            continue
+        item = al.items[s]
+        raise ValidationError(
+            f"snippet line {item.number} ({item.text.strip()!r}) matches original line {o + 1}, which "
+            "belongs to code the snippet moves or deletes, but it stands for the copy on original line "
+            f"{twin + 1}, which the merge keeps next to it: the line would be there twice. Show one more "
+            "unchanged, distinctive line next to it",
+            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _kept_twin(al: Aligner, spliced: Spliced, row: int) -> int | None:
+    """A kept original line with the same text as merged row `row`, within _NEAR code lines."""
+    norm = " ".join(spliced.lines[row].split())
+    for step in (-1, 1):
+        index, seen = row + step, 0
+        while 0 <= index < len(spliced.lines) and seen < _NEAR:
+            if spliced.lines[index].strip():
+                seen += 1
+                s, o = spliced.origin[index]
+                if s < 0 and o >= 0 and al.onorm[o] == norm:
+                    return o
+            index += step
+    return None
 
 
 def _snippet_item_near(al: Aligner, spliced: Spliced, row: int) -> SnippetLine:

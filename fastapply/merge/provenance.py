@@ -51,6 +51,7 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
     _check_pairs_in_drop(al, spliced, drop)
     _check_snippet_kept(al, spliced)
     _check_empty_markers(al, spliced)
+    _check_empty_marker_beside_deletion(al, spliced)
     _check_duplicates(al, spliced)
     _check_repeated_lines(al, spliced)
     _check_unplaced_context(al)
@@ -73,7 +74,9 @@ def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
                 code=ErrorCode.CONTENT_LOST, line=o + 1)
 
 
-_PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "--")
+# A doc comment line or a decorator that stands alone above a definition (`#include` and Swift's
+# `@Published var x` are not).
+_PREAMBLE_LINE = re.compile(r"^(?://|/\*|\*|--|#(?:\s|$|:|!)|#\[.*\]$|@[\w.]+(?:\(.*\))?$)")
 
 
 def _check_orphaned_preamble(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
@@ -92,7 +95,7 @@ def _check_orphaned_preamble(al: Aligner, spliced: Spliced, drop: set[int]) -> N
             continue
         width = indent_width(al.orig[o])
         above = o - 1
-        while above >= 0 and al.onorm[above].startswith(_PREAMBLE) and \
+        while above >= 0 and _PREAMBLE_LINE.match(al.onorm[above]) and \
                 indent_width(al.orig[above]) in (width, width + 1):
             if above in kept:
                 row = next(r for r, (_, at) in enumerate(spliced.origin) if at == above)
@@ -182,6 +185,41 @@ def _check_empty_markers(al: Aligner, spliced: Spliced) -> None:
                 f"{al.items[m].number} next to it stands for no code. Show the unchanged lines between "
                 "them, or send the whole function",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _check_empty_marker_beside_deletion(al: Aligner, spliced: Spliced) -> None:
+    """An explicit marker that stands for no code, in a segment that deletes original lines
+    between two of its anchors, with only common lines between the marker and the deletion:
+    models write a marker where code is elided, so the marker more likely stands for those lines
+    and the lines next to it sit on a copy (`return;` / `}` end several blocks in a row).
+    O(m + deletions): each marker walks its two neighbouring segments once."""
+    empty = [m for m in spliced.empty_markers if al.items[m].kind == "marker"]
+    if not empty or not spliced.deleted:
+        return
+    at = {o: s for s, o in al.pairs.items()}
+    ends: dict[int, tuple[int, int]] = {}  # snippet line next to a deletion -> the deletion
+    for start, stop in spliced.deleted:
+        if any(al.onorm[o] for o in range(start, stop)):
+            for o in (stop, start - 1):
+                if o in at:
+                    ends[at[o]] = (start, stop)
+    for m in empty:
+        for step in (1, -1):
+            k = m + step
+            while 0 <= k < len(al.items) and k not in al.markers:
+                if k in ends:
+                    start, stop = ends[k]
+                    item = al.items[m]
+                    raise ValidationError(
+                        f"the marker on snippet line {item.number} stands for no code where it is, while the "
+                        f"lines next to it would delete original lines {start + 1}-{stop}, which it more likely "
+                        "stands for: the context next to it fits more than one place. Show one more "
+                        "unchanged, distinctive line next to the marker",
+                        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+                norm = al.snorm[k]
+                if norm and not is_trivial(norm) and len(al.opos.get(norm, ())) == 1:
+                    break  # a distinctive line between them places the marker where it is
+                k += step
 
 
 def _check_duplicates(al: Aligner, spliced: Spliced) -> None:

@@ -234,11 +234,12 @@ def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
             twin = al.opos[al.snorm[s]][0]
             if twin in present and _merged_scope(spliced.lines, row) == _original_scope(al, twin):
                 item = al.items[s]
+                name = header_key(al.snorm[s]) or al.snorm[s].split("(", 1)[0].split()[-1]
                 raise ValidationError(
-                    f"snippet line {item.number} ({item.text.strip()!r}) repeats the definition header on "
-                    f"original line {twin + 1}, which the merge also keeps, so it would be defined twice. If "
-                    "it replaces that definition, show the line before or after the old one; if it moves "
-                    "it, delete the old copy explicitly",
+                    f"snippet line {item.number} ({item.text.strip()!r}) would define {name!r} a second time: "
+                    f"it repeats the definition header on original line {twin + 1}, which the merge also "
+                    "keeps. If it replaces that definition, show the line before or after the old one; if "
+                    "it moves it, delete the old copy explicitly",
                     code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
         if not opens_block(al.snorm[s]):
             continue

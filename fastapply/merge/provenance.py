@@ -278,10 +278,10 @@ def _copies_kept_header(al: Aligner, spliced: Spliced, row: int, s: int) -> bool
     norm = al.snorm[s]
     if len(al.opos.get(norm, ())) != 1 or s > 0 and _REDEFINES.match(al.snorm[s - 1] or ""):
         return False
-    if opens_block(norm):
-        key = header_key(norm)
-        return key is not None and not key.startswith(("key:", "css:", "<"))
     following = next((al.snorm[k] for k in range(s + 1, min(s + 3, len(al.items))) if al.snorm[k]), "")
+    key = header_key(norm)
+    if key is not None and (opens_block(norm) or following == "{"):
+        return not key.startswith(("key:", "css:", "<"))
     return following == "{" and bool(_ALLMAN_HEADER.match(norm))
 
 

@@ -203,10 +203,21 @@ def add_function(outline: Outline, d: Definition, lang: Lang, rng: random.Random
     template = _template(outline, lang, d, name) if name else None
     if not template:
         return None
-    # Separate it as the file separates `d` from what follows (two blank lines in Python modules).
+    # Separate it as the file separates `d` from what follows (two blank lines in Python modules),
+    # or, when `d` is the last one of its block (what follows is the block's end), as the file
+    # separates `d` from the sibling before it (one blank line between methods in Python).
     gap = 0
     while d.end + gap < len(outline.lines) and not outline.lines[d.end + gap].strip():
         gap += 1
+    following = outline.lines[d.end + gap] if d.end + gap < len(outline.lines) else ""
+    if d.nested and len(following) - len(following.lstrip(" \t")) < len(d.indent):
+        top = d.start
+        while top > 0 and outline.lines[top - 1].strip().startswith(("#", "//", "/*", "*", "--", "@")):
+            top -= 1
+        before = 0
+        while top - before - 1 >= 0 and not outline.lines[top - before - 1].strip():
+            before += 1
+        gap = before or gap
     return Change([Edit(d.end, d.end, [""] * max(1, min(gap, 2)) + template)],
                   ["add_method" if d.nested else "insert_function"])
 

@@ -281,9 +281,18 @@ def reorder(outline: Outline, d: Definition, rng: random.Random) -> Change | Non
     b_start, b_end = _span_with_blanks(outline, nxt)
     if a_end != b_start or b_end >= len(outline.lines) or a_start == 0:
         return None
-    a = outline.lines[a_start:a_end]
-    b = outline.lines[b_start:b_end]
-    return Change([Edit(a_start, b_end, b + a)], ["reorder", "move"])
+    a, a_gap = _split_trailing_blanks(outline.lines[a_start:a_end])
+    b, b_gap = _split_trailing_blanks(outline.lines[b_start:b_end])
+    # the blank lines stay where they were: the last sibling of a block is followed by the
+    # block's own spacing (two blank lines before the next top-level definition in Python)
+    return Change([Edit(a_start, b_end, b + a_gap + a + b_gap)], ["reorder", "move"])
+
+
+def _split_trailing_blanks(lines: list[str]) -> tuple[list[str], list[str]]:
+    end = len(lines)
+    while end > 0 and not lines[end - 1].strip():
+        end -= 1
+    return lines[:end], lines[end:]
 
 
 def extract_helper(outline: Outline, d: Definition, lang: Lang, rng: random.Random) -> Change | None:

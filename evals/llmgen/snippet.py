@@ -159,8 +159,12 @@ def _indent(line: str) -> str:
 
 
 def render(lines: list[str], edits: list[Edit], language: str, defs: list[Definition],
-           rng: random.Random, unit: Definition | None = None) -> Rendered | None:
-    """Snippet and expected for `edits` on `lines` (the original without its final newline)."""
+           rng: random.Random, unit: Definition | None = None, blank_slips: bool = True) -> Rendered | None:
+    """Snippet and expected for `edits` on `lines` (the original without its final newline).
+
+    `blank_slips=False` for real edits between releases: the blank lines around their changes are
+    part of the change (moved, added or removed by the authors), so a doubled or dropped one could
+    not be told from the edit itself. (The random draws are the same either way.)"""
     expected = apply_edits(lines, edits)
     counts = Counter(line.strip() for line in lines)
     unique = {i for i, line in enumerate(lines) if counts[line.strip()] == 1 and meaningful(line)}
@@ -242,7 +246,8 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
             body = body[:cut] + [marker_text if col0 and inner else inner + marker_text] + body[-1:]
             if col0 and inner:
                 tags.append("marker_col0")
-        out += _blank_habits(body, kept, window, rng, tags)
+        slipped = _blank_habits(body, kept, window, rng, tags if blank_slips else [])
+        out += slipped if blank_slips else body
         if position == len(order) - 1 and window.hi < len(lines) or position < len(order) - 1 and \
                 windows[order[position + 1]].lo == 0:
             out.append(marker(window.hi, window.hi - 1))

@@ -44,9 +44,35 @@ def prune_orphans(al: Aligner) -> None:
             a = al.pairs[anc]
             if a not in ends:
                 ends[a] = al._orig_end(a)
-            if a < o <= ends[a]:
+            if a < o <= ends[a] or _reseat(al, anc, s, o):
                 continue
         del al.pairs[s]
+
+
+def _reseat(al: Aligner, anc: int, s: int, o: int) -> bool:
+    """A common block opener (`/**`, `if err != nil {`) paired with the first copy that came along,
+    while a line of its block occurs once in the original, in another copy's block: the unique
+    line wins and the opener moves to the copy that encloses it (the nearest one above it at the
+    same indentation, right above it with nothing paired in between). O(copies checked)."""
+    norm, opener = al.snorm[s], al.snorm[anc]
+    a = al.pairs[anc]
+    if is_trivial(norm) or len(al.opos.get(norm, ())) != 1 or len(al.opos.get(opener, ())) < 2 \
+            or any(anc < k < s for k in al.pairs):
+        return False
+    before = max((al.pairs[k] for k in al.pairs if k < anc), default=-1)
+    taken = set(al.pairs.values())
+    for c in reversed(al.opos[opener]):
+        if c >= o:
+            continue
+        if c <= before or c in taken:
+            return False
+        if indent_width(al.orig[c]) == indent_width(al.orig[a]) and o <= al._orig_end(c):
+            if a < c and any(o2 > a and o2 < c for k, o2 in al.pairs.items() if k > s):
+                return False  # (a later pair between the two copies would break the order)
+            al.pairs[anc] = c
+            return True
+        return False
+    return False
 
 
 def pair_closers(al: Aligner) -> None:

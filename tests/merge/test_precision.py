@@ -128,9 +128,10 @@ class HtmlFormatter extends NormalizerFormatter
 """
 
 
-def test_doc_comment_lines_before_a_marker_that_could_not_be_placed_are_refused():
-    # (the constructor is meant to go) the doc comment lines before the marker occur in the
-    # original but were not placed: kept as new code, they landed inside the constructor's comment
+def test_doc_comment_context_that_fits_a_later_copy_deletes_the_definition_in_between():
+    # `/**` pairs first with the constructor's doc comment, but the unique line after it is in the
+    # next method's: the opener moves there and the constructor, left out between two shown
+    # lines, goes (as the snippet says); the merge used to splice these lines into its comment
     snippet = """\
     # ... existing code ...
         Logger::ERROR     => '#DC3545',
@@ -144,10 +145,36 @@ def test_doc_comment_lines_before_a_marker_that_could_not_be_placed_are_refused(
      * @param string $td       Row standard cell content
     # ... existing code ...
 """
+    start = PHP_FORMATTER.index("    /**\n     * @param string|null $dateFormat")
+    end = PHP_FORMATTER.index("    /**\n     * Creates an HTML table row")
+    expected = PHP_FORMATTER[:start] + PHP_FORMATTER[end:]
+    assert apply(PHP_FORMATTER, snippet, language="php").merged_code == expected
+
+
+def test_doc_comment_lines_before_a_marker_that_could_not_be_placed_are_refused():
+    # after the new method, the doc comment lines shown before the marker belong to the
+    # constructor, further up: they cannot be placed here, and kept as new code they would open
+    # a second comment over `write`
+    snippet = """\
+// ... existing code ...
+    public function close(): void
+    {
+        closelog();
+    }
+
+    public function reopen(): void
+    {
+        openlog($this->ident, $this->logopts, $this->facility);
+    }
+
+    /**
+     * @param string $ident
+// ... existing code ...
+"""
     with pytest.raises(ApplyError) as caught:
-        apply(PHP_FORMATTER, snippet, language="php")
+        apply(PHP_HANDLER, snippet, language="php")
     assert caught.value.code == "ambiguous_anchor"
-    assert "snippet line 10" in caught.value.message
+    assert "snippet line 13" in caught.value.message
 
 
 C_HEADER = """\

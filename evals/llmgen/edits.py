@@ -267,8 +267,8 @@ def move(outline: Outline, d: Definition, rng: random.Random) -> Change | None:
     block = outline.lines[start:end]
     while block and not block[-1].strip():
         block.pop()
-    gap = end - start - len(block)  # the blank lines that separated it
-    insert = [""] * max(1, gap) + block
+    gap = end - start - len(block)  # the blank lines that separated it (none in some files)
+    insert = [""] * gap + block
     return Change([Edit(start, end, []), Edit(target.end, target.end, insert)], ["move"])
 
 

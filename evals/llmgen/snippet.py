@@ -215,6 +215,9 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
     words = MARKER_WORDS[0] if rng.random() < 0.5 else rng.choice(MARKER_WORDS)
     col0 = rng.random() < 0.25
     marker_text = render_marker(opener, closer, words)
+    marker_norm = " ".join(marker_text.split())
+    if any(" ".join(line.split()) == marker_norm for line in lines):
+        return None  # the file has that very comment (`#     ...`): the marker could be either
 
     def marker(next_row: int, prev_row: int) -> str:
         """A marker for the elided lines before `next_row` (after `prev_row` at the file end)."""

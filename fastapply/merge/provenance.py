@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
 from .lines import header_key, indent_width, is_closer, is_trivial, opens_block
+from .markers import is_marker
 from .segments import SnippetLine
 from .splice import Spliced
 
@@ -55,6 +56,7 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
     _check_duplicates(al, spliced)
     _check_repeated_lines(al, spliced)
     _check_unplaced_context(al)
+    _check_unplaced_marker_lookalikes(al)
     _check_headers_elsewhere(al)
     _check_markers_in_new_definitions(al, [*suspects, *markers_in_new_definitions(al)])
     _check_decorators_before_markers(al)
@@ -433,6 +435,19 @@ def _open_braced_block(al: Aligner, m: int) -> int:
 
 def _closed_by_a_line(norm: str) -> bool:
     return opens_block(norm) and not norm.endswith(":")
+
+
+def _check_unplaced_marker_lookalikes(al: Aligner) -> None:
+    """O(m): a snippet line that reads like a marker (`# ...`) is code only because the original
+    has such a comment; left unpaired, it is far more likely a marker than a new comment."""
+    for s, item in enumerate(al.items):
+        if item.kind != "code" or s in al.pairs or not is_marker(item.text):
+            continue
+        raise ValidationError(
+            f"snippet line {item.number} ({item.text.strip()!r}) reads like a '... existing code ...' "
+            "marker, but the original has the same line as a comment, and it matches no place where that "
+            "comment stands. Write markers with words ('... existing code ...') that the file does not use",
+            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 
 def _check_headers_elsewhere(al: Aligner) -> None:

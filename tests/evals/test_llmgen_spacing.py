@@ -84,3 +84,41 @@ def test_real_edits_get_no_blank_line_slips():
         assert kept.expected == slipped.expected
         if {"blank_doubled", "blank_missing"} & set(slipped.tags):
             assert kept.snippet != slipped.snippet
+
+
+JS_STATUS = '''\
+class ParseStatus {
+    constructor() {
+        this.value = "valid";
+    }
+    dirty() {
+        if (this.value === "valid")
+            this.value = "dirty";
+    }
+    abort() {
+        if (this.value !== "aborted")
+            this.value = "aborted";
+    }
+    static mergeArray(status, results) {
+        const arrayValue = [];
+        return { status: status.value, value: arrayValue };
+    }
+    static mergeObjectSync(status, pairs) {
+        const finalObject = {};
+        return { status: status.value, value: finalObject };
+    }
+}
+'''
+
+
+def test_a_moved_method_keeps_the_files_separation_even_when_it_is_none():
+    from evals.llmgen.edits import move
+
+    outline = parse_outline(JS_STATUS, "javascript")
+    for seed in range(20):
+        change = move(outline, _definition(outline, "dirty"), random.Random(seed))
+        if change is not None:
+            break
+    assert change is not None
+    expected = "\n".join(apply_edits(JS_STATUS.split("\n"), change.edits))
+    assert "\n\n" not in expected  # the file never separates its methods with a blank line

@@ -932,3 +932,53 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
     merged = apply(GO_HANDLER, snippet, language="go").merged_code
     assert "func (h *Handler) create(" in merged and "func (h *Handler) get(" in merged
     assert merged.index("func (h *Handler) get(") < merged.index("func (h *Handler) create(")
+
+
+RUBY_MOCK = """\\
+# frozen_string_literal: true
+
+require 'uri'
+require 'stringio'
+
+module Rack
+  # Rack::MockRequest helps testing your Rack application without
+  # actually using HTTP.
+  #
+  # After performing a request on a URL with get/post/put/patch/delete, it
+  # returns a MockResponse with useful helper methods for effective
+  # testing.
+  #
+  # You can pass a hash with additional configuration to the
+  # get/post/put/patch/delete.
+  #     ...
+  # <tt>:fatal</tt>:: Raise a FatalWarning if the app writes to rack.errors.
+  class MockRequest
+    class FatalWarning < RuntimeError
+    end
+
+    def initialize(app)
+      @app = app
+    end
+  end
+end
+"""
+
+
+def test_a_marker_that_reads_like_a_comment_of_the_file_is_never_inserted_as_code():
+    # the file has a comment `#     ...`, so the snippet's `# ...` markers are read as code; they
+    # could not be placed, and inserted they would split the comment
+    snippet = """\\
+# ...
+  # returns a MockResponse with useful helper methods for effective
+  # testing.
+  #
+  # Keep this in sync with the docs.
+  # You can pass a hash with additional configuration to the
+# ...
+"""
+    try:
+        merged = apply(RUBY_MOCK, snippet, language="ruby").merged_code
+    except ApplyError as error:
+        assert error.code == "ambiguous_anchor"
+        return
+    assert "\n# ...\n" not in merged

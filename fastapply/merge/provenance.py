@@ -57,6 +57,7 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
     _check_repeated_lines(al, spliced)
     _check_unplaced_context(al)
     _check_unplaced_marker_lookalikes(al)
+    _check_unique_lines_twice(al, spliced)
     _check_headers_elsewhere(al)
     _check_markers_in_new_definitions(al, [*suspects, *markers_in_new_definitions(al)])
     _check_decorators_before_markers(al)
@@ -435,6 +436,36 @@ def _open_braced_block(al: Aligner, m: int) -> int:
 
 def _closed_by_a_line(norm: str) -> bool:
     return opens_block(norm) and not norm.endswith(":")
+
+
+def _check_unique_lines_twice(al: Aligner, spliced: Spliced) -> None:
+    """O(m): right next to a marker, unpaired copies of original lines (up to the first new line or
+    paired one) where one of them occurs once in the original and the merge keeps that line too:
+    context the alignment could not place (its segment matched another copy of its other lines,
+    `#ifdef __cplusplus`), which the merge would hold twice."""
+    present: set[int] | None = None
+    for m in al.marker_list:
+        if al.items[m].kind != "marker":
+            continue
+        for step in (-1, 1):
+            s = m + step
+            while 0 <= s < len(al.items) and s not in al.markers and s not in al.pairs:
+                norm = al.snorm[s]
+                if norm and (not al.opos.get(norm) or al.in_new_definition(s)):
+                    break  # new code from here on
+                where = al.opos.get(norm, ())
+                if norm and not is_trivial(norm) and len(where) == 1 and len(al.spos[norm]) == 1:
+                    if present is None:
+                        present = {o for _, o in spliced.origin if o >= 0}
+                    if where[0] in present:
+                        item = al.items[s]
+                        raise ValidationError(
+                            f"snippet line {item.number} ({item.text.strip()!r}) is original line "
+                            f"{where[0] + 1}, but it could not be placed there with the lines around it, so the "
+                            "merge would hold it twice. Show the parts of the snippet in file order, or one more "
+                            "unchanged line next to it",
+                            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+                s += step
 
 
 def _check_unplaced_marker_lookalikes(al: Aligner) -> None:

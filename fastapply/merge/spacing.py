@@ -109,7 +109,10 @@ class Spacing:
             blank = top
             while blank > 0 and not self.orig[blank - 1].strip():
                 blank -= 1
-            if blank > 0:
+            above = self.orig[blank - 1] if blank > 0 else ""
+            if blank > 0 and indent_width(above) >= width and not opens_block(above.strip()):
+                # (the first definition of a block, right under its opening line, says nothing
+                # about how siblings are separated)
                 runs.append(top - blank)
                 if len(runs) >= self._ENOUGH:
                     break  # the file's habit shows long before its end

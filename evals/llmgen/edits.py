@@ -203,10 +203,21 @@ def add_function(outline: Outline, d: Definition, lang: Lang, rng: random.Random
     template = _template(outline, lang, d, name) if name else None
     if not template:
         return None
-    # Separate it as the file separates `d` from what follows (two blank lines in Python modules).
+    # Separate it as the file separates `d` from what follows (two blank lines in Python modules),
+    # or, when `d` is the last one of its block (what follows is the block's end), as the file
+    # separates `d` from the sibling before it (one blank line between methods in Python).
     gap = 0
     while d.end + gap < len(outline.lines) and not outline.lines[d.end + gap].strip():
         gap += 1
+    following = outline.lines[d.end + gap] if d.end + gap < len(outline.lines) else ""
+    if d.nested and len(following) - len(following.lstrip(" \t")) < len(d.indent):
+        top = d.start
+        while top > 0 and outline.lines[top - 1].strip().startswith(("#", "//", "/*", "*", "--", "@")):
+            top -= 1
+        before = 0
+        while top - before - 1 >= 0 and not outline.lines[top - before - 1].strip():
+            before += 1
+        gap = before or gap
     return Change([Edit(d.end, d.end, [""] * max(1, min(gap, 2)) + template)],
                   ["add_method" if d.nested else "insert_function"])
 
@@ -256,8 +267,8 @@ def move(outline: Outline, d: Definition, rng: random.Random) -> Change | None:
     block = outline.lines[start:end]
     while block and not block[-1].strip():
         block.pop()
-    gap = end - start - len(block)  # the blank lines that separated it
-    insert = [""] * max(1, gap) + block
+    gap = end - start - len(block)  # the blank lines that separated it (none in some files)
+    insert = [""] * gap + block
     return Change([Edit(start, end, []), Edit(target.end, target.end, insert)], ["move"])
 
 
@@ -270,9 +281,18 @@ def reorder(outline: Outline, d: Definition, rng: random.Random) -> Change | Non
     b_start, b_end = _span_with_blanks(outline, nxt)
     if a_end != b_start or b_end >= len(outline.lines) or a_start == 0:
         return None
-    a = outline.lines[a_start:a_end]
-    b = outline.lines[b_start:b_end]
-    return Change([Edit(a_start, b_end, b + a)], ["reorder", "move"])
+    a, a_gap = _split_trailing_blanks(outline.lines[a_start:a_end])
+    b, b_gap = _split_trailing_blanks(outline.lines[b_start:b_end])
+    # the blank lines stay where they were: the last sibling of a block is followed by the
+    # block's own spacing (two blank lines before the next top-level definition in Python)
+    return Change([Edit(a_start, b_end, b + a_gap + a + b_gap)], ["reorder", "move"])
+
+
+def _split_trailing_blanks(lines: list[str]) -> tuple[list[str], list[str]]:
+    end = len(lines)
+    while end > 0 and not lines[end - 1].strip():
+        end -= 1
+    return lines[:end], lines[end:]
 
 
 def extract_helper(outline: Outline, d: Definition, lang: Lang, rng: random.Random) -> Change | None:

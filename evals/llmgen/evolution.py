@@ -80,7 +80,7 @@ def _case(pair: str, rel: str, old_path: Path, new_path: Path, seed: int,
     outline = parse_outline(old, language)
     if outline is not None and (outline.error_count or error_count(new, language)):
         return None
-    rendered = render(old_lines, edits, language, outline.definitions if outline else [], rng)
+    rendered = render(old_lines, edits, language, outline.definitions if outline else [], rng, blank_slips=False)
     if rendered is None or rendered.expected != new:
         return None
     kind = "real_edit"

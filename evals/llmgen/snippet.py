@@ -125,6 +125,31 @@ def _anchored(lines: list[str], window: Window, unique: set[int]) -> bool:
     return True
 
 
+def _invisible_deletion(lines: list[str], window: Window) -> bool:
+    """A deletion that the snippet cannot show: the context kept after it (up to the window's end
+    or its next edit) is the start of the deleted lines too, or the context before it their end.
+    Read the usual way (context lines where they stand, nothing deleted), such a snippet changes
+    nothing there, so no merge could know the deletion was meant."""
+    edits = sorted(window.edits, key=lambda e: e.start)
+    gap_lo = window.inner_gap[0] if window.inner_gap else window.hi
+    gap_hi = window.inner_gap[1] if window.inner_gap else window.lo
+    for index, edit in enumerate(edits):
+        if edit.new:
+            continue
+        gone = [lines[r].strip() for r in range(edit.start, edit.end) if lines[r].strip()]
+        stop = edits[index + 1].start if index + 1 < len(edits) else window.hi
+        stop = min(stop, gap_lo) if gap_lo >= edit.end else stop
+        after = [lines[r].strip() for r in range(edit.end, stop) if lines[r].strip()]
+        start = edits[index - 1].end if index > 0 else window.lo
+        start = max(start, gap_hi) if gap_hi <= edit.start else start
+        before = [lines[r].strip() for r in range(start, edit.start) if lines[r].strip()]
+        if after and gone[:len(after)] == after and (stop < len(lines) or stop == gap_lo):
+            return True
+        if before and gone[-len(before):] == before and (start > 0 or start == gap_hi):
+            return True
+    return False
+
+
 def _close_after_marker(window: Window, defs: list[Definition], lines: list[str],
                         limit: int) -> Window | None:
     """Cut the window's tail to `marker` + the enclosing definition's closing line, when possible."""
@@ -159,8 +184,12 @@ def _indent(line: str) -> str:
 
 
 def render(lines: list[str], edits: list[Edit], language: str, defs: list[Definition],
-           rng: random.Random, unit: Definition | None = None) -> Rendered | None:
-    """Snippet and expected for `edits` on `lines` (the original without its final newline)."""
+           rng: random.Random, unit: Definition | None = None, blank_slips: bool = True) -> Rendered | None:
+    """Snippet and expected for `edits` on `lines` (the original without its final newline).
+
+    `blank_slips=False` for real edits between releases: the blank lines around their changes are
+    part of the change (moved, added or removed by the authors), so a doubled or dropped one could
+    not be told from the edit itself. (The random draws are the same either way.)"""
     expected = apply_edits(lines, edits)
     counts = Counter(line.strip() for line in lines)
     unique = {i for i, line in enumerate(lines) if counts[line.strip()] == 1 and meaningful(line)}
@@ -197,7 +226,7 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
                 windows[index] = cut
                 tags += ["marker_before_close", "trivial_context"]
                 break
-    if not all(_anchored(lines, w, unique) for w in windows):
+    if not all(_anchored(lines, w, unique) for w in windows) or any(_invisible_deletion(lines, w) for w in windows):
         return None
     # A kept comment that reads like a marker (`# ...` in the original) would make the snippet ambiguous.
     if any(COMMENT_MARKER.match(lines[r]) for w in windows for r in range(w.lo, w.hi)):
@@ -211,6 +240,9 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
     words = MARKER_WORDS[0] if rng.random() < 0.5 else rng.choice(MARKER_WORDS)
     col0 = rng.random() < 0.25
     marker_text = render_marker(opener, closer, words)
+    marker_norm = " ".join(marker_text.split())
+    if any(" ".join(line.split()) == marker_norm for line in lines):
+        return None  # the file has that very comment (`#     ...`): the marker could be either
 
     def marker(next_row: int, prev_row: int) -> str:
         """A marker for the elided lines before `next_row` (after `prev_row` at the file end)."""
@@ -242,7 +274,8 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
             body = body[:cut] + [marker_text if col0 and inner else inner + marker_text] + body[-1:]
             if col0 and inner:
                 tags.append("marker_col0")
-        out += _blank_habits(body, kept, window, rng, tags)
+        slipped = _blank_habits(body, kept, window, rng, tags if blank_slips else [])
+        out += slipped if blank_slips else body
         if position == len(order) - 1 and window.hi < len(lines) or position < len(order) - 1 and \
                 windows[order[position + 1]].lo == 0:
             out.append(marker(window.hi, window.hi - 1))

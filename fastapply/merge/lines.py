@@ -39,7 +39,7 @@ _NOT_NAMES = {"if", "for", "while", "switch", "catch", "return", "elif", "with",
               "throw", "delete", "echo", "puts", "go", "defer", "panic", "emit", "del", "except", "catch"}
 _LABELS = {"try", "finally", "default", "public", "private", "protected", "internal", "else", "then"}
 _OPENERS = ("{", "(", "[", ":", "do", "then", "=>", "->", "=")
-_CLOSER = re.compile(r"^(?:[}\])]+[;,)]*|end\b.*|fi|done|esac|</[\w.-]+>|\)\s*[:{].*|\]\s*[,;]?)$")
+_CLOSER = re.compile(r"^(?:[}\])]+[;,)]*(?: &&| \|\|)?|end\b.*|fi|done|esac|</[\w.-]+>|\)\s*[:{].*|\]\s*[,;]?)$")
 _CLOSER_STARTS = "})]efd<"
 
 

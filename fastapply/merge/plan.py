@@ -14,7 +14,7 @@ from .deletions import deletions
 from .indent import Style, detect_style
 from .moves import find_moves
 from .order import file_order
-from .provenance import check_provenance
+from .provenance import check_provenance, markers_in_new_definitions
 from .renames import find_renames
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
 from .segments import (SnippetLine, classify, drop_closing_context, indent_of, is_gap, normalize_all,
@@ -25,6 +25,7 @@ from .whole import WHOLE_SHARE, looks_whole, whole_text
 
 # A snippet without markers whose edges are this close to the file's edges replaces them.
 _EDGE_LINES = 3
+_COMMENT_STARTS = ("#", "//", "/*", "*", "--", "<!--", ";")
 
 
 class Plan(msgspec.Struct):
@@ -64,8 +65,10 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         items = _assume_markers(items)
     aligner = Aligner(items, orig, onorm)
     find_renames(aligner)
+    suspects: list[tuple[SnippetLine, SnippetLine]] = []
     if explicit:
         drop |= find_moves(aligner)
+        suspects = markers_in_new_definitions(aligner)  # before reordering drops markers after segments
         reordered = file_order(aligner)
         if reordered is not items:
             items = reordered
@@ -104,7 +107,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     spliced = splice(items, orig, pairs, file_style=file_style,
                      snip_style=_snippet_style(items, file_style), drop=drop)
     check_markers(set(onorm), spliced.lines, spliced.snippet_rows)
-    check_provenance(aligner, spliced, drop)
+    check_provenance(aligner, spliced, drop, suspects)
     if explicit and (spliced.lines != orig and _same_code(spliced.lines, orig)
                      or spliced.lines == orig and ambiguous_context(aligner) is not None):
         _fail_no_change(code)
@@ -212,7 +215,9 @@ def _settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[st
     lead = sum(1 for i in items[:first_s] if i.kind == "code")
     # new top-level lines after the last pair (lines inside its block do not reach the file's end)
     trail = sum(1 for i in items[last_s + 1:] if i.kind == "code" and indent_width(i.text) <= base)
-    cut_head = before == 0 or (lead >= 1 and before <= _EDGE_LINES)
+    # a file's leading comment (licence, shebang, mode line) is never what new code replaces
+    cut_head = before == 0 or (lead >= 1 and before <= _EDGE_LINES
+                               and not all(n.startswith(_COMMENT_STARTS) for n in onorm[:first_o] if n))
     cut_tail = after == 0 or (trail >= 1 and after <= _EDGE_LINES)
     total = sum(1 for n in onorm if n)
     if cut_head and cut_tail and len(pairs) >= WHOLE_SHARE * total:
@@ -226,9 +231,13 @@ def _settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[st
 
 def _same_indentation(items: list[SnippetLine], orig: list[str], pairs: dict[int, int]) -> bool:
     """True when the snippet's paired lines carry exactly the original's leading whitespace (at
-    least 90% of them, and more than two): its indentation is the file's own where it speaks."""
+    least 90% of them, and more than two; or every indented one, when few are paired, as in a
+    snippet of moved code): its indentation is the file's own where it speaks."""
     same = sum(1 for s, o in pairs.items() if indent_of(items[s].text) == indent_of(orig[o]))
-    return same > 2 and same >= 0.9 * len(pairs)
+    if same > 2 and same >= 0.9 * len(pairs):
+        return True
+    indented = [(s, o) for s, o in pairs.items() if indent_of(orig[o])]
+    return bool(indented) and all(indent_of(items[s].text) == indent_of(orig[o]) for s, o in indented)
 
 
 def _snippet_style(items: list[SnippetLine], file_style: Style) -> Style:

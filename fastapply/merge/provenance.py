@@ -27,10 +27,13 @@ the same name (cached by the aligner) and a walk back to its enclosing line (cap
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
-from .lines import header_key, indent_width, is_trivial, opens_block
+from .lines import header_key, indent_width, is_closer, is_trivial, opens_block
+from .markers import is_marker
+from .segments import SnippetLine
 from .splice import Spliced
 
 if TYPE_CHECKING:
@@ -41,13 +44,22 @@ _WORDS = re.compile(r"\w+")
 _REDEFINES = re.compile(r"^@(?:\w+\.(?:setter|deleter|getter|register)|(?:typing\.)?overload)\b")
 
 
-def check_provenance(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
+def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
+                     suspects: Sequence[tuple[SnippetLine, SnippetLine]] = ()) -> None:
+    """`suspects`: markers_in_new_definitions() of the snippet before its segments were reordered."""
     _check_accounted(al, spliced, drop)
+    _check_orphaned_preamble(al, spliced, drop)
+    _check_pairs_in_drop(al, spliced, drop)
     _check_snippet_kept(al, spliced)
     _check_empty_markers(al, spliced)
+    _check_empty_marker_beside_deletion(al, spliced)
     _check_duplicates(al, spliced)
     _check_repeated_lines(al, spliced)
-    _check_markers_in_new_definitions(al)
+    _check_unplaced_context(al)
+    _check_unplaced_marker_lookalikes(al)
+    _check_unique_lines_twice(al, spliced)
+    _check_headers_elsewhere(al)
+    _check_markers_in_new_definitions(al, [*suspects, *markers_in_new_definitions(al)])
     _check_decorators_before_markers(al)
 
 
@@ -63,6 +75,85 @@ def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
                 "of the snippet replaces or deletes it. Put a '... existing code ...' marker where it "
                 "is, or show the lines around it",
                 code=ErrorCode.CONTENT_LOST, line=o + 1)
+
+
+# A doc comment line or a decorator that stands alone above a definition (`#include` and Swift's
+# `@Published var x` are not).
+_PREAMBLE_LINE = re.compile(r"^(?://|/\*|\*|--|#(?:\s|$|:|!)|#\[.*\]$|@[\w.]+(?:\(.*\))?$)")
+
+
+def _check_orphaned_preamble(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
+    """A definition the merge drops takes its doc comment and decorators along: kept by a marker
+    while the definition below them goes, they would describe whatever follows. O(dropped lines
+    + their preambles)."""
+    dropped = set(drop)
+    for start, stop in spliced.deleted:
+        dropped.update(range(start, stop))
+    if not dropped:
+        return
+    kept = {o for s, o in spliced.origin if o >= 0 and s < 0}
+    for o in sorted(dropped):
+        norm = al.onorm[o]
+        if not norm or header_key(norm) is None or o - 1 in dropped:
+            continue
+        width = indent_width(al.orig[o])
+        above = o - 1
+        while above >= 0 and _PREAMBLE_LINE.match(al.onorm[above]) and \
+                indent_width(al.orig[above]) in (width, width + 1):
+            if above in kept:
+                row = next(r for r, (_, at) in enumerate(spliced.origin) if at == above)
+                item = _snippet_item_near(al, spliced, row)
+                raise ValidationError(
+                    f"the merge would drop original line {o + 1} ({al.orig[o].strip()!r}) but keep the comment "
+                    f"or decorator above it (line {above + 1}, {al.orig[above].strip()!r}), which would then "
+                    f"describe the code that snippet line {item.number} ({item.text.strip()!r}) puts there. "
+                    "Show that definition's first line with its comment, or a marker where it stays",
+                    code=ErrorCode.CONTENT_LOST, line=item.number)
+            above -= 1
+
+
+def _check_pairs_in_drop(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
+    """A snippet line paired with an original line that the merge drops (part of a definition the
+    snippet moves or deletes), while a kept copy of the same line sits right next to it in the
+    merge: it stood for that copy, and the merge would show the line twice. O(pairs in drop)."""
+    if not drop:
+        return
+    for row, (s, o) in enumerate(spliced.origin):
+        if s < 0 or o < 0 or o not in drop or is_trivial(al.snorm[s]) or is_closer(al.snorm[s]):
+            continue
+        twin = _kept_twin(al, spliced, row)
+        if twin is None:
+            continue
+        item = al.items[s]
+        raise ValidationError(
+            f"snippet line {item.number} ({item.text.strip()!r}) matches original line {o + 1}, which "
+            "belongs to code the snippet moves or deletes, but it stands for the copy on original line "
+            f"{twin + 1}, which the merge keeps next to it: the line would be there twice. Show one more "
+            "unchanged, distinctive line next to it",
+            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _kept_twin(al: Aligner, spliced: Spliced, row: int) -> int | None:
+    """A kept original line with the same text as merged row `row`, within _NEAR code lines."""
+    norm = " ".join(spliced.lines[row].split())
+    for step in (-1, 1):
+        index, seen = row + step, 0
+        while 0 <= index < len(spliced.lines) and seen < _NEAR:
+            if spliced.lines[index].strip():
+                seen += 1
+                s, o = spliced.origin[index]
+                if s < 0 and o >= 0 and al.onorm[o] == norm:
+                    return o
+            index += step
+    return None
+
+
+def _snippet_item_near(al: Aligner, spliced: Spliced, row: int) -> SnippetLine:
+    """The snippet line nearest to merged row `row` (the first one after it, else before it)."""
+    after = next((s for s, _ in spliced.origin[row:] if s >= 0), None)
+    if after is None:
+        after = next((s for s, _ in reversed(spliced.origin[:row]) if s >= 0), 0)
+    return al.items[after]
 
 
 def _check_snippet_kept(al: Aligner, spliced: Spliced) -> None:
@@ -99,11 +190,61 @@ def _check_empty_markers(al: Aligner, spliced: Spliced) -> None:
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 
+def _check_empty_marker_beside_deletion(al: Aligner, spliced: Spliced) -> None:
+    """An explicit marker that stands for no code, in a segment that deletes original lines
+    between two of its anchors, with only common lines between the marker and the deletion:
+    models write a marker where code is elided, so the marker more likely stands for those lines
+    and the lines next to it sit on a copy (`return;` / `}` end several blocks in a row).
+    O(m + deletions): each marker walks its two neighbouring segments once."""
+    empty = [m for m in spliced.empty_markers if al.items[m].kind == "marker"]
+    if not empty or not spliced.deleted:
+        return
+    at = {o: s for s, o in al.pairs.items()}
+    ends: dict[int, tuple[int, int]] = {}  # snippet line next to a deletion -> the deletion
+    for start, stop in spliced.deleted:
+        if any(al.onorm[o] for o in range(start, stop)):
+            for o in (stop, start - 1):
+                if o in at:
+                    ends[at[o]] = (start, stop)
+    for m in empty:
+        for step in (1, -1):
+            k = m + step
+            while 0 <= k < len(al.items) and k not in al.markers:
+                if k in ends:
+                    start, stop = ends[k]
+                    item = al.items[m]
+                    raise ValidationError(
+                        f"the marker on snippet line {item.number} stands for no code where it is, while the "
+                        f"lines next to it would delete original lines {start + 1}-{stop}, which it more likely "
+                        "stands for: the context next to it fits more than one place. Show one more "
+                        "unchanged, distinctive line next to the marker",
+                        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+                norm = al.snorm[k]
+                if norm and not is_trivial(norm) and len(al.opos.get(norm, ())) == 1:
+                    break  # a distinctive line between them places the marker where it is
+                k += step
+
+
 def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
     present: set[int] | None = None
     for row, line in enumerate(spliced.lines):
         s, o = spliced.origin[row]
-        if s < 0 or o >= 0 or not opens_block(al.snorm[s]):
+        if s < 0 or o >= 0:
+            continue
+        if _copies_kept_header(al, spliced, row, s):
+            if present is None:
+                present = {o for _, o in spliced.origin if o >= 0}
+            twin = al.opos[al.snorm[s]][0]
+            if twin in present and _merged_scope(spliced.lines, row) == _original_scope(al, twin):
+                item = al.items[s]
+                name = header_key(al.snorm[s]) or al.snorm[s].split("(", 1)[0].split()[-1]
+                raise ValidationError(
+                    f"snippet line {item.number} ({item.text.strip()!r}) would define {name!r} a second time: "
+                    f"it repeats the definition header on original line {twin + 1}, which the merge also "
+                    "keeps. If it replaces that definition, show the line before or after the old one; if "
+                    "it moves it, delete the old copy explicitly",
+                    code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+        if not opens_block(al.snorm[s]):
             continue
         norm = al.snorm[s]
         key = header_key(norm)
@@ -128,6 +269,23 @@ def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
             "definition, show the line before or after the old one; if it moves it, delete the old copy "
             "explicitly",
             code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+# `name(args)` on its own line with the body's `{` on the next (C, C++, PHP, Allman style)
+_ALLMAN_HEADER = re.compile(r"^(?:[\w:*&<>~,]+\s+)*[*&]*[A-Za-z_~][\w:~]*\s*\(.*\)\s*(?:const\s*)?$")
+
+
+def _copies_kept_header(al: Aligner, spliced: Spliced, row: int, s: int) -> bool:
+    """True when new snippet line s is a definition header written exactly like one that occurs
+    once in the original (a moved or renamed definition whose old copy may still be there)."""
+    norm = al.snorm[s]
+    if len(al.opos.get(norm, ())) != 1 or s > 0 and _REDEFINES.match(al.snorm[s - 1] or ""):
+        return False
+    following = next((al.snorm[k] for k in range(s + 1, min(s + 3, len(al.items))) if al.snorm[k]), "")
+    key = header_key(norm)
+    if key is not None and (opens_block(norm) or following == "{"):
+        return not key.startswith(("key:", "css:", "<"))
+    return following == "{" and bool(_ALLMAN_HEADER.match(norm))
 
 
 _SCOPE_WALK = 5000  # lines walked back to find a new header's enclosing line
@@ -212,26 +370,162 @@ def _repeated_in_original(al: Aligner, o: int) -> bool:
     return False
 
 
-def _check_markers_in_new_definitions(al: Aligner) -> None:
+def markers_in_new_definitions(al: Aligner) -> list[tuple[SnippetLine, SnippetLine]]:
+    """(header, marker) for each marker inside a definition the original does not have and that
+    is not paired (yet). O(m) over markers, each walking back through its own segment. Also
+    taken before segments are put back in file order (order.py keeps only the marker before
+    each segment, so a marker that ended a segment inside a new definition would be lost)."""
+    found: list[tuple[SnippetLine, SnippetLine]] = []
     for m in al.marker_list:
         if al.items[m].kind != "marker":
             continue
-        width = al.swidth[m]
-        header = m - 1
-        while header >= 0 and (not al.snorm[header] or al.swidth[header] >= width):
-            if header in al.markers:
-                header = -1
-                break
-            header -= 1
+        header = _open_header(al, m, indent_width(al.stext[m]))
         if header < 0 or header in al.pairs or not opens_block(al.snorm[header]) \
-                or header_key(al.snorm[header]) is None or not al.in_new_definition(header):
+                or header_key(al.snorm[header]) is None:
+            # a marker written less indented than the code before it (at column 0) says little
+            # about where it is: a block still open before it is the one it sits in
+            header = _open_braced_block(al, m)
+            if header < 0 or header in al.pairs:
+                continue
+        if header_key(al.snorm[header]) is not None and al.in_new_definition(header):
+            found.append((al.items[header], al.items[m]))
+    return found
+
+
+def _check_markers_in_new_definitions(al: Aligner, suspects: list[tuple[SnippetLine, SnippetLine]]) -> None:
+    """Refuse the suspects whose header the alignment left unpaired (an edit run may pair a
+    renamed header line for line). O(m)."""
+    if not suspects:
+        return
+    index_of = {id(item): s for s, item in enumerate(al.items)}
+    for header, marker in suspects:
+        s = index_of.get(id(header))
+        if s is None or s in al.pairs:
             continue
-        item = al.items[header]
         raise ValidationError(
-            f"snippet line {item.number} ({item.text.strip()!r}) starts a definition the original does not "
-            f"have, but the marker on snippet line {al.items[m].number} inside it stands for existing code "
+            f"snippet line {header.number} ({header.text.strip()!r}) starts a definition the original does "
+            f"not have, but the marker on snippet line {marker.number} inside it stands for existing code "
             "of it. If it renames a definition, keep the old name or show the whole definition",
-            code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
+            code=ErrorCode.ANCHOR_NOT_FOUND, line=header.number)
+
+
+def _open_header(al: Aligner, m: int, width: int) -> int:
+    """The nearest snippet line before marker m, in its segment, indented less than `width` (-1)."""
+    header = m - 1
+    while header >= 0 and (not al.snorm[header] or indent_width(al.stext[header]) >= width):
+        if header in al.markers:
+            return -1
+        header -= 1
+    return header if header >= 0 and header not in al.markers else -1
+
+
+def _open_braced_block(al: Aligner, m: int) -> int:
+    """The header of the innermost block still open at marker m, judged from the code line right
+    before it, when the block ends with a closing line (`}`, `end`; not Python's `:` blocks,
+    which end where the code dedents): -1 when there is none."""
+    prev = m - 1
+    while prev >= 0 and not al.snorm[prev] and prev not in al.markers:
+        prev -= 1
+    if prev < 0 or prev in al.markers:
+        return -1
+    if _closed_by_a_line(al.snorm[prev]):
+        return prev
+    header = _open_header(al, m, indent_width(al.stext[prev]))
+    return header if header >= 0 and _closed_by_a_line(al.snorm[header]) else -1
+
+
+def _closed_by_a_line(norm: str) -> bool:
+    return opens_block(norm) and not norm.endswith(":")
+
+
+def _check_unique_lines_twice(al: Aligner, spliced: Spliced) -> None:
+    """O(m): right next to a marker, unpaired copies of original lines (up to the first new line or
+    paired one) where one of them occurs once in the original and the merge keeps that line too:
+    context the alignment could not place (its segment matched another copy of its other lines,
+    `#ifdef __cplusplus`), which the merge would hold twice."""
+    present: set[int] | None = None
+    for m in al.marker_list:
+        if al.items[m].kind != "marker":
+            continue
+        for step in (-1, 1):
+            s = m + step
+            while 0 <= s < len(al.items) and s not in al.markers and s not in al.pairs:
+                norm = al.snorm[s]
+                if norm and (not al.opos.get(norm) or al.in_new_definition(s)):
+                    break  # new code from here on
+                where = al.opos.get(norm, ())
+                if norm and not is_trivial(norm) and len(where) == 1 and len(al.spos[norm]) == 1:
+                    if present is None:
+                        present = {o for _, o in spliced.origin if o >= 0}
+                    if where[0] in present:
+                        item = al.items[s]
+                        raise ValidationError(
+                            f"snippet line {item.number} ({item.text.strip()!r}) is original line "
+                            f"{where[0] + 1}, but it could not be placed there with the lines around it, so the "
+                            "merge would hold it twice. Show the parts of the snippet in file order, or one more "
+                            "unchanged line next to it",
+                            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+                s += step
+
+
+def _check_unplaced_marker_lookalikes(al: Aligner) -> None:
+    """O(m): a snippet line that reads like a marker (`# ...`) is code only because the original
+    has such a comment; left unpaired, it is far more likely a marker than a new comment."""
+    for s, item in enumerate(al.items):
+        if item.kind != "code" or s in al.pairs or not is_marker(item.text):
+            continue
+        raise ValidationError(
+            f"snippet line {item.number} ({item.text.strip()!r}) reads like a '... existing code ...' "
+            "marker, but the original has the same line as a comment, and it matches no place where that "
+            "comment stands. Write markers with words ('... existing code ...') that the file does not use",
+            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _check_headers_elsewhere(al: Aligner) -> None:
+    """O(pairs): a definition header paired as an edit of one original line while the original
+    has it verbatim, once, somewhere else: two copies of a definition (`impl Float for f32` and
+    `for f64`) and the snippet's part was placed in the wrong one."""
+    for s, o in al.pairs.items():
+        norm = al.snorm[s]
+        if norm == al.onorm[o] or len(al.opos.get(norm, ())) != 1 or not opens_block(norm) \
+                or header_key(norm) is None:
+            continue
+        item, elsewhere = al.items[s], al.opos[norm][0]
+        raise ValidationError(
+            f"snippet line {item.number} ({item.text.strip()!r}) is original line {elsewhere + 1} as it "
+            f"stands, but the rest of its part fits original line {o + 1} ({al.orig[o].strip()!r}), which it "
+            "would replace. Show the unchanged lines around it (the enclosing block's first line) so "
+            "that its place is clear",
+            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _check_unplaced_context(al: Aligner) -> None:
+    """O(m): the unpaired lines between a marker and the nearest paired line of its segment (on
+    either side), when every one of them is a copy of an original line, are context the alignment
+    could not place (models show a few existing lines next to a marker: a doc comment's head, the
+    end of the previous function). Kept as new code, they would repeat those lines."""
+    for m in al.marker_list:
+        if al.items[m].kind != "marker":
+            continue
+        for step in (-1, 1):
+            run: list[int] = []
+            s = m + step
+            while 0 <= s < len(al.items) and s not in al.markers and s not in al.pairs:
+                if al.snorm[s] and al.in_new_definition(s):
+                    break  # new code from here on (a new function and its doc comment)
+                if al.snorm[s]:
+                    run.append(s)
+                s += step
+            if not run or any(not al.opos.get(al.snorm[r]) for r in run) \
+                    or all(is_trivial(al.snorm[r]) for r in run):
+                continue
+            item = al.items[run[0]]
+            raise ValidationError(
+                f"snippet line {item.number} ({item.text.strip()!r}) next to the marker on snippet line "
+                f"{al.items[m].number} is a line the original already has (line {al.opos[item.norm][0] + 1}), "
+                "but it could not be placed, so it would be added a second time. Show one more unchanged, "
+                "distinctive line next to it",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 
 _DECORATOR = ("@", "#[")
@@ -248,6 +542,12 @@ def _check_decorators_before_markers(al: Aligner) -> None:
         if before < 0 or before in al.pairs or before in al.markers or al.items[before].kind != "code" \
                 or not al.snorm[before].startswith(_DECORATOR):
             continue
+        above = before - 1
+        while above >= 0 and not al.snorm[above] and above not in al.markers:
+            above -= 1
+        if above >= 0 and al.snorm[above] and opens_block(al.snorm[above]) \
+                and indent_width(al.stext[above]) < indent_width(al.stext[before]):
+            continue  # the first line of a block's body (Ruby's `@pile.first`), not a decorator
         item = al.items[before]
         raise ValidationError(
             f"snippet line {item.number} ({item.text.strip()!r}) decorates a definition that the marker on "

@@ -11,9 +11,9 @@ from rapidfuzz.process import extract
 
 from ..deadline import check_deadline
 from .context import ends_before_whole_blocks
-from .lines import continues_block, is_closer, is_trivial
+from .lines import continues_block, header_key, indent_width, is_closer, is_trivial
 from .segments import is_gap
-from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, rewrites
+from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, rewrites, substituted
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -43,9 +43,35 @@ def prune_orphans(al: Aligner) -> None:
             a = al.pairs[anc]
             if a not in ends:
                 ends[a] = al._orig_end(a)
-            if a < o <= ends[a]:
+            if a < o <= ends[a] or _reseat(al, anc, s, o):
                 continue
         del al.pairs[s]
+
+
+def _reseat(al: Aligner, anc: int, s: int, o: int) -> bool:
+    """A common block opener (`/**`, `if err != nil {`) paired with the first copy that came along,
+    while a line of its block occurs once in the original, in another copy's block: the unique
+    line wins and the opener moves to the copy that encloses it (the nearest one above it at the
+    same indentation, right above it with nothing paired in between). O(copies checked)."""
+    norm, opener = al.snorm[s], al.snorm[anc]
+    a = al.pairs[anc]
+    if is_trivial(norm) or len(al.opos.get(norm, ())) != 1 or len(al.opos.get(opener, ())) < 2 \
+            or any(anc < k < s for k in al.pairs):
+        return False
+    before = max((al.pairs[k] for k in al.pairs if k < anc), default=-1)
+    taken = set(al.pairs.values())
+    for c in reversed(al.opos[opener]):
+        if c >= o:
+            continue
+        if c <= before or c in taken:
+            return False
+        if indent_width(al.orig[c]) == indent_width(al.orig[a]) and o <= al._orig_end(c):
+            if a < c and any(o2 > a and o2 < c for k, o2 in al.pairs.items() if k > s):
+                return False  # (a later pair between the two copies would break the order)
+            al.pairs[anc] = c
+            return True
+        return False
+    return False
 
 
 def pair_closers(al: Aligner) -> None:
@@ -190,6 +216,62 @@ def extend_fuzzy(al: Aligner) -> None:
     for s, o in ordered:
         walk_fuzzy(al, s, o, -1)
         walk_fuzzy(al, s, o, +1)
+    for s, o in sorted(al.pairs.items()):
+        pair_edit_run(al, s, o, +1)
+        pair_edit_run(al, s, o, -1)
+
+
+_RUN_REACH = 12  # lines an edit run may span from its anchor
+
+
+def pair_edit_run(al: Aligner, s: int, o: int, step: int) -> None:
+    """Several edited lines in a row next to the anchor (s, o): walking away from it, the snippet
+    and original lines are compared position by position; where they differ each snippet line
+    must be the original line with a few tokens swapped (a one-word edit, a named constant, an
+    annotation), at the same indentation relative to the anchor. The run counts only when it is
+    closed on its far side the same way on both sides: by a line equal to the original one at the
+    same position (`return 1;`, `[observer],`) or by the next anchor at the same position. Line
+    for line replacements between fixed ends are edits, not insertions next to the old lines.
+    A definition header among the edits (a rename) needs more: everything the snippet shows up
+    to the next marker or anchor goes on in lock-step, since a new sibling written like an old
+    one (`get` before `create`) starts the same way and then differs. O(_RUN_REACH) per anchor."""
+    taken = al._taken
+    s2, o2 = s, o
+    found: list[tuple[int, int, bool]] = []  # (snippet line, original line, edited)
+    closed = 0  # how many of `found` a closing line or anchor confirms
+    clean = True  # the walk ended at a marker, an anchor, an end or its reach, not at a difference
+    while len(found) < _RUN_REACH:
+        s2 += step
+        while 0 <= s2 < len(al.items) and al.items[s2].kind == "blank":
+            s2 += step
+        o2 = al._skip_blank(o2 + step, len(al.orig) if step > 0 else -1, step)
+        if not (0 <= s2 < len(al.items) and 0 <= o2 < len(al.orig)) or s2 in al.markers:
+            break
+        if s2 in al.pairs or o2 in taken:
+            if al.pairs.get(s2) == o2:
+                closed = len(found)  # the next anchor sits at the same position
+            else:
+                clean = False
+            break
+        if al.snorm[s2] == al.onorm[o2]:
+            found.append((s2, o2, False))
+            if not is_trivial(al.snorm[s2]) and any(edited for _, _, edited in found):
+                closed = len(found)
+            continue
+        if al.snorm[s2] in al.opos or al.onorm[o2] in al.spos \
+                or indent_width(al.stext[s2]) - indent_width(al.stext[s]) != indent_width(al.orig[o2]) - indent_width(al.orig[o]) \
+                or not substituted(al.snorm[s2], al.onorm[o2]):
+            clean = False  # (a line the other side has verbatim elsewhere is that line, not an edit)
+            break
+        found.append((s2, o2, True))
+    edits = [s3 for s3, _, edited in found[:closed] if edited]
+    if not edits or not clean and any(header_key(al.snorm[s3]) is not None for s3 in edits):
+        return
+    for s3, o3, edited in found[:closed]:
+        al.pairs[s3] = o3
+        taken.add(o3)
+        if edited:
+            al.fuzzy.add(s3)
 
 
 def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:

@@ -110,3 +110,15 @@ def _common_prefix(a: str, b: str) -> int:
         else:
             hi = mid - 1
     return lo
+def substituted(new: str, old: str) -> bool:
+    """True when `new` is `old` with a few tokens swapped, in place (a one-word edit, a literal
+    replaced by a named constant, an annotation changed): the same number of tokens, at most one
+    in three of them different and a word in common (or one token of three or more swapped)."""
+    if is_trivial(new) or is_trivial(old):
+        return False
+    a, b = _TOKEN.findall(new), _TOKEN.findall(old)
+    if len(a) != len(b) or len(a) < 2:
+        return False
+    differ = sum(x != y for x, y in zip(a, b))
+    same_words = sum(x == y and x[0].isalnum() for x, y in zip(a, b))
+    return 0 < differ <= max(1, len(a) // 3) and same_words >= 1 or differ == 1 and len(a) >= 3

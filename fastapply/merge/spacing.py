@@ -31,7 +31,7 @@ class Spacing:
     def __init__(self, orig: list[str]) -> None:
         self.orig = orig
         self._usual: dict[int, int | None] = {}
-        self._most: int | None = None
+        self._most: dict[int | None, int] = {}
 
     def before_new(self, out: list[tuple[str, str, int, int]], before: int, after: int) -> int | None:
         """For the blank run between out[before] and out[after]: the file's usual count when
@@ -77,17 +77,24 @@ class Spacing:
             return usual
         return None if pep8_gap(out[head][0]) else usual
 
-    def most(self) -> int:
-        """The longest run of blank lines in the original (more is a slip of the snippet's);
-        unbounded for short files, which say little about their style."""
-        if self._most is None:
-            self._most, run = 0, 0
+    def most(self, width: int | None = None) -> int:
+        """The longest run of blank lines in the original (more is a slip of the snippet's), or,
+        given a `width`, the longest run right before a line at that indentation (two blank
+        lines before a top-level function say nothing about a function's body); unbounded for
+        short files, which say little about their style. O(n) once per width asked about."""
+        if width not in self._most:
+            most, run = 0, 0
             for line in self.orig:
-                run = run + 1 if not line.strip() else 0
-                self._most = max(self._most, run)
-            if len(self.orig) < 20:
-                self._most = 1 << 30
-        return self._most
+                if not line.strip():
+                    run += 1
+                    continue
+                if width is None or indent_width(line) == width:
+                    most = max(most, run)
+                run = 0
+            if width is None:
+                most = max(most, run)
+            self._most[width] = most if len(self.orig) >= 20 else 1 << 30
+        return self._most[width]
 
     def _measure(self, width: int) -> int | None:
         runs: list[int] = []
@@ -102,7 +109,10 @@ class Spacing:
             blank = top
             while blank > 0 and not self.orig[blank - 1].strip():
                 blank -= 1
-            if blank > 0:
+            above = self.orig[blank - 1] if blank > 0 else ""
+            if blank > 0 and indent_width(above) >= width and not opens_block(above.strip()):
+                # (the first definition of a block, right under its opening line, says nothing
+                # about how siblings are separated)
                 runs.append(top - blank)
                 if len(runs) >= self._ENOUGH:
                     break  # the file's habit shows long before its end

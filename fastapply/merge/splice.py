@@ -174,7 +174,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str],
             usual = spacing.before_new(out, last_index, run_end)
             count = _gap_before_anchor(out, last_index, run_end, orig, count) if usual is None else usual
             if not pep8_gap(after[0]):
-                count = min(count, spacing.most())
+                count = min(count, spacing.most(indent_width(after[0])) or 1, spacing.most())
         result.extend([""] * count)
         origin.extend([(-1, -1)] * count)
         index = run_end

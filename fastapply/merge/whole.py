@@ -7,7 +7,7 @@ from collections import Counter
 from .segments import SnippetLine
 
 # A snippet without markers that matches this share of the file's lines is the whole new file.
-WHOLE_SHARE = 0.7
+WHOLE_SHARE = 0.5
 # ... and so is one that shares this much with the file both ways, wherever it starts and ends
 # (a file with one function moved, or without its first comment line).
 NEAR_WHOLE_SHARE = 0.95

@@ -1,0 +1,124 @@
+"""The generator's blank lines are what a careful person would write (issue 8, precision work):
+a method added after the last one of its class is spaced like its siblings, a reordering keeps
+the blank lines where they were, and real edits between releases get no blank-line slips."""
+
+from __future__ import annotations
+
+import random
+
+from evals.llmgen.edits import LANGS, add_function, reorder
+from evals.llmgen.outline import parse_outline
+from evals.llmgen.snippet import apply_edits, render
+
+PY_MODULE = '''\
+"""Outcomes of a test run."""
+
+
+class OutcomeException(BaseException):
+    def __init__(self, msg=None):
+        super().__init__(msg)
+        self.msg = msg
+
+    def __repr__(self):
+        name = self.__class__.__name__
+        return f"<{name} instance>"
+
+    def describe(self):
+        text = self.msg or "no message"
+        return text.strip()
+
+
+class Skipped(OutcomeException):
+    def __str__(self):
+        text = "skipped"
+        return text
+
+    def reason(self):
+        reason = self.msg
+        return reason
+
+
+def skip(msg=""):
+    __tracebackhide__ = True
+    raise Skipped(msg)
+'''
+
+
+def _definition(outline, name):
+    return next(d for d in outline.definitions if d.name == name)
+
+
+def test_a_method_added_after_the_last_of_its_class_is_spaced_like_its_siblings():
+    outline = parse_outline(PY_MODULE, "python")
+    change = add_function(outline, _definition(outline, "describe"), LANGS["python"], random.Random(1))
+    assert change is not None and change.tags == ["add_method"]
+    expected = "\n".join(apply_edits(PY_MODULE.split("\n"), change.edits))
+    # one blank line before the new method (as between the methods), two before the next class
+    assert '        return text.strip()\n\n    def ' in expected
+    assert "\n\n\n\nclass Skipped" not in expected and "\n\n\nclass Skipped" in expected
+
+
+def test_a_reorder_keeps_the_blank_lines_where_they_were():
+    outline = parse_outline(PY_MODULE, "python")
+    change = reorder(outline, _definition(outline, "__repr__"), random.Random(1))
+    assert change is not None
+    expected = "\n".join(apply_edits(PY_MODULE.split("\n"), change.edits))
+    # `describe` (last of the class) moves up; one blank line between methods, two before Skipped
+    assert "        return text.strip()\n\n    def __repr__" in expected
+    assert "instance>\"\n\n\nclass Skipped" in expected
+
+
+def test_real_edits_get_no_blank_line_slips():
+    lines = PY_MODULE.split("\n")[:-1]
+    outline = parse_outline(PY_MODULE, "python")
+    # an edit that only adds a blank line: dropping it again would erase the whole edit
+    at = lines.index("class Skipped(OutcomeException):")
+    from evals.llmgen.edits import Edit
+    edits = [Edit(at + 1, at + 1, [""])]
+    for seed in range(40):
+        slipped = render(lines, edits, "python", outline.definitions, random.Random(seed))
+        kept = render(lines, edits, "python", outline.definitions, random.Random(seed), blank_slips=False)
+        if kept is None:
+            continue
+        assert not {"blank_doubled", "blank_missing"} & set(kept.tags)
+        assert kept.expected == slipped.expected
+        if {"blank_doubled", "blank_missing"} & set(slipped.tags):
+            assert kept.snippet != slipped.snippet
+
+
+JS_STATUS = '''\
+class ParseStatus {
+    constructor() {
+        this.value = "valid";
+    }
+    dirty() {
+        if (this.value === "valid")
+            this.value = "dirty";
+    }
+    abort() {
+        if (this.value !== "aborted")
+            this.value = "aborted";
+    }
+    static mergeArray(status, results) {
+        const arrayValue = [];
+        return { status: status.value, value: arrayValue };
+    }
+    static mergeObjectSync(status, pairs) {
+        const finalObject = {};
+        return { status: status.value, value: finalObject };
+    }
+}
+'''
+
+
+def test_a_moved_method_keeps_the_files_separation_even_when_it_is_none():
+    from evals.llmgen.edits import move
+
+    outline = parse_outline(JS_STATUS, "javascript")
+    for seed in range(20):
+        change = move(outline, _definition(outline, "dirty"), random.Random(seed))
+        if change is not None:
+            break
+    assert change is not None
+    expected = "\n".join(apply_edits(JS_STATUS.split("\n"), change.edits))
+    assert "\n\n" not in expected  # the file never separates its methods with a blank line

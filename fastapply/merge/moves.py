@@ -2,40 +2,43 @@
 moved definition whole, right next to code that stays where it is.
 
 A single monotone alignment pairs either the moved definition or its neighbours, and loses the
-rest. So before aligning, each segment (the code between two markers) is cut into units at its
-top-level definition headers; each unit is placed by its anchors (order.anchor_of). When the
-units' places are out of order, the order that drops the fewest original lines is kept (a chain
-over the units), and every whole definition outside that chain whose name the original defines
-once is a move: its old lines are dropped and its snippet lines become new code at their place.
+rest. So before aligning, each segment (the code between two markers) is cut into units: the
+outermost definitions the segment shows whole (read with tree-sitter, defs.py) that match a
+definition of the original (defmatch.py), and the runs of lines between them. Each unit is placed
+by its anchors (order.anchor_of). When the units' places are out of order, the order that drops
+the fewest original lines is kept (a chain over the units), and every matched definition outside
+that chain is a move: its old lines are dropped and its snippet lines become new code at their place.
 
-Complexity: O(m) to cut units; when a segment's units are out of order, O(n) for a prefix count of
-the original's lines and O(k^2) over its k units (k is capped at _MAX_UNITS).
+Complexity: O(m) to find, from the lines alone, the segments whose anchors are out of order (most
+snippets have none, and nothing is parsed); for those, the definition match (defmatch.py), O(n)
+for a prefix count of the original's lines and O(k^2) over a segment's k units (k is capped at
+_MAX_UNITS).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .lines import block_extent, continues_block, header_key, indent_width, is_closer
 from .order import anchor_of
 from .segments import is_gap
 
 if TYPE_CHECKING:
     from .anchor import Aligner
+    from .defmatch import DefIndex, DefinitionMatch
 
 _MAX_UNITS = 40  # beyond this many units in one segment, leave it to the alignment
-_PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "///", "--")
 
 
 class _Unit:
-    __slots__ = ("lines", "where", "header")
+    __slots__ = ("lines", "where", "old")
 
-    def __init__(self, lines: list[int], where: list[int], header: int | None) -> None:
-        self.lines, self.where, self.header = lines, where, header
+    def __init__(self, lines: list[int], old: int | None) -> None:
+        self.lines, self.where, self.old = lines, [], old  # old: index of the matched original definition
 
 
-def find_moves(al: Aligner) -> set[int]:
+def find_moves(al: Aligner, defs: DefIndex) -> set[int]:
     """Mark moved definitions in the aligner's items (their lines become `fresh`, new code) and
     return the original lines their old copies occupied (to drop)."""
     counts = Counter(item.norm for item in al.items if item.kind == "code")
@@ -43,27 +46,37 @@ def find_moves(al: Aligner) -> set[int]:
     segment: list[int] = []
     for index in range(len(al.items) + 1):
         if index == len(al.items) or is_gap(al.items[index]):
-            if segment:
-                drop |= _segment_moves(al, segment, counts)
+            if segment and _out_of_order(al, segment, counts):
+                match = defs.match()
+                if match is None:
+                    return drop
+                drop |= _segment_moves(al, segment, counts, match)
             segment = []
         elif al.items[index].kind == "code":
             segment.append(index)
     return drop
 
 
-def _segment_moves(al: Aligner, code: list[int], counts: Counter[str]) -> set[int]:
-    units = _units(al, code)
-    if len(units) < 2 or all(u.header is None for u in units):
-        return set()  # nothing that could move (most segments): no anchors needed
+def _out_of_order(al: Aligner, code: list[int], counts: Counter[str]) -> bool:
+    """True when the segment's unique lines stand in the original in another order than in the
+    snippet: something in it moved (or it is anchored on a coincidence). O(len(code))."""
+    where = [o for s in code if (o := anchor_of(al, s, counts, None)) is not None]
+    return any(a >= b for a, b in zip(where, where[1:]))
+
+
+def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: DefinitionMatch) -> set[int]:
+    units = _units(code, match)
+    if len(units) < 2 or len(units) > _MAX_UNITS or all(u.old is None for u in units):
+        return set()
     for unit in units:
-        unit.where = [o for s in unit.lines if (o := anchor_of(al, s, counts)) is not None]
+        unit.where = [o for s in unit.lines if (o := anchor_of(al, s, counts, match)) is not None]
     units = [u for u in units if u.where]
-    if len(units) < 2 or len(units) > _MAX_UNITS:
+    if len(units) < 2:
         return set()
     keys = [sorted(u.where)[len(u.where) // 2] for u in units]
     if all(a < b for a, b in zip(keys, keys[1:])):
         return set()
-    olds = [_old_copy(al, u) for u in units]
+    olds = [_old_copy(al, u, match) for u in units]
     chain = _best_chain(al, units, keys, [old is not None for old in olds])
     drop: set[int] = set()
     for index, unit in enumerate(units):
@@ -80,64 +93,43 @@ def _segment_moves(al: Aligner, code: list[int], counts: Counter[str]) -> set[in
     return drop
 
 
-def _old_copy(al: Aligner, unit: _Unit) -> tuple[int, int] | None:
-    """[first, stop) of the original definition a unit may be a moved copy of: the one definition
-    of its name in both texts, holding all of the unit's anchors."""
-    if unit.header is None:
+def _old_copy(al: Aligner, unit: _Unit, match: DefinitionMatch) -> tuple[int, int] | None:
+    """[first, stop) of the original definition a unit may be a moved copy of, when it holds all
+    of the unit's anchors and the unit carries most of its lines along."""
+    if unit.old is None:
         return None
-    key = header_key(al.snorm[unit.header])
-    if key is None or len(al._skey_index().get(key, ())) != 1:
-        return None
-    found = al._okeys_for(key)
-    if len(found) != 1:
-        return None
-    first, stop = block_extent(al.orig, al.onorm, found[0])
+    od = match.original[unit.old]
+    first, stop = od.first, od.last + 1
     if not all(first <= o < stop for o in unit.where):
         return None
     # a move carries its body along: most of the old lines are in the unit (not a setter next to
     # its getter, nor a rewrite that only shares the name)
     old = [norm for norm in al.onorm[first:stop] if norm]
     shown = {al.snorm[s] for s in unit.lines}
-    if any(al.onorm[o] and al.onorm[o] not in shown for o in range(first, found[0])):
+    if any(al.onorm[o] and al.onorm[o] not in shown for o in range(first, od.header)):
         return None  # its doc comment or decorators are not all shown: they would be lost
     return (first, stop) if sum(1 for norm in old if norm in shown) * 2 >= len(old) else None
 
 
-def _units(al: Aligner, code: list[int]) -> list[_Unit]:
-    """The segment's lines cut before each header at the segment's smallest indentation (with the
-    decorators and comments right above it), and after each definition's end; anchors not yet set."""
-    base = min(indent_width(al.stext[s]) for s in code)
+def _units(code: list[int], match: DefinitionMatch) -> list[_Unit]:
+    """The segment's lines cut into the outermost matched definitions it shows whole (with their
+    comments and decorators) and the runs of lines between them. O(d log m)."""
+    lo, hi = code[0], code[-1]
+    whole: list[tuple[int, int, int]] = []  # (first, last, original definition)
+    for s, d in enumerate(match.snippet):
+        if d.complete and lo <= d.first and d.last <= hi and s in match.pairs \
+                and not (whole and d.first <= whole[-1][1]):  # inside the previous one: not outermost
+            whole.append((d.first, d.last, match.pairs[s]))
     units: list[_Unit] = []
-    current: list[int] = []
-    header: int | None = None
-    in_body = False  # the current definition's body has begun (a deeper line was seen)
-    for s in code:
-        norm, width = al.snorm[s], indent_width(al.stext[s])
-        starts = width == base and header_key(norm) is not None \
-            and (norm.endswith((":", "{", "(", ")")) or "=>" in norm)
-        if starts:
-            # decorators and doc comments right above go with the definition
-            split = len(current)
-            while split > 0 and al.snorm[current[split - 1]].startswith(_PREAMBLE) \
-                    and indent_width(al.stext[current[split - 1]]) == base:
-                split -= 1
-            if current[:split]:
-                units.append(_Unit(current[:split], [], header))
-            current, header, in_body = current[split:], s, False
-        elif header is not None and in_body and width == base and not is_closer(norm) \
-                and not continues_block(norm):
-            # past the definition's end: what follows (the next one's doc comment) is not part of it
-            units.append(_Unit(current, [], header))
-            current, header = [], None
-        in_body = in_body or width > base
-        current.append(s)
-    if current:
-        units.append(_Unit(current, [], header))
-        after = code[-1] + 1
-        while after < len(al.items) and al.items[after].kind == "blank":
-            after += 1
-        if after < len(al.items) and indent_width(al.stext[after]) > base:
-            units[-1].header = None  # a marker inside its body follows: not shown whole, it cannot move
+    start = 0
+    for first, last, old in whole:
+        a, b = bisect_left(code, first), bisect_right(code, last)
+        if code[start:a]:
+            units.append(_Unit(code[start:a], None))
+        units.append(_Unit(code[a:b], old))
+        start = b
+    if code[start:]:
+        units.append(_Unit(code[start:], None))
     return units
 
 

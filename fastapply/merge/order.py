@@ -1,10 +1,15 @@
 """Segments out of file order: models show a helper after its caller although the helper sits
 earlier in the file. A single monotone alignment cannot pair such a segment, so before aligning,
 segments (the code between two markers) are put back in file order when every one of them is
-placed by its own anchors: lines that occur exactly once in the original and once in the snippet.
+placed by its own anchors: lines that occur exactly once in the original and once in the snippet,
+and lines that a definition match stands for (defmatch.py: the header of a matched definition,
+every line of one matched identically).
+
+The definitions are read (tree-sitter) only when the line anchors alone leave a segment unplaced
+or out of order: most snippets are in order and never pay for a parse.
 
 Complexity: O(n + m log m) for n original and m snippet lines (one pass to count, one sort of the
-segments).
+segments), plus the definition match when it is asked for (defmatch.py).
 """
 
 from __future__ import annotations
@@ -12,23 +17,22 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .lines import header_key, is_trivial, opens_block
+from .lines import is_trivial
 from .segments import SnippetLine, is_gap
 
 if TYPE_CHECKING:
     from .anchor import Aligner
+    from .defmatch import DefIndex, DefinitionMatch
 
 # Segments are moved only when each has this many anchors of its own (one line can be new code
 # that happens to equal a line elsewhere), in the order of their snippet lines.
 _MIN_ANCHORS = 2
 
 
-def file_order(al: Aligner) -> list[SnippetLine]:
+def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     """The aligner's items with their segments in the order their anchors have in the original,
     or the items as they are when they are in order already or when a segment has too few anchors
-    of its own (its place would be a guess: the alignment then decides, or refuses). Anchors are
-    lines unique in both texts, and headers whose definition name is unique in both, outside new
-    definitions."""
+    of its own (its place would be a guess: the alignment then decides, or refuses)."""
     items = al.items
     segments: list[list[int]] = [[]]
     markers: list[SnippetLine] = []
@@ -41,20 +45,15 @@ def file_order(al: Aligner) -> list[SnippetLine]:
     if len(markers) < 2:
         return items
     counts = Counter(item.norm for item in items if item.kind == "code")
-    spans: list[tuple[int, int, int]] = []  # (first, last, segment index)
-    weak = False
-    for index, seg in enumerate(segments):
-        code = [s for s in seg if items[s].kind == "code"]
-        if not code:
-            continue
-        where = [o for s in code if (o := anchor_of(al, s, counts)) is not None]
-        if not where:
-            return items
-        # two anchors or more, in the same order as their snippet lines (a deletion may lie between)
-        weak = weak or len(where) < _MIN_ANCHORS or any(a >= b for a, b in zip(where, where[1:]))
-        spans.append((min(where), max(where), index))
+    spans = _spans(al, segments, counts, None)
+    if spans is None or [s[2] for s in sorted(spans)] != [s[2] for s in spans]:
+        match = defs.match()  # the lines alone do not settle it: ask the definitions
+        if match is not None:
+            spans = _spans(al, segments, counts, match)
+    if spans is None:
+        return items
     ordered = sorted(spans)
-    if [s[2] for s in ordered] == [s[2] for s in spans] or weak:
+    if [s[2] for s in ordered] == [s[2] for s in spans]:
         return items
     if any(a[1] >= b[0] for a, b in zip(ordered, ordered[1:])):
         return items  # interleaved segments: not a plain reordering
@@ -74,18 +73,30 @@ def file_order(al: Aligner) -> list[SnippetLine]:
     return result
 
 
-def anchor_of(al: Aligner, s: int, counts: Counter[str]) -> int | None:
-    """The original line that snippet line s certainly stands for, or None."""
+def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str],
+           match: DefinitionMatch | None) -> list[tuple[int, int, int]] | None:
+    """(first anchor, last anchor, segment index) of every segment with code, or None when a
+    segment has no anchor, or too few in the order of its lines (a deletion may lie between)."""
+    spans: list[tuple[int, int, int]] = []
+    for index, seg in enumerate(segments):
+        code = [s for s in seg if al.items[s].kind == "code"]
+        if not code:
+            continue
+        where = [o for s in code if (o := anchor_of(al, s, counts, match)) is not None]
+        if len(where) < _MIN_ANCHORS or any(a >= b for a, b in zip(where, where[1:])):
+            return None
+        spans.append((min(where), max(where), index))
+    return spans
+
+
+def anchor_of(al: Aligner, s: int, counts: Counter[str], match: DefinitionMatch | None) -> int | None:
+    """The original line that snippet line s certainly stands for, or None: a line unique in both
+    texts, or (with a definition match) a line a matched definition stands for."""
     norm = al.snorm[s]
-    if is_trivial(norm) or counts[norm] != 1 or al.in_new_definition(s):
+    if not norm or al.items[s].fresh:
         return None
-    where = al.opos.get(norm, ())
-    if len(where) == 1:
-        return where[0]
-    if where or not (opens_block(norm) or "(" in norm):
-        return None
-    key = header_key(norm)
-    if key is None or len(al._skey_index().get(key, ())) != 1:
-        return None
-    found = al._okeys_for(key)
-    return found[0] if len(found) == 1 else None
+    if not is_trivial(norm) and counts[norm] == 1 and not al.in_new_definition(s):
+        where = al.opos.get(norm, ())
+        if len(where) == 1:
+            return where[0]
+    return match.anchor(s) if match is not None else None

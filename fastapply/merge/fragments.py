@@ -1,0 +1,105 @@
+"""Parsing one part of a snippet (the lines between two markers) as well as it goes.
+
+A part is a piece of a file: it may start inside a doc comment or a class body and end inside a
+block or a parameter list that the next marker elides. Parsed as it is, tree-sitter's error
+recovery often turns a cut definition into an ERROR node, and the definition is lost. So a few
+variants are parsed and the one with the fewest errors kept: the part as it is (dedented; PHP
+after `<?php`; a part starting inside `/* ... */` after `/*`), with the brackets left open closed
+(or one to three `end`s), and, for an indented part of a language whose members live in classes
+(`public function f()` in PHP), inside `class __part { ... }`.
+
+Complexity: at most _MAX_VARIANTS parses of the part, each linear in its length.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..languages import LanguageSpec
+from .syntax import error_count, parse
+
+WRAPPER = "__part"  # the name of the class a member part is parsed inside
+_MAX_VARIANTS = 8
+_HEADS = {"php": "<?php"}
+_MEMBER_LANGUAGES = {"php", "typescript", "tsx", "javascript", "jsx", "java", "csharp", "kotlin", "scala",
+                     "swift", "cpp"}
+
+
+class Parsed:
+    __slots__ = ("tree", "head_rows", "closed")
+
+    def __init__(self, tree: Any, head_rows: int, closed: bool) -> None:
+        self.tree, self.head_rows, self.closed = tree, head_rows, closed
+
+
+def parse_part(spec: LanguageSpec, part: list[str], cut_short: bool) -> Parsed | None:
+    """The best parse of `part` (lines, dedented here). `cut_short`: a marker follows, so the part
+    may end inside a block. `head_rows` says how many lines were put before the part."""
+    widths = [len(line) - len(line.lstrip()) for line in part if line.strip()]
+    if not widths:
+        return None
+    cut = min(widths)
+    body = "\n".join(line[cut:] if line.strip() else "" for line in part)
+    heads: list[str] = []  # lines before the part (and before the wrapping class)
+    if spec.name in _HEADS and _HEADS[spec.name] not in body:
+        heads.append(_HEADS[spec.name])
+    first = next(line.strip() for line in part if line.strip())
+    if first.startswith("*") and not first.startswith("*/") and ["/*", "*/"] in spec.block_comments:
+        body = "/*\n" + body  # it starts inside a doc comment
+        heads.append("")  # (counted as a line before the part; the wrapper goes above it)
+    best: Parsed | None = None
+    best_errors = 0
+    tried = 0
+    for text, rows, closed in _variants(spec, heads, body, cut_short, wrap=cut > 0):
+        tree = parse(spec, text)
+        tried += 1
+        if tree is None:
+            return None
+        errors = error_count(tree)
+        if best is None or errors < best_errors:
+            best, best_errors = Parsed(tree, rows, closed), errors
+        if best_errors == 0 or tried >= _MAX_VARIANTS:
+            break
+    return best
+
+
+def _variants(spec: LanguageSpec, heads: list[str], body: str, cut_short: bool,
+              wrap: bool) -> Iterator[tuple[str, int, bool]]:
+    """(text, lines before the part, closed) to try, in order."""
+    inside = heads[-1:] == [""]  # the part starts inside a comment: its "/*" is in `body`
+    if inside:
+        heads = heads[:-1]
+    plain = "\n".join([*heads, body])
+    yield plain, len(heads) + inside, False
+    for tail in _closers(spec, plain) if cut_short else []:
+        yield plain + tail, len(heads) + inside, True
+    if wrap and spec.name in _MEMBER_LANGUAGES:
+        wrapped = "\n".join([*heads, f"class {WRAPPER} {{", body])
+        for tail in _closers(spec, wrapped) if cut_short else []:
+            yield wrapped + tail, len(heads) + inside + 1, True
+        yield wrapped + "\n}", len(heads) + inside + 1, False
+
+
+def _closers(spec: LanguageSpec, text: str) -> list[str]:
+    """Closing lines for a part that ends inside a block: the brackets left open (a plain count,
+    strings aside), also with an empty body after a parameter list; or one to three `end`s."""
+    if spec.block_style == "end":
+        return ["\nend" * k for k in (1, 2, 3)]
+    if spec.block_style != "braces":
+        return []
+    stack: list[str] = []
+    pairs = {"{": "}", "(": ")", "[": "]"}
+    for char in text:
+        if char in pairs:
+            stack.append(pairs[char])
+        elif stack and char == stack[-1]:
+            stack.pop()
+    if not stack:
+        return []
+    closing = list(reversed(stack))
+    found = ["\n" + "\n".join(closing)]
+    if ")" in closing:  # cut inside a signature: give it a body
+        at = closing.index(")")
+        found.append("\n" + "\n".join([*closing[:at], ") {}", *closing[at + 1:]]))
+    return found

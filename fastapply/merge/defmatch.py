@@ -5,8 +5,9 @@ hash, when the match is unique) and then bottom-up (containers whose contents ar
 does the same on tree-sitter trees. Here the nodes are definitions (defs.py), and a snippet is a
 file with pieces left out, so the stages are, each among the definitions still unmatched:
 
-1. identical: a complete snippet definition whose lines hash like exactly one original definition
-   of the same kind (`category`: a method parsed without its class is still a function) (outermost first); the definitions inside a matched pair pair up in order;
+1. identical: a complete snippet definition of two lines or more whose lines hash like exactly one
+   original definition of the same kind (`category`: a method parsed without its class is still a
+   function), outermost first; the definitions inside a matched pair pair up in order;
 2. by name: (scope, kind, name, signature), then (scope, kind, name). A snippet definition shown
    without its enclosing definition (no parent in the snippet, and indented) has no known scope
    and matches on (kind, name) over the whole original;
@@ -14,7 +15,8 @@ file with pieces left out, so the stages are, each among the definitions still u
    against the original definitions of the same kind (and scope, where known) whose name the
    snippet does not define: the body (the lines after the header) most like its own, at least
    _RENAME_SIMILARITY alike and clearly ahead of the second best. Alike is the rapidfuzz ratio of
-   the two bodies for a definition shown whole; for one shown in part (its end elided by a
+   the two bodies (with the comments above them, where the snippet shows some) for a definition
+   shown whole; for one shown in part (its end elided by a
    marker), the share of its lines (comments above included) that the old one holds, or the ratio
    of its body to as many lines from the start of the old body. It must show a telling line
    besides its header.
@@ -90,8 +92,8 @@ class DefinitionMatch:
             if d.complete:
                 shown[(category(d.kind), d.digest)] += 1
         for s, d in enumerate(self.snippet):  # outermost first: a parent is matched before its children
-            if s in self.pairs or not d.complete:
-                continue
+            if s in self.pairs or not d.complete or d.last == d.header:
+                continue  # (one line alike is a line match, for the aligner to weigh)
             found = by_digest.get((category(d.kind), d.digest), [])
             if len(found) == 1 and shown[(category(d.kind), d.digest)] == 1 and found[0] not in self._taken:
                 self._pair(s, found[0])
@@ -150,8 +152,10 @@ class DefinitionMatch:
         bodies: dict[int, str] = {}
         for s in new:
             sd = self.snippet[s]
-            mine = _body(snorm, sd)
             shown = _lines(snorm, sd)
+            # its comments above take part (two same bodies differ there), as many as it shows
+            preamble = sum(1 for n in snorm[sd.first:sd.header] if n)
+            mine = _text(shown) if preamble else _body(snorm, sd)
             shown_body = "\n".join(n for n in snorm[sd.header + 1:sd.last + 1] if n)
             scores: list[tuple[float, int]] = []
             for o in old:
@@ -163,9 +167,11 @@ class DefinitionMatch:
                     return
                 if o not in bodies:
                     bodies[o] = _body(onorm, od)
-                if sd.complete:
-                    score = fuzz.ratio(mine, bodies[o], score_cutoff=_RENAME_SIMILARITY - _MARGIN)
-                else:  # shown in part (its end elided): its lines held by the old one, or its body
+                if sd.complete and not sd.open_end:
+                    above = [n for n in onorm[od.first:od.header] if n][-preamble:] if preamble else []
+                    theirs = _text([*above, bodies[o]])
+                    score = fuzz.ratio(mine, theirs, score_cutoff=_RENAME_SIMILARITY - _MARGIN)
+                else:  # shown in part (its end elided, or maybe): its lines held by the old one, or its body
                     # alike to as many lines from the start of the old body (an edited line)
                     held = set(_lines(onorm, od))
                     start = bodies[o].split("\n", shown_body.count("\n") + 1)[:shown_body.count("\n") + 1]
@@ -208,7 +214,11 @@ def _lines(norms: list[str], d: Definition) -> list[str]:
 
 
 def _body(norms: list[str], d: Definition) -> str:
-    return "\n".join(n for n in norms[d.header + 1:d.last + 1] if n)[:_BODY_CHARS]
+    return _text([n for n in norms[d.header + 1:d.last + 1] if n])
+
+
+def _text(lines: list[str]) -> str:
+    return "\n".join(lines)[:_BODY_CHARS]
 
 
 class DefIndex:

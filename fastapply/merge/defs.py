@@ -32,7 +32,7 @@ _NAME_TYPES = {"identifier", "property_identifier", "type_identifier", "field_id
                "simple_identifier", "word", "tag_name", "string_content", "string_scalar", "dot_index_expression",
                "method_index_expression", "qualified_identifier", "scoped_identifier", "operator_name",
                "destructor_name", "namespace_identifier", "private_property_identifier"}
-_PREAMBLE_TYPES = ("comment", "attribute", "decorator", "annotation", "line_comment", "block_comment")
+_PREAMBLE_WORDS = ("comment", "attribute", "decorator", "annotation")  # node kinds that go with what follows
 
 
 class Definition(msgspec.Struct, frozen=True):
@@ -46,6 +46,7 @@ class Definition(msgspec.Struct, frozen=True):
     scope: str  # enclosing definitions' names joined with "."
     digest: int  # hash of its non-blank normalized lines, header to last
     complete: bool  # no marker inside and no parse error (always True in the original)
+    open_end: bool = False  # a marker follows right after it: it may go on there (Python can't tell)
 
 
 def read_definitions(spec: LanguageSpec | None, lines: list[str], norms: list[str],
@@ -82,8 +83,9 @@ def _read_part(spec: LanguageSpec, language: Any, lines: list[str], norms: list[
                     (start, stop - 1))
     last_code = max(r for r in range(start, stop) if norms[r])
     for index, d in enumerate(defs):
-        if d.complete and d.last >= last_code and (parsed.closed or after > indent_width(lines[d.header])):
-            defs[index] = msgspec.structs.replace(d, complete=False, last=min(d.last, stop - 1))
+        if d.last >= last_code and after >= 0:
+            complete = d.complete and not parsed.closed and after <= indent_width(lines[d.header])
+            defs[index] = msgspec.structs.replace(d, complete=complete, last=min(d.last, stop - 1), open_end=True)
     return defs
 
 
@@ -147,13 +149,17 @@ def _preamble_start(node: Any) -> int:
     line between), or the node's own first line."""
     first = node.start_point[0]
     sibling = node.prev_named_sibling
-    while sibling is not None and sibling.type.endswith(_PREAMBLE_TYPES):
+    while sibling is not None and _is_preamble(sibling.type):
         end = sibling.end_point[0] - (sibling.end_point[1] == 0)  # a line comment holds its newline
         if end != first - 1 and not (end == first and sibling.end_point[1] == 0):
             break
         first = sibling.start_point[0]
         sibling = sibling.prev_named_sibling
     return first
+
+
+def _is_preamble(kind: str) -> bool:
+    return any(word in kind for word in _PREAMBLE_WORDS)
 
 
 def _text(node: Any) -> str:
@@ -194,5 +200,5 @@ def _first_name(node: Any, skip_self: bool = False) -> str | None:
             return _text(current)
         if depth < 3:
             queue.extend((child, depth + 1) for child in current.named_children
-                         if not child.type.endswith(_PREAMBLE_TYPES))
+                         if not _is_preamble(child.type))
     return None

@@ -6,7 +6,8 @@ recovery often turns a cut definition into an ERROR node, and the definition is 
 variants are parsed and the one with the fewest errors kept: the part as it is (dedented; PHP
 after `<?php`; a part starting inside `/* ... */` after `/*`), with the brackets left open closed
 (or one to three `end`s), and, for an indented part of a language whose members live in classes
-(`public function f()` in PHP), inside `class __part { ... }`.
+(`public function f()` in PHP), inside `class __part { ... }`; a JSON part that is not a
+document by itself, inside `{ ... }`.
 
 Complexity: at most _MAX_VARIANTS parses of the part, each linear in its length.
 """
@@ -24,6 +25,7 @@ _MAX_VARIANTS = 8
 _HEADS = {"php": "<?php"}
 _MEMBER_LANGUAGES = {"php", "typescript", "tsx", "javascript", "jsx", "java", "csharp", "kotlin", "scala",
                      "swift", "cpp"}
+_OBJECT_LANGUAGES = {"json"}  # `"key": {` alone is no document: put it inside `{ ... }`
 
 
 class Parsed:
@@ -51,7 +53,8 @@ def parse_part(spec: LanguageSpec, part: list[str], cut_short: bool) -> Parsed |
     best: Parsed | None = None
     best_errors = 0
     tried = 0
-    for text, rows, closed in _variants(spec, heads, body, cut_short, wrap=cut > 0):
+    wrap = cut > 0 or spec.name in _OBJECT_LANGUAGES and not first.startswith(("{", "["))
+    for text, rows, closed in _variants(spec, heads, body, cut_short, wrap):
         tree = parse(spec, text)
         tried += 1
         if tree is None:
@@ -74,8 +77,10 @@ def _variants(spec: LanguageSpec, heads: list[str], body: str, cut_short: bool,
     yield plain, len(heads) + inside, False
     for tail in _closers(spec, plain) if cut_short else []:
         yield plain + tail, len(heads) + inside, True
-    if wrap and spec.name in _MEMBER_LANGUAGES:
-        wrapped = "\n".join([*heads, f"class {WRAPPER} {{", body])
+    opener = f"class {WRAPPER} {{" if spec.name in _MEMBER_LANGUAGES else "{" if spec.name in _OBJECT_LANGUAGES \
+        else None
+    if wrap and opener is not None:
+        wrapped = "\n".join([*heads, opener, body])
         for tail in _closers(spec, wrapped) if cut_short else []:
             yield wrapped + tail, len(heads) + inside + 1, True
         yield wrapped + "\n}", len(heads) + inside + 1, False

@@ -112,12 +112,13 @@ def _old_copy(al: Aligner, unit: _Unit, match: DefinitionMatch) -> tuple[int, in
 
 
 def _units(code: list[int], match: DefinitionMatch) -> list[_Unit]:
-    """The segment's lines cut into the outermost matched definitions it shows whole (with their
+    """The segment's lines cut into the outermost matched definitions it shows whole (two lines or
+    more: one line that moved is no different from one that merely occurs elsewhere; with their
     comments and decorators) and the runs of lines between them. O(d log m)."""
     lo, hi = code[0], code[-1]
     whole: list[tuple[int, int, int]] = []  # (first, last, original definition)
     for s, d in enumerate(match.snippet):
-        if d.complete and lo <= d.first and d.last <= hi and s in match.pairs \
+        if d.complete and d.last > d.header and lo <= d.first and d.last <= hi and s in match.pairs \
                 and not (whole and d.first <= whole[-1][1]):  # inside the previous one: not outermost
             whole.append((d.first, d.last, match.pairs[s]))
     units: list[_Unit] = []

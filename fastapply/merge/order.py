@@ -14,6 +14,7 @@ segments), plus the definition match when it is asked for (defmatch.py).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -25,8 +26,11 @@ if TYPE_CHECKING:
     from .defmatch import DefIndex, DefinitionMatch
 
 # Segments are moved only when each has this many anchors of its own (one line can be new code
-# that happens to equal a line elsewhere), in the order of their snippet lines.
+# that happens to equal a line elsewhere), in the order of their snippet lines, ...
 _MIN_ANCHORS = 2
+# ... unless its one anchor is a telling line (this many words) at its edge, where context sits
+_EDGE_WORDS = 4
+_WORDS = re.compile(r"\w+")
 
 
 def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
@@ -45,6 +49,9 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     if len(markers) < 2:
         return items
     counts = Counter(item.norm for item in items if item.kind == "code")
+    lines = [o for s in range(len(items)) if (o := anchor_of(al, s, counts, None)) is not None]
+    if all(a < b for a, b in zip(lines, lines[1:])):
+        return items  # in file order as far as its lines tell (most snippets: nothing is parsed)
     spans = _spans(al, segments, counts, None)
     if spans is None or [s[2] for s in sorted(spans)] != [s[2] for s in spans]:
         match = defs.match()  # the lines alone do not settle it: ask the definitions
@@ -82,8 +89,12 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str],
         code = [s for s in seg if al.items[s].kind == "code"]
         if not code:
             continue
-        where = [o for s in code if (o := anchor_of(al, s, counts, match)) is not None]
-        if len(where) < _MIN_ANCHORS or any(a >= b for a, b in zip(where, where[1:])):
+        found = [(s, o) for s in code if (o := anchor_of(al, s, counts, match)) is not None]
+        where = [o for _, o in found]
+        if any(a >= b for a, b in zip(where, where[1:])) or not where:
+            return None
+        if len(where) < _MIN_ANCHORS and not (found[0][0] in (code[0], code[-1])
+                                              and len(_WORDS.findall(al.snorm[found[0][0]])) >= _EDGE_WORDS):
             return None
         spans.append((min(where), max(where), index))
     return spans

@@ -10,7 +10,8 @@ The aligner is then told that the new name is defined where the old one was, so 
 with it like any header with an edited signature, and the lines inside align as usual.
 
 Complexity: O(m) to find definitions whose name the original text lacks (one substring test each,
-after the snippet's parse); only when one is found is the original parsed and matched (defmatch.py).
+after the snippet's parse) but whose lines are mostly the original's; only when one is found is
+the original parsed and matched (defmatch.py).
 """
 
 from __future__ import annotations
@@ -18,13 +19,21 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .lines import header_key
+from .lines import header_key, is_trivial
 
 if TYPE_CHECKING:
     from .anchor import Aligner
     from .defmatch import DefIndex
+    from .defs import Definition
 
 _WORDS = re.compile(r"\w+")
+
+
+def _old_body(al: Aligner, d: Definition) -> bool:
+    """True when most telling lines a definition shows besides its header are the original's: an
+    old body under a new name, not a new definition. O(its lines)."""
+    telling = [n for n in al.snorm[d.first:d.header] + al.snorm[d.header + 1:d.last + 1] if not is_trivial(n)]
+    return bool(telling) and 2 * sum(1 for n in telling if n in al.opos) >= len(telling)
 
 
 def find_renames(al: Aligner, defs: DefIndex, original: str) -> int:
@@ -32,8 +41,8 @@ def find_renames(al: Aligner, defs: DefIndex, original: str) -> int:
     if not any(item.kind == "code" and item.norm not in al.opos for item in al.items):
         return 0  # every line is the original's: nothing is renamed (and nothing is parsed)
     snippet = defs.snippet()
-    if not snippet or not any(d.name not in original for d in snippet):
-        return 0
+    if not snippet or not any(d.name not in original and _old_body(al, d) for d in snippet):
+        return 0  # no definition with a new name over old lines: no rename (and no parse of the original)
     match = defs.match()
     if match is None or not match.renamed:
         return 0

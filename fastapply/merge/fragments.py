@@ -2,8 +2,9 @@
 
 A part is a piece of a file: it may start inside a doc comment or a class body and end inside a
 block or a parameter list that the next marker elides. Parsed as it is, tree-sitter's error
-recovery often turns a cut definition into an ERROR node, and the definition is lost. So a few
-variants are parsed and the one with the fewest errors kept: the part as it is (dedented; PHP
+recovery often turns a cut definition into an ERROR node, and the definition is lost. So the
+closing lines of blocks opened before the part are blanked out, and a few variants are parsed and
+the one with the fewest errors kept: the part as it is (dedented; PHP
 after `<?php`; a part starting inside `/* ... */` after `/*`), with the brackets left open closed
 (or one to three `end`s), and, for an indented part of a language whose members live in classes
 (`public function f()` in PHP), inside `class __part { ... }`; a JSON part that is not a
@@ -42,48 +43,60 @@ def parse_part(spec: LanguageSpec, part: list[str], cut_short: bool) -> Parsed |
     if not widths:
         return None
     cut = min(widths)
-    body = "\n".join(line[cut:] if line.strip() else "" for line in part)
-    heads: list[str] = []  # lines before the part (and before the wrapping class)
-    if spec.name in _HEADS and _HEADS[spec.name] not in body:
+    lines = _without_open_tail([line[cut:] if line.strip() else "" for line in part], spec)
+    heads: list[str] = []  # lines before everything (`<?php`)
+    if spec.name in _HEADS and not any(_HEADS[spec.name] in line for line in lines):
         heads.append(_HEADS[spec.name])
-    first = next(line.strip() for line in part if line.strip())
+    first = next((line.strip() for line in lines if line.strip()), "")
     if first.startswith("*") and not first.startswith("*/") and ["/*", "*/"] in spec.block_comments:
-        body = "/*\n" + body  # it starts inside a doc comment
-        heads.append("")  # (counted as a line before the part; the wrapper goes above it)
+        lines = ["/*", *lines]  # it starts inside a doc comment (the wrapper goes above this line)
+    rows = len(lines) - len(part)
     best: Parsed | None = None
     best_errors = 0
-    tried = 0
     wrap = cut > 0 or spec.name in _OBJECT_LANGUAGES and not first.startswith(("{", "["))
-    for text, rows, closed in _variants(spec, heads, body, cut_short, wrap):
+    for tried, (text, added, closed) in enumerate(_variants(spec, heads, "\n".join(lines), cut_short, wrap)):
         tree = parse(spec, text)
-        tried += 1
         if tree is None:
             return None
         errors = error_count(tree)
         if best is None or errors < best_errors:
-            best, best_errors = Parsed(tree, rows, closed), errors
-        if best_errors == 0 or tried >= _MAX_VARIANTS:
+            best, best_errors = Parsed(tree, added + rows, closed), errors
+        if best_errors == 0 or tried + 1 >= _MAX_VARIANTS:
             break
     return best
 
 
+def _without_open_tail(lines: list[str], spec: LanguageSpec) -> list[str]:
+    """The lines with the ones that close blocks opened before the part blanked out (the end of a
+    function whose start a marker elides): unmatched, they would end whatever the part opens."""
+    if spec.block_style != "braces":
+        return lines
+    depth, lowest, last = 0, 0, -1
+    for row, line in enumerate(lines):
+        for char in line:
+            if char in "{([":
+                depth += 1
+            elif char in "})]":
+                depth -= 1
+        if depth < lowest:
+            lowest, last = depth, row
+    return ["" if row <= last else line for row, line in enumerate(lines)]
+
+
 def _variants(spec: LanguageSpec, heads: list[str], body: str, cut_short: bool,
               wrap: bool) -> Iterator[tuple[str, int, bool]]:
-    """(text, lines before the part, closed) to try, in order."""
-    inside = heads[-1:] == [""]  # the part starts inside a comment: its "/*" is in `body`
-    if inside:
-        heads = heads[:-1]
+    """(text, lines put before the body, closed) to try, in order."""
     plain = "\n".join([*heads, body])
-    yield plain, len(heads) + inside, False
+    yield plain, len(heads), False
     for tail in _closers(spec, plain) if cut_short else []:
-        yield plain + tail, len(heads) + inside, True
+        yield plain + tail, len(heads), True
     opener = f"class {WRAPPER} {{" if spec.name in _MEMBER_LANGUAGES else "{" if spec.name in _OBJECT_LANGUAGES \
         else None
     if wrap and opener is not None:
         wrapped = "\n".join([*heads, opener, body])
         for tail in _closers(spec, wrapped) if cut_short else []:
-            yield wrapped + tail, len(heads) + inside + 1, True
-        yield wrapped + "\n}", len(heads) + inside + 1, False
+            yield wrapped + tail, len(heads) + 1, True
+        yield wrapped + "\n}", len(heads) + 1, False
 
 
 def _closers(spec: LanguageSpec, text: str) -> list[str]:

@@ -7,7 +7,9 @@ outermost definitions the segment shows whole (read with tree-sitter, defs.py) t
 definition of the original (defmatch.py), and the runs of lines between them. Each unit is placed
 by its anchors (order.anchor_of). When the units' places are out of order, the order that drops
 the fewest original lines is kept (a chain over the units), and every matched definition outside
-that chain is a move: its old lines are dropped and its snippet lines become new code at their place.
+that chain whose old copy lies outside the lines the chain keeps is a move: its old lines are
+dropped and its snippet lines become new code at their place. (An old copy between two kept lines,
+as in a swap of two neighbours, is left to the alignment, which drops it by itself.)
 
 Complexity: O(m) to find, from the lines alone, the segments whose anchors are out of order (most
 snippets have none, and nothing is parsed); for those, the definition match (defmatch.py), O(n)
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from .defmatch import DefIndex, DefinitionMatch
 
 _MAX_UNITS = 40  # beyond this many units in one segment, leave it to the alignment
+_CONTEXT_LINES = 3  # lines of an anchorless edge unit compared with a definition's neighbours
 
 
 class _Unit:
@@ -50,7 +53,7 @@ def find_moves(al: Aligner, defs: DefIndex) -> set[int]:
                 match = defs.match()
                 if match is None:
                     return drop
-                drop |= _segment_moves(al, segment, counts, match)
+                drop |= _segment_moves(al, segment, counts, match, defs.swapped)
             segment = []
         elif al.items[index].kind == "code":
             segment.append(index)
@@ -64,12 +67,14 @@ def _out_of_order(al: Aligner, code: list[int], counts: Counter[str]) -> bool:
     return any(a >= b for a, b in zip(where, where[1:]))
 
 
-def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: DefinitionMatch) -> set[int]:
+def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: DefinitionMatch,
+                   swapped: set[int]) -> set[int]:
     units = _units(code, match)
     if len(units) < 2 or len(units) > _MAX_UNITS or all(u.old is None for u in units):
         return set()
     for unit in units:
         unit.where = [o for s in unit.lines if (o := anchor_of(al, s, counts, match)) is not None]
+    _edge_context(al, units, match)
     units = [u for u in units if u.where]
     if len(units) < 2:
         return set()
@@ -78,19 +83,57 @@ def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: De
         return set()
     olds = [_old_copy(al, u, match) for u in units]
     chain = _best_chain(al, units, keys, [old is not None for old in olds])
+    kept = [o for index in chain for o in units[index].where]
     drop: set[int] = set()
     for index, unit in enumerate(units):
         old = olds[index]
         if index in chain or old is None:
             continue
         first, stop = old
+        if kept and min(kept) < first and stop <= max(kept):
+            # between two lines that stay (a swap of neighbours): the alignment pairs one of the two
+            # and drops the other's old copy by itself; only the segment order must not count it
+            swapped.update(unit.lines)
+            continue
+        for s in unit.lines:
+            al.items[s].fresh = True
         if first > 0 and not al.onorm[first - 1]:
             while stop < len(al.orig) and not al.onorm[stop]:
                 stop += 1  # one of the two blank runs around it goes with it
         drop.update(range(first, stop))
-        for s in unit.lines:
-            al.items[s].fresh = True
     return drop
+
+
+def _edge_context(al: Aligner, units: list[_Unit], match: DefinitionMatch) -> None:
+    """Anchor the segment's first (last) unit when it has no line of its own but is the context
+    that stands right before (after) exactly one of the matched definitions in the original
+    (`/** {@inheritDoc}` after the method that really sits before it). O(units * _CONTEXT_LINES)."""
+    for edge, step in ((0, -1), (len(units) - 1, +1)):
+        unit = units[edge]
+        if unit.where or unit.old is not None:
+            continue
+        lines = [al.snorm[s] for s in unit.lines if al.snorm[s]]
+        lines = lines[:_CONTEXT_LINES] if step > 0 else lines[::-1][:_CONTEXT_LINES]
+        fits = []
+        for other in units:
+            if other.old is not None and other.where:
+                od = match.original[other.old]
+                rows = _solid_rows(al, od.last + 1 if step > 0 else od.first - 1, step, len(lines))
+                if [al.onorm[r] for r in rows] == lines:
+                    fits.append(sorted(rows))
+        if len(fits) == 1:
+            unit.where = fits[0]
+
+
+def _solid_rows(al: Aligner, start: int, step: int, count: int) -> list[int]:
+    """The first `count` non-blank original lines from `start` on, in direction `step`."""
+    rows: list[int] = []
+    row = start
+    while 0 <= row < len(al.onorm) and len(rows) < count:
+        if al.onorm[row]:
+            rows.append(row)
+        row += step
+    return rows
 
 
 def _old_copy(al: Aligner, unit: _Unit, match: DefinitionMatch) -> tuple[int, int] | None:

@@ -49,14 +49,14 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     if len(markers) < 2:
         return items
     counts = Counter(item.norm for item in items if item.kind == "code")
-    lines = [o for s in range(len(items)) if (o := anchor_of(al, s, counts, None)) is not None]
+    lines = [o for s in range(len(items)) if s not in defs.swapped and (o := anchor_of(al, s, counts, None)) is not None]
     if all(a < b for a, b in zip(lines, lines[1:])):
         return items  # in file order as far as its lines tell (most snippets: nothing is parsed)
-    spans = _spans(al, segments, counts, None)
+    spans = _spans(al, segments, counts, None, defs.swapped)
     if spans is None or [s[2] for s in sorted(spans)] != [s[2] for s in spans]:
         match = defs.match()  # the lines alone do not settle it: ask the definitions
         if match is not None:
-            spans = _spans(al, segments, counts, match)
+            spans = _spans(al, segments, counts, match, defs.swapped)
     if spans is None:
         return items
     ordered = sorted(spans)
@@ -80,13 +80,14 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     return result
 
 
-def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str],
-           match: DefinitionMatch | None) -> list[tuple[int, int, int]] | None:
+def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: DefinitionMatch | None,
+           swapped: set[int]) -> list[tuple[int, int, int]] | None:
     """(first anchor, last anchor, segment index) of every segment with code, or None when a
-    segment has no anchor, or too few in the order of its lines (a deletion may lie between)."""
+    segment has no anchor, or too few in the order of its lines (a deletion may lie between).
+    Lines of a definition swapped with its neighbour (moves.py) do not count."""
     spans: list[tuple[int, int, int]] = []
     for index, seg in enumerate(segments):
-        code = [s for s in seg if al.items[s].kind == "code"]
+        code = [s for s in seg if al.items[s].kind == "code" and s not in swapped]
         if not code:
             continue
         found = [(s, o) for s in code if (o := anchor_of(al, s, counts, match)) is not None]

@@ -19,7 +19,8 @@ file with pieces left out, so the stages are, each among the definitions still u
    shown whole; for one shown in part (its end elided by a
    marker), the share of its lines (comments above included) that the old one holds, or the ratio
    of its body to as many lines from the start of the old body. It must show a telling line
-   besides its header.
+   besides its header, and stand where the old one stood: a unique line next to it in the
+   snippet sits next to the old one in the original (else it is a new sibling copied from it).
 
 At every stage two equally good candidates mean no match: a guess is worse than the line path.
 The result says, for a snippet line, which original line it certainly stands for (`anchor`): the
@@ -33,6 +34,7 @@ each text at most once per call, and only when a stage asks (most merges never d
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .defs import Definition, read_definitions
@@ -47,17 +49,20 @@ _MARGIN = 5.0  # the best candidate must beat the second by this much
 _MAX_COMPARISONS = 400
 _BODY_CHARS = 4000
 _MIN_BODY_LINES = 1
+_NEAR_WALK = 12  # lines looked at around a renamed definition for a neighbour that places it
+_NEAR = 3  # telling lines the original may have between that neighbour and the old definition
 
 
 class DefinitionMatch:
     """Snippet definition index -> original definition index, and the line anchors it gives."""
 
     def __init__(self, snippet: list[Definition], original: list[Definition], stext: list[str],
-                 snorm: list[str], onorm: list[str]) -> None:
+                 snorm: list[str], onorm: list[str], placed: Callable[[Definition, Definition], bool]) -> None:
         self.snippet, self.original = snippet, original
         self.pairs: dict[int, int] = {}
         self.identical: set[int] = set()
         self.renamed: list[int] = []
+        self._placed = placed
         self._known = [d.parent >= 0 or indent_width(stext[d.header]) == 0 for d in snippet]
         self._identical()
         self._by_name()
@@ -183,6 +188,8 @@ class DefinitionMatch:
                 continue
             if len(scores) > 1 and scores[1][0] > scores[0][0] - _MARGIN:
                 continue  # two old definitions fit about as well: no guess
+            if not self._placed(sd, self.original[scores[0][1]]):
+                continue  # a copy of it elsewhere (a new sibling made from an old one), not a rename
             self._pair(s, scores[0][1])
             self.renamed.append(s)
 
@@ -247,6 +254,27 @@ class DefIndex:
         if self._match is False:
             snippet = self.snippet()
             original = self.original() if snippet else None
-            self._match = DefinitionMatch(snippet, original, self.al.stext, self.al.snorm, self.al.onorm) \
-                if snippet and original else None
+            self._match = DefinitionMatch(snippet, original, self.al.stext, self.al.snorm, self.al.onorm,
+                                          self._placed) if snippet and original else None
         return self._match  # type: ignore[return-value]
+
+    def _placed(self, new: Definition, old: Definition) -> bool:
+        """False when a line next to `new` in its part, one that occurs once in both texts, stands
+        in the original away from `old` (more lines between than in the snippet, or on the other
+        side): the snippet shows it somewhere else. O(_NEAR_WALK)."""
+        al = self.al
+        for step, start, edge in ((-1, new.first - 1, old.first), (+1, new.last + 1, old.last)):
+            s, shown = start, 0
+            while 0 <= s < len(al.items) and s not in al.markers and abs(s - start) < _NEAR_WALK:
+                norm = al.snorm[s]
+                if norm and not is_trivial(norm) and len(al.spos[norm]) == 1 and len(al.opos.get(norm, ())) == 1:
+                    o = al.opos[norm][0]
+                    if (o - edge) * step <= 0:
+                        return False
+                    between = al.onorm[min(o, edge) + 1:max(o, edge)]
+                    if sum(1 for n in between if n and not is_trivial(n)) > shown + _NEAR:
+                        return False
+                    break
+                shown += bool(norm) and not is_trivial(norm)
+                s += step
+        return True

@@ -76,7 +76,7 @@ def _read_part(spec: LanguageSpec, language: Any, lines: list[str], norms: list[
                offset: int, after: int) -> list[Definition]:
     """Definitions of lines[start:stop]; `after` is the indentation of the marker that follows (-1
     at the end): a definition reaching the part's end under a deeper marker goes on past it."""
-    parsed = parse_part(spec, lines[start:stop], after >= 0)
+    parsed = parse_part(spec, lines[start:stop], after >= 0, whole=start == 0 and stop == len(lines) and after < 0)
     if parsed is None:
         return []
     defs = _outline(_definition_nodes(spec, language, parsed.tree), norms, start - parsed.head_rows, offset,

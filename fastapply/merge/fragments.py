@@ -36,14 +36,19 @@ class Parsed:
         self.tree, self.head_rows, self.closed = tree, head_rows, closed
 
 
-def parse_part(spec: LanguageSpec, part: list[str], cut_short: bool) -> Parsed | None:
+def parse_part(spec: LanguageSpec, part: list[str], cut_short: bool, whole: bool = False) -> Parsed | None:
     """The best parse of `part` (lines, dedented here). `cut_short`: a marker follows, so the part
-    may end inside a block. `head_rows` says how many lines were put before the part."""
+    may end inside a block; `whole`: the part is a whole file (the original), parsed as it is.
+    `head_rows` says how many lines were put before the part."""
     widths = [len(line) - len(line.lstrip()) for line in part if line.strip()]
     if not widths:
         return None
     cut = min(widths)
-    lines = _without_open_tail([line[cut:] if line.strip() else "" for line in part], spec)
+    lines = [line[cut:] if line.strip() else "" for line in part]
+    if whole:
+        tree = parse(spec, "\n".join(lines))
+        return Parsed(tree, 0, False) if tree is not None else None
+    lines = _without_open_tail(lines, spec)
     heads: list[str] = []  # lines before everything (`<?php`)
     if spec.name in _HEADS and not any(_HEADS[spec.name] in line for line in lines):
         heads.append(_HEADS[spec.name])

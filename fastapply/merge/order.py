@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .lines import is_trivial
+from .lines import indent_width, is_trivial, opens_block
 from .segments import SnippetLine, is_gap
 
 if TYPE_CHECKING:
@@ -73,11 +73,26 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     for position, (_, _, index) in enumerate(ordered):
         if position:
             # the marker that stood before this segment describes where it starts
-            result.append(markers[index - 1] if index > 0 else markers[0])
+            marker = markers[index - 1] if index > 0 else markers[0]
+            if _unplaced(marker, result, [items[s] for s in segments[index]]):
+                return items
+            result.append(marker)
         result.extend(items[s] for s in segments[index])
     if not segments[-1]:
         result.append(markers[-1])
     return result
+
+
+def _unplaced(marker: SnippetLine, before: list[SnippetLine], after: list[SnippetLine]) -> bool:
+    """True for a marker written at column 0 that would now stand right after a block's header and
+    before a deeper line: whether it stands for that block's body only or for more (the rest of
+    the block, and the start of the next one) is a guess, and the merge would rest on it."""
+    if marker.text[:1].isspace():
+        return False
+    above = next((i for i in reversed(before) if i.kind == "code"), None)
+    below = next((i for i in after if i.kind == "code"), None)
+    return above is not None and below is not None and opens_block(above.norm) \
+        and indent_width(below.text) > indent_width(above.text)
 
 
 def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: DefinitionMatch | None,

@@ -15,11 +15,10 @@ file with pieces left out, so the stages are, each among the definitions still u
    against the original definitions of the same kind (and scope, where known) whose name the
    snippet does not define: the body (the lines after the header) most like its own, at least
    _RENAME_SIMILARITY alike and clearly ahead of the second best. Alike is the rapidfuzz ratio of
-   the two bodies (with the comments above them, where the snippet shows some) for a definition
-   shown whole; for one shown in part (its end elided by a
-   marker), the share of its lines (comments above included) that the old one holds, or the ratio
-   of its body to as many lines from the start of the old body. It must show a telling line
-   besides its header, and stand where the old one stood: a unique line next to it in the
+   the two bodies with as many comment lines above them as the snippet shows; for a definition
+   shown in part (its end elided by a marker), against as many lines from the old body's start,
+   or the share of its lines that the old one holds, whichever is higher. It must show a telling
+   line besides its header, and stand where the old one stood: a unique line next to it in the
    snippet sits next to the old one in the original (else it is a new sibling copied from it).
 
 At every stage two equally good candidates mean no match: a guess is worse than the line path.
@@ -27,7 +26,7 @@ The result says, for a snippet line, which original line it certainly stands for
 header of a matched definition, or any line of an identically matched one.
 
 Complexity: O(d) hashing for stages 1-2 over d definitions; stage 3 makes at most
-_MAX_COMPARISONS rapidfuzz comparisons of bodies cut to _BODY_CHARS characters. `DefIndex` parses
+_MAX_COMPARISONS rapidfuzz comparisons of bodies cut to _BODY_LINES lines and _BODY_CHARS characters. `DefIndex` parses
 each text at most once per call, and only when a stage asks (most merges never do).
 """
 
@@ -48,6 +47,7 @@ _RENAME_SIMILARITY = 85.0  # rapidfuzz ratio (0-100) of two bodies for a rename
 _MARGIN = 5.0  # the best candidate must beat the second by this much
 _MAX_COMPARISONS = 400
 _BODY_CHARS = 4000
+_BODY_LINES = 200
 _MIN_BODY_LINES = 1
 _NEAR_WALK = 12  # lines looked at around a renamed definition for a neighbour that places it
 _NEAR = 3  # telling lines the original may have between that neighbour and the old definition
@@ -154,14 +154,14 @@ class DefinitionMatch:
         from rapidfuzz import fuzz
 
         budget = _MAX_COMPARISONS
-        bodies: dict[int, str] = {}
         for s in new:
             sd = self.snippet[s]
             shown = _lines(snorm, sd)
             # its comments above take part (two same bodies differ there), as many as it shows
             preamble = sum(1 for n in snorm[sd.first:sd.header] if n)
-            mine = _text(shown) if preamble else _body(snorm, sd)
-            shown_body = "\n".join(n for n in snorm[sd.header + 1:sd.last + 1] if n)
+            body = len(shown) - preamble
+            whole = sd.complete and not sd.open_end
+            mine = _text(shown)
             scores: list[tuple[float, int]] = []
             for o in old:
                 od = self.original[o]
@@ -170,18 +170,15 @@ class DefinitionMatch:
                 budget -= 1
                 if budget < 0:
                     return
-                if o not in bodies:
-                    bodies[o] = _body(onorm, od)
-                if sd.complete and not sd.open_end:
-                    above = [n for n in onorm[od.first:od.header] if n][-preamble:] if preamble else []
-                    theirs = _text([*above, bodies[o]])
-                    score = fuzz.ratio(mine, theirs, score_cutoff=_RENAME_SIMILARITY - _MARGIN)
-                else:  # shown in part (its end elided, or maybe): its lines held by the old one, or its body
-                    # alike to as many lines from the start of the old body (an edited line)
-                    held = set(_lines(onorm, od))
-                    start = bodies[o].split("\n", shown_body.count("\n") + 1)[:shown_body.count("\n") + 1]
-                    score = max(100.0 * sum(1 for n in shown if n in held) / len(shown),
-                                fuzz.ratio(shown_body, "\n".join(start)) if shown_body else 0.0)
+                theirs = _lines(onorm, od)
+                above = sum(1 for n in onorm[od.first:od.header] if n)
+                # as many comment lines above as it shows, its body (or as many lines from its start)
+                cut = theirs[above - preamble if preamble <= above else 0:above] + \
+                    (theirs[above:] if whole else theirs[above:above + body])
+                score = fuzz.ratio(mine, _text(cut), score_cutoff=_RENAME_SIMILARITY - _MARGIN)
+                if not whole:  # shown in part: or the share of its lines the old one holds
+                    held = set(theirs)
+                    score = max(score, 100.0 * sum(1 for n in shown if n in held) / len(shown))
                 scores.append((score, o))
             scores.sort(reverse=True)
             if not scores or scores[0][0] < _RENAME_SIMILARITY:
@@ -216,12 +213,9 @@ def _evidence(norms: list[str], d: Definition) -> int:
 
 
 def _lines(norms: list[str], d: Definition) -> list[str]:
-    """The non-blank lines of a definition's comments above it and its body, without its header."""
-    return [n for n in norms[d.first:d.header] + norms[d.header + 1:d.last + 1] if n]
-
-
-def _body(norms: list[str], d: Definition) -> str:
-    return _text([n for n in norms[d.header + 1:d.last + 1] if n])
+    """The non-blank lines of a definition's comments above it and its body, without its header
+    (at most _BODY_LINES of its body: enough to tell two bodies apart)."""
+    return [n for n in norms[d.first:d.header] + norms[d.header + 1:min(d.last + 1, d.header + 1 + _BODY_LINES)] if n]
 
 
 def _text(lines: list[str]) -> str:

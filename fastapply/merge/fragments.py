@@ -99,9 +99,9 @@ def _variants(spec: LanguageSpec, heads: list[str], body: str, cut_short: bool,
         else None
     if wrap and opener is not None:
         wrapped = "\n".join([*heads, opener, body])
-        for tail in _closers(spec, wrapped) if cut_short else []:
-            yield wrapped + tail, len(heads) + 1, True
         yield wrapped + "\n}", len(heads) + 1, False
+        for tail in _closers(spec, plain) if cut_short else []:
+            yield wrapped + tail + "\n}", len(heads) + 1, True
 
 
 def _closers(spec: LanguageSpec, text: str) -> list[str]:

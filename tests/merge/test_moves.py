@@ -1,0 +1,176 @@
+"""Whole definitions shown somewhere else than in the original move there (fastapply/merge/moves.py)."""
+
+from __future__ import annotations
+
+from fastapply import apply
+
+UID = '''<?php
+
+namespace App\\Processor;
+
+class UidProcessor
+{
+    private string $uid;
+
+    public function __construct(int $length = 7)
+    {
+        if ($length > 32 || $length < 1) {
+            throw new \\InvalidArgumentException('The uid length must be an integer between 1 and 32');
+        }
+
+        $this->uid = $this->generateUid($length);
+    }
+
+    public function __invoke(array $record): array
+    {
+        $record['extra']['uid'] = $this->uid;
+
+        return $record;
+    }
+
+    public function getUid(): string
+    {
+        return $this->uid;
+    }
+
+    public function reset(): void
+    {
+        $this->uid = $this->generateUid(strlen($this->uid));
+    }
+}
+'''
+
+GET_UID = '''    public function getUid(): string
+    {
+        return $this->uid;
+    }
+
+'''
+
+
+def test_php_method_moved_up_in_a_segment_shown_before_the_place_it_left() -> None:
+    """getUid moves above __invoke; the segment showing the gap it left comes first in the
+    snippet (main refused: "it would break the order of the snippet's other parts")."""
+    snippet = '''    // ... existing code ...
+        $record['extra']['uid'] = $this->uid;
+
+        return $record;
+    }
+
+    public function reset(): void
+    {
+        $this->uid = $this->generateUid(strlen($this->uid));
+    }
+    // ... existing code ...
+            throw new \\InvalidArgumentException('The uid length must be an integer between 1 and 32');
+        }
+
+        $this->uid = $this->generateUid($length);
+    }
+
+    public function getUid(): string
+    {
+        return $this->uid;
+    }
+
+    public function __invoke(array $record): array
+    // ... existing code ...
+'''
+    expected = UID.replace(GET_UID, "").replace("    public function __invoke", GET_UID + "    public function __invoke")
+    assert apply(UID, snippet, filename="UidProcessor.php").merged_code == expected
+
+
+CONFIG = '''import { readFileSync } from "fs";
+
+export interface Config {
+  retries: number;
+  timeoutMs: number;
+}
+
+export function parseConfig(text: string): Config {
+  const raw = JSON.parse(text);
+  return normalize(raw);
+}
+
+export function loadDefaults(): Config {
+  return { retries: 3, timeoutMs: 1000 };
+}
+
+function normalize(raw: any): Config {
+  return {
+    retries: Number(raw.retries ?? 3),
+    timeoutMs: Number(raw.timeoutMs ?? 1000),
+  };
+}
+
+export function mergeConfig(a: Config, b: Config): Config {
+  return { ...a, ...b };
+}
+'''
+
+NORMALIZE = '''function normalize(raw: any): Config {
+  return {
+    retries: Number(raw.retries ?? 3),
+    timeoutMs: Number(raw.timeoutMs ?? 1000),
+  };
+}
+
+'''
+
+
+def test_typescript_helper_moved_above_its_caller_with_the_place_it_left() -> None:
+    snippet = '''// ... existing code ...
+  timeoutMs: number;
+}
+
+function normalize(raw: any): Config {
+  return {
+    retries: Number(raw.retries ?? 3),
+    timeoutMs: Number(raw.timeoutMs ?? 1000),
+  };
+}
+
+export function parseConfig(text: string): Config {
+// ... existing code ...
+export function loadDefaults(): Config {
+  return { retries: 3, timeoutMs: 1000 };
+}
+
+export function mergeConfig(a: Config, b: Config): Config {
+// ... existing code ...
+'''
+    expected = CONFIG.replace(NORMALIZE, "").replace("export function parseConfig",
+                                                     NORMALIZE + "export function parseConfig")
+    assert apply(CONFIG, snippet, filename="config.ts").merged_code == expected
+
+
+STORE = '''package store
+
+func New() *Store {
+	return &Store{data: map[string]string{}}
+}
+
+func (s *Store) Delete(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.data, key)
+}
+
+func (s *Store) Get(key string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.data[key]
+}
+
+func (s *Store) Len() int {
+	return len(s.data)
+}
+'''
+
+
+def test_go_neighbours_swapped() -> None:
+    delete = "func (s *Store) Delete(key string) {\n\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\tdelete(s.data, key)\n}\n\n"
+    get = "func (s *Store) Get(key string) string {\n\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\treturn s.data[key]\n}\n\n"
+    snippet = "// ... existing code ...\n\treturn &Store{data: map[string]string{}}\n}\n\n" + get + delete + \
+        "func (s *Store) Len() int {\n// ... existing code ...\n"
+    assert apply(STORE, snippet, filename="store.go").merged_code == STORE.replace(delete + get, get + delete)

@@ -9,9 +9,10 @@ A new definition that merely looks like an old one has another body, or two old 
 The aligner is then told that the new name is defined where the old one was, so the header pairs
 with it like any header with an edited signature, and the lines inside align as usual.
 
-Complexity: O(m) to find definitions whose name the original text lacks (one substring test each,
-after the snippet's parse) but whose lines are mostly the original's; only when one is found is
-the original parsed and matched (defmatch.py).
+Complexity: the snippet is parsed only when a changed line that may start a definition (it opens a
+block or has a parameter list) brings a word the original text lacks (substring tests); then O(m) to find definitions whose name the original text lacks but whose
+lines are mostly the original's; only when one is found is the original parsed and matched
+(defmatch.py).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .lines import header_key, is_trivial
+from .lines import header_key, is_trivial, opens_block
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -27,6 +28,17 @@ if TYPE_CHECKING:
     from .defs import Definition
 
 _WORDS = re.compile(r"\w+")
+
+
+def _may_define(norm: str) -> bool:
+    """A cheap first look: a line that opens a block or has a parameter list may start a definition."""
+    return opens_block(norm) or "(" in norm and not norm.endswith(";")
+
+
+def _new_word(norm: str, original: str) -> bool:
+    """True when the line has a name (a word of three characters or more) that the original text
+    does not contain. O(words * n) in C (substring search)."""
+    return any(word not in original for word in _WORDS.findall(norm) if len(word) >= 3)
 
 
 def _old_body(al: Aligner, d: Definition) -> bool:
@@ -38,8 +50,9 @@ def _old_body(al: Aligner, d: Definition) -> bool:
 
 def find_renames(al: Aligner, defs: DefIndex, original: str) -> int:
     """Teach the aligner the renamed headers of the snippet; returns how many were found."""
-    if not any(item.kind == "code" and item.norm not in al.opos for item in al.items):
-        return 0  # every line is the original's: nothing is renamed (and nothing is parsed)
+    if not any(item.kind == "code" and item.norm not in al.opos and _may_define(item.norm)
+               and _new_word(item.norm, original) for item in al.items):
+        return 0  # no changed line that may define brings a name the original lacks: nothing to parse
     snippet = defs.snippet()
     if not snippet or not any(d.name not in original and _old_body(al, d) for d in snippet):
         return 0  # no definition with a new name over old lines: no rename (and no parse of the original)

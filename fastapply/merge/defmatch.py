@@ -14,12 +14,13 @@ file with pieces left out, so the stages are, each among the definitions still u
 3. by similarity, for renames: a snippet definition whose name the original does not define,
    against the original definitions of the same kind (and scope, where known) whose name the
    snippet does not define: the body (the lines after the header) most like its own, at least
-   _RENAME_SIMILARITY alike and clearly ahead of the second best. Alike is the rapidfuzz ratio of
+   _RENAME_SIMILARITY alike. Alike is the rapidfuzz ratio of
    the two bodies with as many comment lines above them as the snippet shows; for a definition
    shown in part (its end elided by a marker), against as many lines from the old body's start,
    or the share of its lines that the old one holds, whichever is higher. It must show a telling
    line besides its header, and stand where the old one stood: a unique line next to it in the
    snippet sits next to the old one in the original (else it is a new sibling copied from it).
+   Among the old definitions within _MARGIN of the best, exactly one may stand there.
 
 At every stage two equally good candidates mean no match: a guess is worse than the line path.
 The result says, for a snippet line, which original line it certainly stands for (`anchor`): the
@@ -51,6 +52,7 @@ _BODY_LINES = 200
 _MIN_BODY_LINES = 1
 _NEAR_WALK = 12  # lines looked at around a renamed definition for a neighbour that places it
 _NEAR = 3  # telling lines the original may have between that neighbour and the old definition
+_MAX_TIES = 4  # more old definitions about as alike as the best: no rename
 
 
 class DefinitionMatch:
@@ -183,11 +185,13 @@ class DefinitionMatch:
             scores.sort(reverse=True)
             if not scores or scores[0][0] < _RENAME_SIMILARITY:
                 continue
-            if len(scores) > 1 and scores[1][0] > scores[0][0] - _MARGIN:
-                continue  # two old definitions fit about as well: no guess
-            if not self._placed(sd, self.original[scores[0][1]]):
-                continue  # a copy of it elsewhere (a new sibling made from an old one), not a rename
-            self._pair(s, scores[0][1])
+            # the best and those about as good; where it stands decides between them (a copy of
+            # an old one elsewhere is a new sibling, not a rename), and two left mean no guess
+            close = [o for score, o in scores if score > scores[0][0] - _MARGIN]
+            placed = [o for o in close[:_MAX_TIES] if self._placed(sd, self.original[o])]
+            if len(placed) != 1 or len(close) > _MAX_TIES:
+                continue
+            self._pair(s, placed[0])
             self.renamed.append(s)
 
 

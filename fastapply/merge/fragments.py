@@ -15,6 +15,7 @@ Complexity: at most _MAX_VARIANTS parses of the part, each linear in its length.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,6 +27,7 @@ _MAX_VARIANTS = 8
 _HEADS = {"php": "<?php"}
 _MEMBER_LANGUAGES = {"php", "typescript", "tsx", "javascript", "jsx", "java", "csharp", "kotlin", "scala",
                      "swift", "cpp"}
+_END = re.compile(r"end\b")
 _OBJECT_LANGUAGES = {"json"}  # `"key": {` alone is no document: put it inside `{ ... }`
 
 
@@ -74,6 +76,15 @@ def parse_part(spec: LanguageSpec, part: list[str], cut_short: bool, whole: bool
 def _without_open_tail(lines: list[str], spec: LanguageSpec) -> list[str]:
     """The lines with the ones that close blocks opened before the part blanked out (the end of a
     function whose start a marker elides): unmatched, they would end whatever the part opens."""
+    if spec.block_style == "end":
+        last = -1  # the `end`s at the part's own depth before anything else opens there
+        for row, line in enumerate(lines):
+            if not line.strip() or line[:1].isspace():
+                continue
+            if not _END.match(line):
+                break
+            last = row
+        return ["" if row <= last else line for row, line in enumerate(lines)]
     if spec.block_style != "braces":
         return lines
     depth, lowest, last = 0, 0, -1

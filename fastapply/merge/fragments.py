@@ -117,10 +117,11 @@ def _variants(spec: LanguageSpec, heads: list[str], body: str, cut_short: bool,
 
 def _closers(spec: LanguageSpec, text: str) -> list[str]:
     """Closing lines for a part that ends inside a block: the brackets left open (a plain count,
-    strings aside), also with an empty body after a parameter list; or one to three `end`s."""
+    strings aside), also with an empty body after a parameter list (`{}`, or `: pass` in Python);
+    or one to three `end`s."""
     if spec.block_style == "end":
         return ["\nend" * k for k in (1, 2, 3)]
-    if spec.block_style != "braces":
+    if spec.block_style not in ("braces", "indent"):
         return []
     stack: list[str] = []
     pairs = {"{": "}", "(": ")", "[": "]"}
@@ -135,5 +136,6 @@ def _closers(spec: LanguageSpec, text: str) -> list[str]:
     found = ["\n" + "\n".join(closing)]
     if ")" in closing:  # cut inside a signature: give it a body
         at = closing.index(")")
-        found.append("\n" + "\n".join([*closing[:at], ") {}", *closing[at + 1:]]))
+        body = ") {}" if spec.block_style == "braces" else "):\n    pass"
+        found.append("\n" + "\n".join([*closing[:at], body, *closing[at + 1:]]))
     return found

@@ -27,8 +27,9 @@ The result says, for a snippet line, which original line it certainly stands for
 header of a matched definition, or any line of an identically matched one.
 
 Complexity: O(d) hashing for stages 1-2 over d definitions; stage 3 makes at most
-_MAX_COMPARISONS rapidfuzz comparisons of bodies cut to _BODY_LINES lines and _BODY_CHARS characters. `DefIndex` parses
-each text at most once per call, and only when a stage asks (most merges never do).
+_MAX_COMPARISONS rapidfuzz comparisons of bodies cut to _BODY_LINES lines and _BODY_CHARS
+characters; the definitions inside identical pairs are visited once each. `DefIndex` parses each
+text at most once per call, and only when a stage asks (most merges never do).
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ class DefinitionMatch:
         self.identical: set[int] = set()
         self.renamed: list[int] = []
         self._placed = placed
+        self._taken: set[int] = set()  # original definitions already matched
         self._known = [d.parent >= 0 or indent_width(stext[d.header]) == 0 for d in snippet]
         self._identical()
         self._by_name()
@@ -73,6 +75,8 @@ class DefinitionMatch:
         for s, o in self.pairs.items():
             self._anchors[snippet[s].header] = original[o].header
         for s in self.identical:
+            if snippet[s].parent in self.identical:
+                continue  # its lines are its parent's
             sd, od = snippet[s], original[self.pairs[s]]
             srows = [r for r in range(sd.header, sd.last + 1) if snorm[r]]
             orows = [r for r in range(od.header, od.last + 1) if onorm[r]]
@@ -90,7 +94,6 @@ class DefinitionMatch:
     # -- stages ---------------------------------------------------------------------------------
 
     def _identical(self) -> None:
-        self._taken: set[int] = set()
         by_digest: dict[tuple[str, int], list[int]] = defaultdict(list)
         for o, d in enumerate(self.original):
             by_digest[(category(d.kind), d.digest)].append(o)
@@ -108,10 +111,7 @@ class DefinitionMatch:
 
     def _children(self, s: int, o: int) -> None:
         """Pair the definitions inside two identical definitions in order (same lines, same nesting)."""
-        inner_s = [i for i in range(s + 1, len(self.snippet)) if self.snippet[i].last <= self.snippet[s].last
-                   and self.snippet[i].header >= self.snippet[s].header]
-        inner_o = [i for i in range(o + 1, len(self.original)) if self.original[i].last <= self.original[o].last
-                   and self.original[i].header >= self.original[o].header]
+        inner_s, inner_o = _inside(self.snippet, s), _inside(self.original, o)
         if len(inner_s) == len(inner_o):
             for a, b in zip(inner_s, inner_o):
                 if self.snippet[a].digest == self.original[b].digest and b not in self._taken:
@@ -167,7 +167,8 @@ class DefinitionMatch:
             scores: list[tuple[float, int]] = []
             for o in old:
                 od = self.original[o]
-                if category(od.kind) != category(sd.kind) or self._known[s] and od.scope != sd.scope or o in self._taken:
+                if category(od.kind) != category(sd.kind) or o in self._taken \
+                        or self._known[s] and od.scope != sd.scope:
                     continue
                 budget -= 1
                 if budget < 0:
@@ -209,6 +210,17 @@ def category(kind: str) -> str:
     if any(w in _TYPE_WORDS for w in words):
         return "type"
     return kind
+
+
+def _inside(found: list[Definition], index: int) -> list[int]:
+    """The definitions nested in found[index]: they follow it, up to the first that starts after
+    its end (the list is in order of first lines). O(their number)."""
+    inner = []
+    for i in range(index + 1, len(found)):
+        if found[i].header > found[index].last:
+            break
+        inner.append(i)
+    return inner
 
 
 def _evidence(norms: list[str], d: Definition) -> int:

@@ -1,14 +1,14 @@
 """Parsing one part of a snippet (the lines between two markers) as well as it goes.
 
-A part is a piece of a file: it may start inside a doc comment or a class body and end inside a
-block or a parameter list that the next marker elides. Parsed as it is, tree-sitter's error
-recovery often turns a cut definition into an ERROR node, and the definition is lost. So the
-closing lines of blocks opened before the part are blanked out, and a few variants are parsed and
-the one with the fewest errors kept: the part as it is (dedented; PHP
-after `<?php`; a part starting inside `/* ... */` after `/*`), with the brackets left open closed
-(or one to three `end`s), and, for an indented part of a language whose members live in classes
-(`public function f()` in PHP), inside `class __part { ... }`; a JSON part that is not a
-document by itself, inside `{ ... }`.
+A part is a piece of a file: it may start inside a doc comment or a class body, or by closing a
+block opened before it, and end inside a block or a parameter list that the next marker elides.
+Parsed as it is, tree-sitter's error recovery often turns a cut definition into an ERROR node, and
+the definition is lost. So the lines closing blocks opened before the part are blanked out, and a
+few variants are parsed, the one with the fewest errors kept: the part as it is (dedented; PHP
+after `<?php`; one starting inside `/* ... */` after `/*`); with the brackets left open closed
+(or one to three `end`s); for an indented part of a language whose members live in classes
+(`public function f()` alone in PHP), inside `class __part { ... }`; a JSON part that is no
+document by itself, inside `{ ... }`. The original, a whole file, is parsed once as it is.
 
 Complexity: at most _MAX_VARIANTS parses of the part, each linear in its length.
 """

@@ -49,7 +49,8 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     if len(markers) < 2:
         return items
     counts = Counter(item.norm for item in items if item.kind == "code")
-    lines = [o for s in range(len(items)) if s not in defs.swapped and (o := anchor_of(al, s, counts, None)) is not None]
+    lines = [o for s in range(len(items))
+             if s not in defs.swapped and (o := anchor_of(al, s, counts, None)) is not None]
     if all(a < b for a, b in zip(lines, lines[1:])):
         return items  # in file order as far as its lines tell (most snippets: nothing is parsed)
     spans = _spans(al, segments, counts, None, defs.swapped)

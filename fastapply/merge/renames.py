@@ -4,15 +4,16 @@ snippet no longer mentions (`function types.is_callable (obj)` -> `function type
 
 The definition match (defmatch.py) decides: a definition of the snippet whose name the original
 lacks is the renamed version of the one original definition of the same kind and scope, whose name
-the snippet no longer defines, with the most alike body (and clearly more alike than any other).
-A new definition that merely looks like an old one has another body, or two old ones fit: no match.
+the snippet no longer defines, with the most alike body, standing where the new one stands. A new
+definition that merely looks like an old one has another body or stands elsewhere, or two old ones
+fit: no match.
 The aligner is then told that the new name is defined where the old one was, so the header pairs
 with it like any header with an edited signature, and the lines inside align as usual.
 
 Complexity: the snippet is parsed only when a changed line that may start a definition (it opens a
-block or has a parameter list) brings a word the original text lacks (substring tests); then O(m) to find definitions whose name the original text lacks but whose
-lines are mostly the original's; only when one is found is the original parsed and matched
-(defmatch.py).
+block or has a parameter list) brings a word the original text lacks (substring tests); then O(m)
+to find definitions whose name the original text lacks but whose lines are mostly the original's;
+only when one is found is the original parsed and matched (defmatch.py).
 """
 
 from __future__ import annotations

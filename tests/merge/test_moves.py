@@ -76,7 +76,8 @@ def test_php_method_moved_up_in_a_segment_shown_before_the_place_it_left() -> No
     public function __invoke(array $record): array
     // ... existing code ...
 '''
-    expected = UID.replace(GET_UID, "").replace("    public function __invoke", GET_UID + "    public function __invoke")
+    invoke = "    public function __invoke"
+    expected = UID.replace(GET_UID, "").replace(invoke, GET_UID + invoke)
     assert apply(UID, snippet, filename="UidProcessor.php").merged_code == expected
 
 

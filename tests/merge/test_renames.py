@@ -45,7 +45,8 @@ def test_rust_rename_among_equal_bodies_told_apart_by_its_doc_comment() -> None:
     }
 // ... existing code ...
 '''
-    expected = LIMBS.replace("pub fn iadd(x: &mut Vec<Limb>, y: Limb)", "pub fn iadd_checked(x: &mut Vec<Limb>, y: Limb)")
+    expected = LIMBS.replace("pub fn iadd(x: &mut Vec<Limb>, y: Limb)",
+                             "pub fn iadd_checked(x: &mut Vec<Limb>, y: Limb)")
     assert apply(LIMBS, snippet, filename="limbs.rs").merged_code == expected
 
 

@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 # Segments are moved only when each has this many anchors of its own (one line can be new code
 # that happens to equal a line elsewhere), in the order of their snippet lines, ...
 _MIN_ANCHORS = 2
-# ... unless its one anchor is a telling line (this many words) at its edge, where context sits
-_EDGE_WORDS = 4
-_WORDS = re.compile(r"\w+")
+# ... unless its one anchor is a telling line (this many names) at its edge, where context sits
+_EDGE_WORDS = 3
+_WORDS = re.compile(r"[A-Za-z_]\w+")
 
 
 def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:

@@ -9,12 +9,14 @@ by its anchors (order.anchor_of). When the units' places are out of order, the o
 the fewest original lines is kept (a chain over the units), and every matched definition outside
 that chain whose old copy lies outside the lines the chain keeps is a move: its old lines are
 dropped and its snippet lines become new code at their place. (An old copy between two kept lines,
-as in a swap of two neighbours, is left to the alignment, which drops it by itself.)
+as in a swap of two neighbours, is left to the alignment, which drops it by itself.) Across
+segments, a whole matched definition whose old copy lies in the stretch another segment covers is
+moved too, when its own segment stands apart from the others without it.
 
 Complexity: O(m) to find, from the lines alone, the segments whose anchors are out of order (most
 snippets have none, and nothing is parsed); for those, the definition match (defmatch.py), O(n)
 for a prefix count of the original's lines and O(k^2) over a segment's k units (k is capped at
-_MAX_UNITS).
+_MAX_UNITS); when segments overlap, O(units * m) for the moves across them.
 """
 
 from __future__ import annotations
@@ -46,17 +48,68 @@ def find_moves(al: Aligner, defs: DefIndex) -> set[int]:
     return the original lines their old copies occupied (to drop)."""
     counts = Counter(item.norm for item in al.items if item.kind == "code")
     drop: set[int] = set()
-    segment: list[int] = []
-    for index in range(len(al.items) + 1):
-        if index == len(al.items) or is_gap(al.items[index]):
-            if segment and _out_of_order(al, segment, counts):
-                match = defs.match()
-                if match is None:
-                    return drop
-                drop |= _segment_moves(al, segment, counts, match, defs.swapped)
-            segment = []
-        elif al.items[index].kind == "code":
-            segment.append(index)
+    segments: list[list[int]] = [[]]
+    for index, item in enumerate(al.items):
+        if is_gap(item):
+            segments.append([])
+        elif item.kind == "code":
+            segments[-1].append(index)
+    segments = [code for code in segments if code]
+    for code in segments:
+        if _out_of_order(al, code, counts):
+            match = defs.match()
+            if match is None:
+                return drop
+            drop |= _segment_moves(al, code, counts, match, defs.swapped)
+    if _interleaved([_hull(al, code, counts, None) for code in segments]):
+        match = defs.match()
+        if match is not None:
+            drop |= _cross_moves(al, segments, counts, match)
+    return drop
+
+
+def _hull(al: Aligner, code: list[int], counts: Counter[str], match: DefinitionMatch | None,
+          skip: _Unit | None = None) -> tuple[int, int] | None:
+    """The first and last original line the segment's anchors stand for (without `skip`'s lines)."""
+    lines = [s for s in code if skip is None or s not in skip.lines]
+    where = [o for s in lines if (o := anchor_of(al, s, counts, match)) is not None]
+    return (min(where), max(where)) if where else None
+
+
+def _interleaved(hulls: list[tuple[int, int] | None]) -> bool:
+    spans = sorted(h for h in hulls if h is not None)
+    return any(a[1] >= b[0] for a, b in zip(spans, spans[1:]))
+
+
+def _cross_moves(al: Aligner, segments: list[list[int]], counts: Counter[str], match: DefinitionMatch) -> set[int]:
+    """Definitions moved from one segment's stretch into another segment: a whole matched
+    definition whose old copy lies inside the stretch another segment covers, in a segment that
+    stands apart from every other once it is left out (a helper moved up next to code that stays,
+    its old place shown closed up elsewhere). O(segments * units * m) with units capped."""
+    hulls = [_hull(al, code, counts, match) for code in segments]
+    if not _interleaved(hulls):
+        return set()
+    drop: set[int] = set()
+    for i, code in enumerate(segments):
+        units = _units(code, match)
+        if len(units) > _MAX_UNITS:
+            continue
+        for unit in units:
+            if unit.old is None:
+                continue
+            unit.where = [o for s in unit.lines if (o := anchor_of(al, s, counts, match)) is not None]
+            old = _old_copy(al, unit, match)
+            rest = _hull(al, code, counts, match, skip=unit)
+            if old is None or rest is None:
+                continue
+            others = [h for j, h in enumerate(hulls) if j != i and h is not None]
+            inside = any(h[0] < old[0] and old[1] - 1 < h[1] for h in others)
+            apart = all(rest[1] < h[0] or rest[0] > h[1] for h in others)
+            if inside and apart:
+                drop.update(range(*old))
+                for s in unit.lines:
+                    al.items[s].fresh = True
+                hulls[i] = rest
     return drop
 
 

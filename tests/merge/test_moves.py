@@ -175,3 +175,68 @@ def test_go_neighbours_swapped() -> None:
     snippet = "// ... existing code ...\n\treturn &Store{data: map[string]string{}}\n}\n\n" + get + delete + \
         "func (s *Store) Len() int {\n// ... existing code ...\n"
     assert apply(STORE, snippet, filename="store.go").merged_code == STORE.replace(delete + get, get + delete)
+
+
+DEBUGGER = '''function wrapPlainTraceback() {
+  const plainTraceback = document.querySelector("div.plain textarea");
+  const wrapper = document.createElement("pre");
+  const textNode = document.createTextNode(plainTraceback.textContent);
+  wrapper.appendChild(textNode);
+  plainTraceback.replaceWith(wrapper);
+}
+
+function makeDebugURL(args) {
+  const params = new URLSearchParams(args);
+  params.set("s", SECRET);
+  return `?__debugger__=yes&${params}`;
+}
+
+function initPinBox() {
+  document.querySelector(".pin-prompt form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    fetch(makeDebugURL({ cmd: "pinauth" })).then((res) => res.json());
+  });
+}
+
+function docReady(fn) {
+  if (document.readyState === "complete" || document.readyState === "interactive") {
+    setTimeout(fn, 1);
+  } else {
+    document.addEventListener("DOMContentLoaded", fn);
+  }
+}
+'''
+
+MAKE_URL = '''function makeDebugURL(args) {
+  const params = new URLSearchParams(args);
+  params.set("s", SECRET);
+  return `?__debugger__=yes&${params}`;
+}
+
+'''
+
+
+def test_javascript_helper_moved_into_another_segment() -> None:
+    """The first segment shows the helper's old place closed up, the second shows it whole before
+    `docReady`: the segments overlap until the helper is read as moved (main refused)."""
+    snippet = '''// ... existing code ...
+  wrapper.appendChild(textNode);
+  plainTraceback.replaceWith(wrapper);
+}
+
+function initPinBox() {
+  // ... existing code ...
+}
+
+function makeDebugURL(args) {
+  const params = new URLSearchParams(args);
+  params.set("s", SECRET);
+  return `?__debugger__=yes&${params}`;
+}
+
+function docReady(fn) {
+  if (document.readyState === "complete" || document.readyState === "interactive") {
+    // ... existing code ...
+'''
+    expected = DEBUGGER.replace(MAKE_URL, "").replace("function docReady", MAKE_URL + "function docReady")
+    assert apply(DEBUGGER, snippet, filename="debugger.js").merged_code == expected

@@ -55,13 +55,17 @@ def find_moves(al: Aligner, defs: DefIndex) -> set[int]:
         elif item.kind == "code":
             segments[-1].append(index)
     segments = [code for code in segments if code]
+    hulls: list[tuple[int, int] | None] = []
     for code in segments:
-        if _out_of_order(al, code, counts):
+        where = [o for s in code if (o := anchor_of(al, s, counts, None)) is not None]
+        hulls.append((min(where), max(where)) if where else None)
+        if any(a >= b for a, b in zip(where, where[1:])):
+            # its unique lines stand in the original in another order: something in it moved
             match = defs.match()
             if match is None:
                 return drop
             drop |= _segment_moves(al, code, counts, match, defs.swapped)
-    if _interleaved([_hull(al, code, counts, None) for code in segments]):
+    if _interleaved(hulls):
         match = defs.match()
         if match is not None:
             drop |= _cross_moves(al, segments, counts, match)
@@ -111,13 +115,6 @@ def _cross_moves(al: Aligner, segments: list[list[int]], counts: Counter[str], m
                     al.items[s].fresh = True
                 hulls[i] = rest
     return drop
-
-
-def _out_of_order(al: Aligner, code: list[int], counts: Counter[str]) -> bool:
-    """True when the segment's unique lines stand in the original in another order than in the
-    snippet: something in it moved (or it is anchored on a coincidence). O(len(code))."""
-    where = [o for s in code if (o := anchor_of(al, s, counts, None)) is not None]
-    return any(a >= b for a, b in zip(where, where[1:]))
 
 
 def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: DefinitionMatch,

@@ -49,11 +49,14 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     if len(markers) < 2:
         return items
     counts = Counter(item.norm for item in items if item.kind == "code")
-    lines = [o for s in range(len(items))
-             if s not in defs.swapped and (o := anchor_of(al, s, counts, None)) is not None]
-    if all(a < b for a, b in zip(lines, lines[1:])):
-        return items  # in file order as far as its lines tell (most snippets: nothing is parsed)
     spans = _spans(al, segments, counts, None, defs.swapped)
+    if spans is not None and [s[2] for s in sorted(spans)] == [s[2] for s in spans]:
+        return items  # in file order (most snippets: nothing is parsed)
+    if spans is None:
+        lines = [o for s in range(len(items))
+                 if s not in defs.swapped and (o := anchor_of(al, s, counts, None)) is not None]
+        if all(a < b for a, b in zip(lines, lines[1:])):
+            return items  # a segment has too few anchors, but all lines are in file order
     if spans is None or [s[2] for s in sorted(spans)] != [s[2] for s in spans]:
         match = defs.match()  # the lines alone do not settle it: ask the definitions
         if match is not None:

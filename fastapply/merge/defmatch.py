@@ -53,7 +53,7 @@ _BODY_LINES = 200
 _MIN_BODY_LINES = 1
 _NEAR_WALK = 12  # lines looked at around a renamed definition for a neighbour that places it
 _NEAR = 3  # telling lines the original may have between that neighbour and the old definition
-_MAX_TIES = 4  # more old definitions about as alike as the best: no rename
+_MAX_TIES = 16  # more old definitions about as alike as the best: no rename
 
 
 class DefinitionMatch:

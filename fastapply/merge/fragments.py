@@ -28,6 +28,7 @@ _HEADS = {"php": "<?php"}
 _MEMBER_LANGUAGES = {"php", "typescript", "tsx", "javascript", "jsx", "java", "csharp", "kotlin", "scala",
                      "swift", "cpp"}
 _END = re.compile(r"end\b")
+_SHELL_OPENERS = {"if": "fi", "case": "esac", "for": "done", "while": "done", "until": "done", "select": "done"}
 _OBJECT_LANGUAGES = {"json"}  # `"key": {` alone is no document: put it inside `{ ... }`
 
 
@@ -117,19 +118,27 @@ def _variants(spec: LanguageSpec, heads: list[str], body: str, cut_short: bool,
 
 def _closers(spec: LanguageSpec, text: str) -> list[str]:
     """Closing lines for a part that ends inside a block: the brackets left open (a plain count,
-    strings aside), also with an empty body after a parameter list (`{}`, or `: pass` in Python);
-    or one to three `end`s."""
+    strings aside; and the shell's `fi`, `esac`, `done`), also with an empty body after a parameter
+    list (`{}`, or `: pass` in Python); or one to three `end`s."""
     if spec.block_style == "end":
         return ["\nend" * k for k in (1, 2, 3)]
     if spec.block_style not in ("braces", "indent"):
         return []
     stack: list[str] = []
     pairs = {"{": "}", "(": ")", "[": "]"}
-    for char in text:
-        if char in pairs:
-            stack.append(pairs[char])
-        elif stack and char == stack[-1]:
+    shell = spec.name == "bash"
+    for line in text.split("\n"):
+        words = line.split()
+        if shell and words and words[0] in _SHELL_OPENERS:
+            stack.append(_SHELL_OPENERS[words[0]])  # `case $x in` ... `esac`
+        elif shell and words and stack and words[0] == stack[-1]:
             stack.pop()
+            continue
+        for char in line:
+            if char in pairs:
+                stack.append(pairs[char])
+            elif stack and char == stack[-1]:
+                stack.pop()
     if not stack:
         return []
     closing = list(reversed(stack))

@@ -75,7 +75,8 @@ def find_moves(al: Aligner, defs: DefIndex) -> set[int]:
 def _hull(al: Aligner, code: list[int], counts: Counter[str], match: DefinitionMatch | None,
           skip: _Unit | None = None) -> tuple[int, int] | None:
     """The first and last original line the segment's anchors stand for (without `skip`'s lines)."""
-    lines = [s for s in code if skip is None or s not in skip.lines]
+    left_out = set(skip.lines) if skip is not None else set()
+    lines = [s for s in code if s not in left_out]
     where = [o for s in lines if (o := anchor_of(al, s, counts, match)) is not None]
     return (min(where), max(where)) if where else None
 
@@ -85,7 +86,8 @@ def _interleaved(hulls: list[tuple[int, int] | None]) -> bool:
     return any(a[1] >= b[0] for a, b in zip(spans, spans[1:]))
 
 
-def _cross_moves(al: Aligner, segments: list[list[int]], counts: Counter[str], match: DefinitionMatch) -> set[int]:
+def _cross_moves(al: Aligner, segments: list[list[int]], counts: Counter[str],
+                 match: DefinitionMatch) -> set[int]:
     """Definitions moved from one segment's stretch into another segment: a whole matched
     definition whose old copy lies inside the stretch another segment covers, in a segment that
     stands apart from every other once it is left out (a helper moved up next to code that stays,

@@ -8,10 +8,12 @@ elided with marker comments (`// ... existing code ...`), into the original file
    between its top-level definitions (plan.py). Markers written at column 0 inside a block take
    the depth of the code around them, and a segment holding nothing but closing lines between two
    markers is dropped as context (segments.py);
-2. match definitions before lines: a header whose name the original lacks, standing where an old
-   header stood, is that header renamed (renames.py); a whole definition shown out of order next to
-   code that stays is moved, its old copy dropped (moves.py); segments out of file order are put
-   back in order by their own anchors (order.py);
+2. match definitions before lines: both texts' definitions are read with tree-sitter (defs.py,
+   fragments.py: the snippet part by part between its markers) and matched GumTree style
+   (defmatch.py: identical, then by name, then renames by body); a renamed definition pairs with
+   the old one (renames.py); a whole definition shown out of order next to code that stays is
+   moved, its old copy dropped (moves.py); segments out of file order are put back in order by
+   their own anchors and the matched definitions (order.py);
 3. align snippet lines with original lines in monotone order (anchor.py, chain.py), place context
    lines after markers (context.py), then refine the alignment: nesting checks, edited lines next
    to anchors, lone edited lines (refine.py, similar.py, blocks.py);

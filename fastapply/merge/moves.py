@@ -2,147 +2,230 @@
 moved definition whole, right next to code that stays where it is.
 
 A single monotone alignment pairs either the moved definition or its neighbours, and loses the
-rest. So before aligning, each segment (the code between two markers) is cut into units at its
-top-level definition headers; each unit is placed by its anchors (order.anchor_of). When the
-units' places are out of order, the order that drops the fewest original lines is kept (a chain
-over the units), and every whole definition outside that chain whose name the original defines
-once is a move: its old lines are dropped and its snippet lines become new code at their place.
+rest. So before aligning, each segment (the code between two markers) is cut into units: the
+outermost definitions the segment shows whole (read with tree-sitter, defs.py) that match a
+definition of the original (defmatch.py), and the runs of lines between them. Each unit is placed
+by its anchors (order.anchor_of). When the units' places are out of order, the order that drops
+the fewest original lines is kept (a chain over the units), and every matched definition outside
+that chain whose old copy lies outside the lines the chain keeps is a move: its old lines are
+dropped and its snippet lines become new code at their place. (An old copy between two kept lines,
+as in a swap of two neighbours, is left to the alignment, which drops it by itself.) Across
+segments, a whole matched definition whose old copy lies in the stretch another segment covers is
+moved too, when its own segment stands apart from the others without it.
 
-Complexity: O(m) to cut units; when a segment's units are out of order, O(n) for a prefix count of
-the original's lines and O(k^2) over its k units (k is capped at _MAX_UNITS).
+Complexity: O(m) to find, from the lines alone, the segments whose anchors are out of order (most
+snippets have none, and nothing is parsed); for those, the definition match (defmatch.py), O(n)
+for a prefix count of the original's lines and O(k^2) over a segment's k units (k is capped at
+_MAX_UNITS); when segments overlap, O(units * m) for the moves across them.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .lines import block_extent, continues_block, is_closer
 from .order import anchor_of
 from .segments import is_gap
 
 if TYPE_CHECKING:
     from .anchor import Aligner
+    from .defmatch import DefIndex, DefinitionMatch
 
 _MAX_UNITS = 40  # beyond this many units in one segment, leave it to the alignment
-_PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "///", "--")
+_CONTEXT_LINES = 3  # lines of an anchorless edge unit compared with a definition's neighbours
 
 
 class _Unit:
-    __slots__ = ("lines", "where", "header")
+    __slots__ = ("lines", "where", "old")
 
-    def __init__(self, lines: list[int], where: list[int], header: int | None) -> None:
-        self.lines, self.where, self.header = lines, where, header
+    def __init__(self, lines: list[int], old: int | None) -> None:
+        self.lines, self.where, self.old = lines, [], old  # old: index of the matched original definition
 
 
-def find_moves(al: Aligner) -> set[int]:
+def find_moves(al: Aligner, defs: DefIndex) -> set[int]:
     """Mark moved definitions in the aligner's items (their lines become `fresh`, new code) and
     return the original lines their old copies occupied (to drop)."""
     counts = Counter(item.norm for item in al.items if item.kind == "code")
     drop: set[int] = set()
-    segment: list[int] = []
-    for index in range(len(al.items) + 1):
-        if index == len(al.items) or is_gap(al.items[index]):
-            if segment:
-                drop |= _segment_moves(al, segment, counts)
-            segment = []
-        elif al.items[index].kind == "code":
-            segment.append(index)
+    segments: list[list[int]] = [[]]
+    for index, item in enumerate(al.items):
+        if is_gap(item):
+            segments.append([])
+        elif item.kind == "code":
+            segments[-1].append(index)
+    segments = [code for code in segments if code]
+    hulls: list[tuple[int, int] | None] = []
+    for code in segments:
+        where = [o for s in code if (o := anchor_of(al, s, counts, None)) is not None]
+        hulls.append((min(where), max(where)) if where else None)
+        if any(a >= b for a, b in zip(where, where[1:])):
+            # its unique lines stand in the original in another order: something in it moved
+            match = defs.match()
+            if match is None:
+                return drop
+            drop |= _segment_moves(al, code, counts, match, defs.swapped)
+    if _interleaved(hulls):
+        match = defs.match()
+        if match is not None:
+            drop |= _cross_moves(al, segments, counts, match)
     return drop
 
 
-def _segment_moves(al: Aligner, code: list[int], counts: Counter[str]) -> set[int]:
-    units = _units(al, code)
-    if len(units) < 2 or all(u.header is None for u in units):
-        return set()  # nothing that could move (most segments): no anchors needed
-    anchored: list[_Unit] = []
+def _hull(al: Aligner, code: list[int], counts: Counter[str], match: DefinitionMatch | None,
+          skip: _Unit | None = None) -> tuple[int, int] | None:
+    """The first and last original line the segment's anchors stand for (without `skip`'s lines)."""
+    left_out = set(skip.lines) if skip is not None else set()
+    lines = [s for s in code if s not in left_out]
+    where = [o for s in lines if (o := anchor_of(al, s, counts, match)) is not None]
+    return (min(where), max(where)) if where else None
+
+
+def _interleaved(hulls: list[tuple[int, int] | None]) -> bool:
+    spans = sorted(h for h in hulls if h is not None)
+    return any(a[1] >= b[0] for a, b in zip(spans, spans[1:]))
+
+
+def _cross_moves(al: Aligner, segments: list[list[int]], counts: Counter[str],
+                 match: DefinitionMatch) -> set[int]:
+    """Definitions moved from one segment's stretch into another segment: a whole matched
+    definition whose old copy lies inside the stretch another segment covers, in a segment that
+    stands apart from every other once it is left out (a helper moved up next to code that stays,
+    its old place shown closed up elsewhere). O(segments * units * m) with units capped."""
+    hulls = [_hull(al, code, counts, match) for code in segments]
+    if not _interleaved(hulls):
+        return set()
+    drop: set[int] = set()
+    for i, code in enumerate(segments):
+        units = _units(code, match)
+        if len(units) > _MAX_UNITS:
+            continue
+        for unit in units:
+            if unit.old is None:
+                continue
+            unit.where = [o for s in unit.lines if (o := anchor_of(al, s, counts, match)) is not None]
+            old = _old_copy(al, unit, match)
+            rest = _hull(al, code, counts, match, skip=unit)
+            if old is None or rest is None:
+                continue
+            others = [h for j, h in enumerate(hulls) if j != i and h is not None]
+            inside = any(h[0] < old[0] and old[1] - 1 < h[1] for h in others)
+            apart = all(rest[1] < h[0] or rest[0] > h[1] for h in others)
+            if inside and apart:
+                drop.update(range(*old))
+                for s in unit.lines:
+                    al.items[s].fresh = True
+                hulls[i] = rest
+    return drop
+
+
+def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: DefinitionMatch,
+                   swapped: set[int]) -> set[int]:
+    units = _units(code, match)
+    if len(units) < 2 or len(units) > _MAX_UNITS or all(u.old is None for u in units):
+        return set()
     for unit in units:
-        unit.where = [o for s in unit.lines if (o := anchor_of(al, s, counts)) is not None]
-        if unit.where:
-            anchored.append(unit)
-            if len(anchored) > _MAX_UNITS:
-                return set()  # (decided here, before looking up the anchors of every other unit)
-    units = anchored
+        unit.where = [o for s in unit.lines if (o := anchor_of(al, s, counts, match)) is not None]
+    _edge_context(al, units, match)
+    units = [u for u in units if u.where]
     if len(units) < 2:
         return set()
     keys = [sorted(u.where)[len(u.where) // 2] for u in units]
     if all(a < b for a, b in zip(keys, keys[1:])):
         return set()
-    olds = [_old_copy(al, u) for u in units]
+    olds = [_old_copy(al, u, match) for u in units]
     chain = _best_chain(al, units, keys, [old is not None for old in olds])
+    kept = [o for index in chain for o in units[index].where]
     drop: set[int] = set()
     for index, unit in enumerate(units):
         old = olds[index]
         if index in chain or old is None:
             continue
         first, stop = old
+        if kept and min(kept) < first and stop <= max(kept):
+            # between two lines that stay (a swap of neighbours): the alignment pairs one of the two
+            # and drops the other's old copy by itself; only the segment order must not count it
+            swapped.update(unit.lines)
+            continue
+        for s in unit.lines:
+            al.items[s].fresh = True
         if first > 0 and not al.onorm[first - 1]:
             while stop < len(al.orig) and not al.onorm[stop]:
                 stop += 1  # one of the two blank runs around it goes with it
         drop.update(range(first, stop))
-        for s in unit.lines:
-            al.items[s].fresh = True
     return drop
 
 
-def _old_copy(al: Aligner, unit: _Unit) -> tuple[int, int] | None:
-    """[first, stop) of the original definition a unit may be a moved copy of: the one definition
-    of its name in both texts, holding all of the unit's anchors."""
-    if unit.header is None:
+def _edge_context(al: Aligner, units: list[_Unit], match: DefinitionMatch) -> None:
+    """Anchor the segment's first (last) unit when it has no line of its own but is the context
+    that stands right before (after) exactly one of the matched definitions in the original
+    (`/** {@inheritDoc}` after the method that really sits before it). O(units * _CONTEXT_LINES)."""
+    for edge, step in ((0, -1), (len(units) - 1, +1)):
+        unit = units[edge]
+        if unit.where or unit.old is not None:
+            continue
+        lines = [al.snorm[s] for s in unit.lines if al.snorm[s]]
+        lines = lines[:_CONTEXT_LINES] if step > 0 else lines[::-1][:_CONTEXT_LINES]
+        fits = []
+        for other in units:
+            if other.old is not None and other.where:
+                od = match.original[other.old]
+                rows = _solid_rows(al, od.last + 1 if step > 0 else od.first - 1, step, len(lines))
+                if [al.onorm[r] for r in rows] == lines:
+                    fits.append(sorted(rows))
+        if len(fits) == 1:
+            unit.where = fits[0]
+
+
+def _solid_rows(al: Aligner, start: int, step: int, count: int) -> list[int]:
+    """The first `count` non-blank original lines from `start` on, in direction `step`."""
+    rows: list[int] = []
+    row = start
+    while 0 <= row < len(al.onorm) and len(rows) < count:
+        if al.onorm[row]:
+            rows.append(row)
+        row += step
+    return rows
+
+
+def _old_copy(al: Aligner, unit: _Unit, match: DefinitionMatch) -> tuple[int, int] | None:
+    """[first, stop) of the original definition a unit may be a moved copy of, when it holds all
+    of the unit's anchors and the unit carries most of its lines along."""
+    if unit.old is None:
         return None
-    key = al.key_of(al.snorm[unit.header])
-    if key is None or len(al._skey_index().get(key, ())) != 1:
-        return None
-    found = al._okeys_for(key)
-    if len(found) != 1:
-        return None
-    first, stop = block_extent(al.orig, al.onorm, found[0])
+    od = match.original[unit.old]
+    first, stop = od.first, od.last + 1
     if not all(first <= o < stop for o in unit.where):
         return None
     # a move carries its body along: most of the old lines are in the unit (not a setter next to
     # its getter, nor a rewrite that only shares the name)
     old = [norm for norm in al.onorm[first:stop] if norm]
     shown = {al.snorm[s] for s in unit.lines}
-    if any(al.onorm[o] and al.onorm[o] not in shown for o in range(first, found[0])):
+    if any(al.onorm[o] and al.onorm[o] not in shown for o in range(first, od.header)):
         return None  # its doc comment or decorators are not all shown: they would be lost
     return (first, stop) if sum(1 for norm in old if norm in shown) * 2 >= len(old) else None
 
 
-def _units(al: Aligner, code: list[int]) -> list[_Unit]:
-    """The segment's lines cut before each header at the segment's smallest indentation (with the
-    decorators and comments right above it), and after each definition's end; anchors not yet set."""
-    base = min(al.swidth[s] for s in code)
+def _units(code: list[int], match: DefinitionMatch) -> list[_Unit]:
+    """The segment's lines cut into the outermost matched definitions it shows whole (two lines or
+    more: one line that moved is no different from one that merely occurs elsewhere; with their
+    comments and decorators) and the runs of lines between them. O(d log m)."""
+    lo, hi = code[0], code[-1]
+    whole: list[tuple[int, int, int]] = []  # (first, last, original definition)
+    for s, d in enumerate(match.snippet):
+        if d.complete and d.last > d.header and lo <= d.first and d.last <= hi and s in match.pairs \
+                and not (whole and d.first <= whole[-1][1]):  # inside the previous one: not outermost
+            whole.append((d.first, d.last, match.pairs[s]))
     units: list[_Unit] = []
-    current: list[int] = []
-    header: int | None = None
-    in_body = False  # the current definition's body has begun (a deeper line was seen)
-    for s in code:
-        norm, width = al.snorm[s], al.swidth[s]
-        starts = width == base and al.key_of(norm) is not None \
-            and (norm.endswith((":", "{", "(", ")")) or "=>" in norm)
-        if starts:
-            # decorators and doc comments right above go with the definition
-            split = len(current)
-            while split > 0 and al.snorm[current[split - 1]].startswith(_PREAMBLE) \
-                    and al.swidth[current[split - 1]] == base:
-                split -= 1
-            if current[:split]:
-                units.append(_Unit(current[:split], [], header))
-            current, header, in_body = current[split:], s, False
-        elif header is not None and in_body and width == base and not is_closer(norm) \
-                and not continues_block(norm):
-            # past the definition's end: what follows (the next one's doc comment) is not part of it
-            units.append(_Unit(current, [], header))
-            current, header = [], None
-        in_body = in_body or width > base
-        current.append(s)
-    if current:
-        units.append(_Unit(current, [], header))
-        after = code[-1] + 1
-        while after < len(al.items) and al.items[after].kind == "blank":
-            after += 1
-        if after < len(al.items) and al.swidth[after] > base:
-            units[-1].header = None  # a marker inside its body follows: not shown whole, it cannot move
+    start = 0
+    for first, last, old in whole:
+        a, b = bisect_left(code, first), bisect_right(code, last)
+        if code[start:a]:
+            units.append(_Unit(code[start:a], None))
+        units.append(_Unit(code[a:b], old))
+        start = b
+    if code[start:]:
+        units.append(_Unit(code[start:], None))
     return units
 
 

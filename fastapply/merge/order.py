@@ -1,34 +1,42 @@
 """Segments out of file order: models show a helper after its caller although the helper sits
 earlier in the file. A single monotone alignment cannot pair such a segment, so before aligning,
 segments (the code between two markers) are put back in file order when every one of them is
-placed by its own anchors: lines that occur exactly once in the original and once in the snippet.
+placed by its own anchors: lines that occur exactly once in the original and once in the snippet,
+and lines that a definition match stands for (defmatch.py: the header of a matched definition,
+every line of one matched identically).
+
+The definitions are read (tree-sitter) only when the line anchors alone leave a segment unplaced
+or out of order: most snippets are in order and never pay for a parse.
 
 Complexity: O(n + m log m) for n original and m snippet lines (one pass to count, one sort of the
-segments).
+segments), plus the definition match when it is asked for (defmatch.py).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .lines import opens_block
+from .lines import indent_width, is_trivial, opens_block
 from .segments import SnippetLine, is_gap
 
 if TYPE_CHECKING:
     from .anchor import Aligner
+    from .defmatch import DefIndex, DefinitionMatch
 
 # Segments are moved only when each has this many anchors of its own (one line can be new code
-# that happens to equal a line elsewhere), in the order of their snippet lines.
+# that happens to equal a line elsewhere), in the order of their snippet lines, ...
 _MIN_ANCHORS = 2
+# ... unless its one anchor is a telling line (this many names) at its edge, where context sits
+_EDGE_WORDS = 3
+_WORDS = re.compile(r"[A-Za-z_]\w+")
 
 
-def file_order(al: Aligner) -> list[SnippetLine]:
+def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     """The aligner's items with their segments in the order their anchors have in the original,
     or the items as they are when they are in order already or when a segment has too few anchors
-    of its own (its place would be a guess: the alignment then decides, or refuses). Anchors are
-    lines unique in both texts, and headers whose definition name is unique in both, outside new
-    definitions."""
+    of its own (its place would be a guess: the alignment then decides, or refuses)."""
     items = al.items
     segments: list[list[int]] = [[]]
     markers: list[SnippetLine] = []
@@ -41,20 +49,22 @@ def file_order(al: Aligner) -> list[SnippetLine]:
     if len(markers) < 2:
         return items
     counts = Counter(item.norm for item in items if item.kind == "code")
-    spans: list[tuple[int, int, int]] = []  # (first, last, segment index)
-    weak = False
-    for index, seg in enumerate(segments):
-        code = [s for s in seg if items[s].kind == "code"]
-        if not code:
-            continue
-        where = [o for s in code if (o := anchor_of(al, s, counts)) is not None]
-        if not where:
-            return items
-        # two anchors or more, in the same order as their snippet lines (a deletion may lie between)
-        weak = weak or len(where) < _MIN_ANCHORS or any(a >= b for a, b in zip(where, where[1:]))
-        spans.append((min(where), max(where), index))
+    spans = _spans(al, segments, counts, None, defs.swapped)
+    if spans is not None and [s[2] for s in sorted(spans)] == [s[2] for s in spans]:
+        return items  # in file order (most snippets: nothing is parsed)
+    if spans is None:
+        lines = [o for s in range(len(items))
+                 if s not in defs.swapped and (o := anchor_of(al, s, counts, None)) is not None]
+        if all(a < b for a, b in zip(lines, lines[1:])):
+            return items  # a segment has too few anchors, but all lines are in file order
+    if spans is None or [s[2] for s in sorted(spans)] != [s[2] for s in spans]:
+        match = defs.match()  # the lines alone do not settle it: ask the definitions
+        if match is not None:
+            spans = _spans(al, segments, counts, match, defs.swapped)
+    if spans is None:
+        return items
     ordered = sorted(spans)
-    if [s[2] for s in ordered] == [s[2] for s in spans] or weak:
+    if [s[2] for s in ordered] == [s[2] for s in spans]:
         return items
     if any(a[1] >= b[0] for a, b in zip(ordered, ordered[1:])):
         return items  # interleaved segments: not a plain reordering
@@ -67,25 +77,57 @@ def file_order(al: Aligner) -> list[SnippetLine]:
     for position, (_, _, index) in enumerate(ordered):
         if position:
             # the marker that stood before this segment describes where it starts
-            result.append(markers[index - 1] if index > 0 else markers[0])
+            marker = markers[index - 1] if index > 0 else markers[0]
+            if _unplaced(marker, result, [items[s] for s in segments[index]]):
+                return items
+            result.append(marker)
         result.extend(items[s] for s in segments[index])
     if not segments[-1]:
         result.append(markers[-1])
     return result
 
 
-def anchor_of(al: Aligner, s: int, counts: Counter[str]) -> int | None:
-    """The original line that snippet line s certainly stands for, or None."""
+def _unplaced(marker: SnippetLine, before: list[SnippetLine], after: list[SnippetLine]) -> bool:
+    """True for a marker written at column 0 that would now stand right after a block's header and
+    before a deeper line: whether it stands for that block's body only or for more (the rest of
+    the block, and the start of the next one) is a guess, and the merge would rest on it."""
+    if marker.text[:1].isspace():
+        return False
+    above = next((i for i in reversed(before) if i.kind == "code"), None)
+    below = next((i for i in after if i.kind == "code"), None)
+    return above is not None and below is not None and opens_block(above.norm) \
+        and indent_width(below.text) > indent_width(above.text)
+
+
+def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: DefinitionMatch | None,
+           swapped: set[int]) -> list[tuple[int, int, int]] | None:
+    """(first anchor, last anchor, segment index) of every segment with code, or None when a
+    segment has no anchor, or too few in the order of its lines (a deletion may lie between).
+    Lines of a definition swapped with its neighbour (moves.py) do not count."""
+    spans: list[tuple[int, int, int]] = []
+    for index, seg in enumerate(segments):
+        code = [s for s in seg if al.items[s].kind == "code" and s not in swapped]
+        if not code:
+            continue
+        found = [(s, o) for s in code if (o := anchor_of(al, s, counts, match)) is not None]
+        where = [o for _, o in found]
+        if any(a >= b for a, b in zip(where, where[1:])) or not where:
+            return None
+        if len(where) < _MIN_ANCHORS and not (found[0][0] in (code[0], code[-1])
+                                              and len(_WORDS.findall(al.snorm[found[0][0]])) >= _EDGE_WORDS):
+            return None
+        spans.append((min(where), max(where), index))
+    return spans
+
+
+def anchor_of(al: Aligner, s: int, counts: Counter[str], match: DefinitionMatch | None) -> int | None:
+    """The original line that snippet line s certainly stands for, or None: a line unique in both
+    texts, or (with a definition match) a line a matched definition stands for."""
     norm = al.snorm[s]
-    if al.strivial[s] or counts[norm] != 1 or al.in_new_definition(s):
+    if not norm or al.items[s].fresh:
         return None
-    where = al.opos.get(norm, ())
-    if len(where) == 1:
-        return where[0]
-    if where or not (opens_block(norm) or "(" in norm):
-        return None
-    key = al.key_of(norm)
-    if key is None or len(al._skey_index().get(key, ())) != 1:
-        return None
-    found = al._okeys_for(key)
-    return found[0] if len(found) == 1 else None
+    if not al.strivial[s] and counts[norm] == 1 and not al.in_new_definition(s):
+        where = al.opos.get(norm, ())
+        if len(where) == 1:
+            return where[0]
+    return match.anchor(s) if match is not None else None

@@ -10,6 +10,7 @@ from ..languages import LanguageSpec
 from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context
 from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
+from .defmatch import DefIndex
 from .deletions import deletions
 from .indent import Style, detect_style
 from .moves import find_moves
@@ -64,12 +65,13 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     if explicit == 0:
         items = _assume_markers(items)
     aligner = Aligner(items, orig, onorm)
-    find_renames(aligner)
+    defs = DefIndex(spec, aligner)  # definitions, parsed only when a stage below needs them
+    find_renames(aligner, defs, original)
     suspects: list[tuple[SnippetLine, SnippetLine]] = []
     if explicit:
-        drop |= find_moves(aligner)
+        drop |= find_moves(aligner, defs)
         suspects = markers_in_new_definitions(aligner)  # before reordering drops markers after segments
-        reordered = file_order(aligner)
+        reordered = file_order(aligner, defs)
         if reordered is not items:
             items = reordered
             aligner.rebase(items, {})

@@ -1,0 +1,171 @@
+"""Definitions read with tree-sitter (fastapply/merge/defs.py, fragments.py): whole files and the
+parts of a snippet between its markers, in several languages."""
+
+from __future__ import annotations
+
+from fastapply.languages import get_language
+from fastapply.merge.defs import Definition, read_definitions
+from fastapply.merge.segments import normalize_all
+
+
+def _read(language: str, text: str, markers: tuple[int, ...] = ()) -> list[Definition]:
+    lines = text.split("\n")
+    found = read_definitions(get_language(language), lines, normalize_all(lines), frozenset(markers))
+    assert found is not None
+    return found
+
+
+def _by_name(found: list[Definition]) -> dict[str, Definition]:
+    return {d.name: d for d in found}
+
+
+PYTHON = '''import time
+
+
+class Cache:
+    """Entries that expire."""
+
+    @property
+    def size(self) -> int:
+        return len(self._data)
+
+    # Remove what expired before `now`.
+    def purge(self, now: float) -> int:
+        stale = [k for k, (t, _) in self._data.items() if t < now]
+        for key in stale:
+            del self._data[key]
+        return len(stale)
+
+
+def open_cache() -> Cache:
+    return Cache()'''
+
+
+def test_python_methods_have_their_class_as_scope_and_their_decorators_and_comments() -> None:
+    found = _by_name(_read("python", PYTHON))
+    assert set(found) == {"Cache", "size", "purge", "open_cache"}
+    size, purge = found["size"], found["purge"]
+    assert (size.kind, size.scope, size.first, size.header, size.last) == ("function_definition", "Cache", 6, 7, 8)
+    assert (purge.first, purge.header, purge.last) == (10, 11, 15)  # the comment above belongs to it
+    assert purge.signature == "def purge(self, now: float) -> int:"
+    assert found["Cache"].parent == -1 and size.parent == list(_read("python", PYTHON)).index(found["Cache"])
+    assert found["open_cache"].scope == "" and all(d.complete for d in found.values())
+
+
+TYPESCRIPT = '''import { Config } from "./types";
+
+/** Parse a config file. */
+export function parseConfig(text: string): Config {
+  return normalize(JSON.parse(text));
+}
+
+export class Loader {
+  private cache = new Map<string, Config>();
+
+  load(path: string): Config {
+    return this.cache.get(path) ?? parseConfig(readFile(path));
+  }
+}'''
+
+
+def test_typescript_export_is_one_definition_with_the_inner_kind() -> None:
+    found = _by_name(_read("typescript", TYPESCRIPT))
+    parse = found["parseConfig"]
+    assert (parse.kind, parse.first, parse.header, parse.last) == ("function_declaration", 2, 3, 5)
+    assert found["load"].scope == "Loader" and found["load"].kind == "method_definition"
+
+
+GO = '''package store
+
+// Get returns the value for key.
+func (s *Store) Get(key string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.data[key], nil
+}
+
+type Store struct {
+	data map[string]string
+}'''
+
+
+def test_go_method_and_type_with_doc_comment() -> None:
+    found = _by_name(_read("go", GO))
+    assert (found["Get"].kind, found["Get"].first, found["Get"].header, found["Get"].last) == \
+        ("method_declaration", 2, 3, 7)
+    assert found["Store"].kind == "type_declaration" and found["Store"].last == 11
+
+
+RUST = '''impl fmt::Display for Money {
+    /// Cents as a decimal amount.
+    #[inline]
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{:02}", self.0 / 100, self.0 % 100)
+    }
+}'''
+
+
+def test_rust_impl_is_named_for_trait_and_type_and_attributes_go_with_the_function() -> None:
+    found = _by_name(_read("rust", RUST))
+    assert "fmt::Display for Money" in found
+    assert (found["fmt"].first, found["fmt"].header, found["fmt"].scope) == (1, 3, "fmt::Display for Money")
+
+
+def test_keys_of_data_files_are_definitions() -> None:
+    json_found = _read("json", '{\n  "name": "app",\n  "scripts": {\n    "test": "pytest"\n  }\n}')
+    assert [(d.name, d.scope) for d in json_found] == [("name", ""), ("scripts", ""), ("test", "scripts")]
+    yaml_found = _read("yaml", "server:\n  port: 8080\n  host: localhost\nlogging: debug")
+    assert [(d.name, d.scope) for d in yaml_found] == [("server", ""), ("port", "server"), ("host", "server"),
+                                                      ("logging", "")]
+
+
+def test_a_marker_cuts_a_definition_short_and_does_not_swallow_what_follows() -> None:
+    # line 3 stands for elided code inside `lexer.cpp`, whose `end` the snippet does not show
+    text = "function lexer.cpp(s)\n    local n = 1\n    -- ...\nfunction lexer.lua(s)\n    return s\nend"
+    found = _by_name(_read("lua", text, markers=(2,)))
+    assert not found["lexer.cpp"].complete and found["lexer.cpp"].last == 1
+    assert found["lexer.lua"].complete and found["lexer.lua"].parent == -1 and found["lexer.lua"].scope == ""
+
+
+def test_a_python_definition_right_before_a_deeper_marker_is_not_whole() -> None:
+    text = "def load(path):\n    data = read(path)\n    # ...\n\ndef save(path):\n    write(path)"
+    found = _by_name(_read("python", text, markers=(2,)))
+    assert not found["load"].complete and found["load"].open_end
+    assert found["save"].complete
+
+
+def test_a_part_of_class_members_in_php_and_a_part_starting_inside_a_doc_comment() -> None:
+    text = '''    // ...
+     * @param int $level
+     */
+    public function setLevel(int $level): self
+    {
+        $this->level = $level;
+        return $this;
+    }
+    // ...'''
+    found = _read("php", text, markers=(0, 8))
+    assert [(d.name, d.kind, d.first, d.header, d.last, d.complete) for d in found] == \
+        [("setLevel", "method_declaration", 1, 3, 7, True)]
+
+
+def test_a_part_that_starts_by_closing_a_block_still_yields_the_next_definition() -> None:
+    text = '''        return $record;
+    }
+
+    /**
+     * Clears the buffer.
+     */
+    public function clear(): void
+    {
+        $this->buffer = [];
+    }'''
+    found = _read("php", "<?php\n// ...\n" + text, markers=(1,))
+    assert [(d.name, d.first, d.header, d.last) for d in found] == [("clear", 5, 8, 11)]
+
+
+def test_no_grammar_or_too_large_means_no_definitions() -> None:
+    lines = ["a = 1"]
+    assert read_definitions(None, lines, lines) is None
+    big = ["x = 1"] * 200_000
+    assert read_definitions(get_language("python"), big, big) is None

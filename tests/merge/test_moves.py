@@ -1,0 +1,242 @@
+"""Whole definitions shown somewhere else than in the original move there (fastapply/merge/moves.py)."""
+
+from __future__ import annotations
+
+from fastapply import apply
+
+UID = '''<?php
+
+namespace App\\Processor;
+
+class UidProcessor
+{
+    private string $uid;
+
+    public function __construct(int $length = 7)
+    {
+        if ($length > 32 || $length < 1) {
+            throw new \\InvalidArgumentException('The uid length must be an integer between 1 and 32');
+        }
+
+        $this->uid = $this->generateUid($length);
+    }
+
+    public function __invoke(array $record): array
+    {
+        $record['extra']['uid'] = $this->uid;
+
+        return $record;
+    }
+
+    public function getUid(): string
+    {
+        return $this->uid;
+    }
+
+    public function reset(): void
+    {
+        $this->uid = $this->generateUid(strlen($this->uid));
+    }
+}
+'''
+
+GET_UID = '''    public function getUid(): string
+    {
+        return $this->uid;
+    }
+
+'''
+
+
+def test_php_method_moved_up_in_a_segment_shown_before_the_place_it_left() -> None:
+    """getUid moves above __invoke; the segment showing the gap it left comes first in the
+    snippet (main refused: "it would break the order of the snippet's other parts")."""
+    snippet = '''    // ... existing code ...
+        $record['extra']['uid'] = $this->uid;
+
+        return $record;
+    }
+
+    public function reset(): void
+    {
+        $this->uid = $this->generateUid(strlen($this->uid));
+    }
+    // ... existing code ...
+            throw new \\InvalidArgumentException('The uid length must be an integer between 1 and 32');
+        }
+
+        $this->uid = $this->generateUid($length);
+    }
+
+    public function getUid(): string
+    {
+        return $this->uid;
+    }
+
+    public function __invoke(array $record): array
+    // ... existing code ...
+'''
+    invoke = "    public function __invoke"
+    expected = UID.replace(GET_UID, "").replace(invoke, GET_UID + invoke)
+    assert apply(UID, snippet, filename="UidProcessor.php").merged_code == expected
+
+
+CONFIG = '''import { readFileSync } from "fs";
+
+export interface Config {
+  retries: number;
+  timeoutMs: number;
+}
+
+export function parseConfig(text: string): Config {
+  const raw = JSON.parse(text);
+  return normalize(raw);
+}
+
+export function loadDefaults(): Config {
+  return { retries: 3, timeoutMs: 1000 };
+}
+
+function normalize(raw: any): Config {
+  return {
+    retries: Number(raw.retries ?? 3),
+    timeoutMs: Number(raw.timeoutMs ?? 1000),
+  };
+}
+
+export function mergeConfig(a: Config, b: Config): Config {
+  return { ...a, ...b };
+}
+'''
+
+NORMALIZE = '''function normalize(raw: any): Config {
+  return {
+    retries: Number(raw.retries ?? 3),
+    timeoutMs: Number(raw.timeoutMs ?? 1000),
+  };
+}
+
+'''
+
+
+def test_typescript_helper_moved_above_its_caller_with_the_place_it_left() -> None:
+    snippet = '''// ... existing code ...
+  timeoutMs: number;
+}
+
+function normalize(raw: any): Config {
+  return {
+    retries: Number(raw.retries ?? 3),
+    timeoutMs: Number(raw.timeoutMs ?? 1000),
+  };
+}
+
+export function parseConfig(text: string): Config {
+// ... existing code ...
+export function loadDefaults(): Config {
+  return { retries: 3, timeoutMs: 1000 };
+}
+
+export function mergeConfig(a: Config, b: Config): Config {
+// ... existing code ...
+'''
+    expected = CONFIG.replace(NORMALIZE, "").replace("export function parseConfig",
+                                                     NORMALIZE + "export function parseConfig")
+    assert apply(CONFIG, snippet, filename="config.ts").merged_code == expected
+
+
+STORE = '''package store
+
+func New() *Store {
+	return &Store{data: map[string]string{}}
+}
+
+func (s *Store) Delete(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.data, key)
+}
+
+func (s *Store) Get(key string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.data[key]
+}
+
+func (s *Store) Len() int {
+	return len(s.data)
+}
+'''
+
+
+def test_go_neighbours_swapped() -> None:
+    delete = "func (s *Store) Delete(key string) {\n\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\tdelete(s.data, key)\n}\n\n"
+    get = "func (s *Store) Get(key string) string {\n\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\treturn s.data[key]\n}\n\n"
+    snippet = "// ... existing code ...\n\treturn &Store{data: map[string]string{}}\n}\n\n" + get + delete + \
+        "func (s *Store) Len() int {\n// ... existing code ...\n"
+    assert apply(STORE, snippet, filename="store.go").merged_code == STORE.replace(delete + get, get + delete)
+
+
+DEBUGGER = '''function wrapPlainTraceback() {
+  const plainTraceback = document.querySelector("div.plain textarea");
+  const wrapper = document.createElement("pre");
+  const textNode = document.createTextNode(plainTraceback.textContent);
+  wrapper.appendChild(textNode);
+  plainTraceback.replaceWith(wrapper);
+}
+
+function makeDebugURL(args) {
+  const params = new URLSearchParams(args);
+  params.set("s", SECRET);
+  return `?__debugger__=yes&${params}`;
+}
+
+function initPinBox() {
+  document.querySelector(".pin-prompt form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    fetch(makeDebugURL({ cmd: "pinauth" })).then((res) => res.json());
+  });
+}
+
+function docReady(fn) {
+  if (document.readyState === "complete" || document.readyState === "interactive") {
+    setTimeout(fn, 1);
+  } else {
+    document.addEventListener("DOMContentLoaded", fn);
+  }
+}
+'''
+
+MAKE_URL = '''function makeDebugURL(args) {
+  const params = new URLSearchParams(args);
+  params.set("s", SECRET);
+  return `?__debugger__=yes&${params}`;
+}
+
+'''
+
+
+def test_javascript_helper_moved_into_another_segment() -> None:
+    """The first segment shows the helper's old place closed up, the second shows it whole before
+    `docReady`: the segments overlap until the helper is read as moved (main refused)."""
+    snippet = '''// ... existing code ...
+  wrapper.appendChild(textNode);
+  plainTraceback.replaceWith(wrapper);
+}
+
+function initPinBox() {
+  // ... existing code ...
+}
+
+function makeDebugURL(args) {
+  const params = new URLSearchParams(args);
+  params.set("s", SECRET);
+  return `?__debugger__=yes&${params}`;
+}
+
+function docReady(fn) {
+  if (document.readyState === "complete" || document.readyState === "interactive") {
+    // ... existing code ...
+'''
+    expected = DEBUGGER.replace(MAKE_URL, "").replace("function docReady", MAKE_URL + "function docReady")
+    assert apply(DEBUGGER, snippet, filename="debugger.js").merged_code == expected

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .lines import indent_width, is_trivial, opens_block
+from .lines import indent_width, opens_block
 from .segments import SnippetLine, is_gap
 
 if TYPE_CHECKING:

@@ -219,19 +219,26 @@ def plot(summary: dict[str, dict], results: dict[str, list[dict]], path: Path) -
     bars.tick_params(axis="x", rotation=30)
     for x, y in enumerate(speeds):
         bars.text(x, y, f"{y:.0f}", ha="center", va="bottom")
-    # Accepted length by region: copy steps (the automaton's long matches) vs head steps (new text).
-    series = {"ours_automaton": [a for r in results.get("ours_automaton", []) for a in (r["accepted"] or [])]}
-    for method in HEAD_METHODS:
+    # Accepted length by region: the mean accepted draft tokens of the verify steps each source drafted
+    # (copy: the copy index had a match; head / copy+head: new text, where the head drafts).
+    labels, means, counts = [], [], []
+    for method in ("ours_automaton", *HEAD_METHODS):
+        steps: dict[str, list[int]] = defaultdict(list)
         for run in results.get(method, []):
-            for source, accepted in zip(run.get("sources") or [], run["accepted"] or []):
-                series.setdefault(f"{method}: {source}", []).append(accepted)
-    for label, lengths in series.items():
-        if lengths:
-            hist.hist(lengths, bins=range(0, 66, 2), alpha=0.5, label=label)
-    hist.set_xlabel("draft tokens accepted per verify step")
-    hist.set_ylabel("verify steps")
-    hist.set_title("accepted length by draft source")
-    hist.legend()
+            sources = run.get("sources") or ["copy"] * len(run["accepted"] or [])
+            for source, accepted in zip(sources, run["accepted"] or []):
+                if source != "none":
+                    steps[source].append(accepted)
+        for source, lengths in sorted(steps.items()):
+            labels.append(f"{method.removeprefix('ours_')}: {source}")
+            means.append(sum(lengths) / len(lengths))
+            counts.append(len(lengths))
+    hist.bar(labels, means, color=["#55a868" if "copy" == label.split(": ")[1] else "#8172b2" for label in labels])
+    for x, (y, n) in enumerate(zip(means, counts)):
+        hist.text(x, y, f"{y:.2f}\n({n} steps)", ha="center", va="bottom", fontsize=8)
+    hist.set_ylabel("mean draft tokens accepted per verify step")
+    hist.set_title("accepted length by region (draft source)")
+    hist.tick_params(axis="x", rotation=30)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 

@@ -33,6 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-new-tokens", type=int, default=512, help="answer length cap (default 512)")
     p.add_argument("--epochs", type=int, default=2, help="passes over the cached answers (default 2)")
     p.add_argument("--lr", type=float, default=3e-4, help="AdamW learning rate (default 3e-4)")
+    p.add_argument("--max-minutes", type=float, default=0, metavar="M",
+                   help="stop training after M minutes, saving the head and the state (rerun to continue); "
+                        "0 = no limit (default)")
     p.add_argument("--seed", type=int, default=0, help="seed: same data + seed = same head (default 0)")
     p.add_argument("--draft-vocab", type=int, default=4096, metavar="N",
                    help="draft over the N most frequent tokens of the answers only, with a small LM head of "
@@ -86,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("no training prompt fits --max-prompt-tokens", code=ErrorCode.INVALID_ARGUMENT)
     out = Path(args.out)
     config = TrainConfig(epochs=args.epochs, lr=args.lr, seed=args.seed, max_new_tokens=args.max_new_tokens,
-                         draft_vocab=args.draft_vocab, prompt_weight=args.prompt_weight)
+                         draft_vocab=args.draft_vocab, prompt_weight=args.prompt_weight,
+                         max_seconds=args.max_minutes * 60)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                TextColumn("{task.fields[info]}"))
     with Progress(*columns) as bar:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -49,6 +50,7 @@ class TrainConfig:
     save_every: int = 50
     draft_vocab: int = 0  # N > 0: draft over the N most frequent answer tokens only (EAGLE-3's reduced vocabulary)
     prompt_weight: float = 0.0  # loss weight of prompt positions relative to answer positions
+    max_seconds: float = 0.0  # > 0: stop training after this long (state saved: a rerun continues)
 
 
 def distill(model: Any, prompts: Iterable[list[int]], cache_dir: Path, *, eos_token_ids: set[int],
@@ -174,10 +176,14 @@ def train(model: Any, files: list[Path], out: Path, config: TrainConfig, *, head
         step = int(state["step"])
     total = config.epochs * len(files)
     means: dict[str, float] = {}
+    deadline = time.monotonic() + config.max_seconds if config.max_seconds > 0 else None
     for epoch in range(config.epochs):
+        if deadline is not None and time.monotonic() > deadline:
+            break
         order = list(range(len(files)))
         random.Random(config.seed * 1000 + epoch).shuffle(order)
         sums: dict[str, float] = {}
+        counted = 0
         for position, index in enumerate(order):
             done = epoch * len(files) + position
             if done < step:  # finished before a restart
@@ -194,12 +200,15 @@ def train(model: Any, files: list[Path], out: Path, config: TrainConfig, *, head
             step = done + 1
             for key, value in parts.items():
                 sums[key] = sums.get(key, 0.0) + value
+            counted += 1
             if progress is not None:
                 progress(step, total, parts)
             if step % config.save_every == 0:
                 _save_state(state_path, head, optimizer, step)
+            if deadline is not None and time.monotonic() > deadline:
+                break
         if sums:
-            means = {key: value / len(order) for key, value in sums.items()}
+            means = {key: value / counted for key, value in sums.items()}
     _save_state(state_path, head, optimizer, step)
     return head.eval(), means
 
@@ -235,7 +244,7 @@ def read_cases(sources: list[str]) -> list[dict[str, str]]:
 def save_trained(head: EagleHead, out: Path, *, target: str, means: dict[str, float], examples: int,
                  config: TrainConfig) -> Path:
     extra = {"target": target, "examples": examples, "epochs": config.epochs, "seed": config.seed,
-             "draft_vocab": config.draft_vocab, "prompt_weight": config.prompt_weight,
+             "draft_vocab": head.draft_vocab_size, "prompt_weight": config.prompt_weight,
              "final": {k: round(v, 4) for k, v in means.items()}}
     return save_head(head, out, extra=extra)
 

@@ -43,13 +43,14 @@ def reduced(tiny):
 
 def drafter_for(source: str, model, head, prompt: list[int], reference: list[int]):
     if source == "head":
-        return HeadDrafter(head, model, prompt)
+        return HeadDrafter(head, model, prompt, depth=6, min_confidence=0.0)
     copy = make_drafter("automaton", [*prompt, *perturb(reference, 9, 512)])
     if source == "copy":
         return copy
     # Threshold 4: both branches run (long matches copy; right after a perturbed token the head drafts,
     # continuing a short copy draft).
-    return HybridDrafter(copy, HeadDrafter(head, model, prompt), min_copy_match=4, head_after=2)
+    return HybridDrafter(copy, HeadDrafter(head, model, prompt, depth=6, min_confidence=0.0), min_copy_match=4,
+                         head_after=2)
 
 
 @pytest.mark.parametrize("cache", ["dynamic", "static"])
@@ -96,7 +97,7 @@ def test_incremental_drafts_equal_full_recomputation(tiny, reduced, vocab: str) 
     right after the prefill and after verify steps that accepted some drafts."""
     model, prompt, reference, head = tiny
     head = reduced if vocab == "reduced" else head
-    drafter = HeadDrafter(head, model, prompt, depth=5)
+    drafter = HeadDrafter(head, model, prompt, depth=5, min_confidence=0.0)
     with torch.inference_mode():
         decoder = model.get_decoder()
         drafter.observe(decoder(input_ids=torch.tensor([prompt])).last_hidden_state[0])
@@ -119,8 +120,8 @@ def test_save_load_round_trip(tiny, reduced, tmp_path, vocab: str) -> None:
     loaded = load_head(tmp_path / "head", model)
     for key, value in head.state_dict().items():
         assert torch.equal(value, loaded.state_dict()[key]), key
-    a = HeadDrafter(head, model, prompt)
-    b = HeadDrafter(loaded, model, prompt)
+    a = HeadDrafter(head, model, prompt, min_confidence=0.0)
+    b = HeadDrafter(loaded, model, prompt, min_confidence=0.0)
     with torch.inference_mode():
         features = model.get_decoder()(input_ids=torch.tensor([prompt])).last_hidden_state[0]
     for drafter in (a, b):
@@ -152,8 +153,8 @@ def test_loads_an_eagle_layout_checkpoint(tiny, tmp_path) -> None:
     assert isinstance(head.layers[0].input_layernorm, torch.nn.Identity)
     expected = new_head(model, seed=5).state_dict()
     assert all(torch.equal(v, head.state_dict()[k]) for k, v in expected.items())
-    out, _ = generate(model, prompt, max_new_tokens=32, eos_token_ids=set(), drafter=HeadDrafter(head, model, prompt),
-                      k_max=4)
+    out, _ = generate(model, prompt, max_new_tokens=32, eos_token_ids=set(),
+                      drafter=HeadDrafter(head, model, prompt, min_confidence=0.0), k_max=4)
     assert out == reference[:32]
 
 
@@ -179,7 +180,7 @@ def test_head_that_does_not_fit_is_refused(tiny, tmp_path, make_tiny, change) ->
 
 def test_confidence_cutoff_shortens_chains_and_stays_lossless(tiny) -> None:
     model, prompt, reference, head = tiny
-    full = HeadDrafter(head, model, prompt, depth=6)
+    full = HeadDrafter(head, model, prompt, depth=6, min_confidence=0.0)
     cut = HeadDrafter(head, model, prompt, depth=6, min_confidence=0.5)
     out_full, stats_full = generate(model, prompt, max_new_tokens=32, eos_token_ids=set(), drafter=full, k_max=16)
     out_cut, stats_cut = generate(model, prompt, max_new_tokens=32, eos_token_ids=set(), drafter=cut, k_max=16)
@@ -194,11 +195,11 @@ def test_reduced_vocab_drafts_only_its_tokens_in_eagle3_layout(tiny, reduced, tm
     assert (reduced.d2t + torch.arange(len(vocab))).tolist() == vocab
     assert reduced.t2d.nonzero().flatten().tolist() == sorted(vocab)
     assert torch.equal(reduced.lm_head.weight, model.get_output_embeddings().weight[vocab])
-    drafter = HeadDrafter(reduced, model, prompt, depth=8)
+    drafter = HeadDrafter(reduced, model, prompt, depth=8, min_confidence=0.0)
     out, stats = generate(model, prompt, max_new_tokens=64, eos_token_ids=set(), drafter=drafter, k_max=8)
     assert out == reference
     assert drafter.drafted >= 8 * 50  # it drafted at every step...
-    proposed = HeadDrafter(reduced, model, prompt, depth=8)
+    proposed = HeadDrafter(reduced, model, prompt, depth=8, min_confidence=0.0)
     with torch.inference_mode():
         proposed.observe(model.get_decoder()(input_ids=torch.tensor([prompt])).last_hidden_state[0])
     proposed.accept(reference[:1])

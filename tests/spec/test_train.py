@@ -41,7 +41,7 @@ def acceptance(model, head, prompts) -> float:
     accepted = []
     for prompt in prompts:
         _, stats = generate(model, prompt, max_new_tokens=40, eos_token_ids=set(),
-                            drafter=HeadDrafter(head, model, prompt, depth=4), k_max=4)
+                            drafter=HeadDrafter(head, model, prompt, depth=4, min_confidence=0.0), k_max=4)
         accepted += stats.accepted_lengths
     return sum(accepted) / len(accepted)
 
@@ -72,7 +72,7 @@ def test_training_learns_and_is_deterministic_and_resumable(setup, tmp_path) -> 
     reference = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=False, max_new_tokens=40,
                                pad_token_id=0)[0, len(prompts[0]):].tolist()
     out, stats = generate(model, prompts[0], max_new_tokens=40, eos_token_ids=set(),
-                          drafter=HeadDrafter(loaded, model, prompts[0]), k_max=16)
+                          drafter=HeadDrafter(loaded, model, prompts[0], min_confidence=0.0), k_max=16)
     assert out == reference
     assert stats.forward_passes < 30  # the trained head's drafts are accepted
 
@@ -107,5 +107,17 @@ def test_a_reduced_vocab_head_learns_and_drafts_losslessly(setup, tmp_path) -> N
         reference = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=False, max_new_tokens=40,
                                    pad_token_id=0)[0, len(prompt):].tolist()
         out, _ = generate(model, prompt, max_new_tokens=40, eos_token_ids={model.config.eos_token_id},
-                          drafter=HeadDrafter(loaded, model, prompt), k_max=16)
+                          drafter=HeadDrafter(loaded, model, prompt, min_confidence=0.0), k_max=16)
         assert out == reference
+
+
+def test_a_time_limit_stops_training_and_a_rerun_continues(setup, tmp_path) -> None:
+    model, _, files = setup
+    config = TrainConfig(epochs=3, lr=5e-3, seed=2, save_every=1000, draft_vocab=48)
+    whole, _ = train(model, files, tmp_path / "whole", config)
+    cut, _ = train(model, files, tmp_path / "cut", TrainConfig(**{**config.__dict__, "max_seconds": 1e-9}))
+    assert torch.load(tmp_path / "cut" / "train_state.pt", weights_only=False)["step"] < 3 * len(files)
+    assert not torch.equal(cut.fc.weight, whole.fc.weight)
+    resumed, _ = train(model, files, tmp_path / "cut", config)
+    for key, value in whole.state_dict().items():
+        assert torch.equal(value, resumed.state_dict()[key]), key

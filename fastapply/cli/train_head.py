@@ -20,8 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="examples:\n"
         "  python -m evals.generate --out gen.jsonl --n 200 --seed 0\n"
         "  fastapply train-head --model path/to/smollm2 --data gen.jsonl evals/data --out heads/smollm2\n\n"
-        "data: JSONL files with rows {\"original\": ..., \"update\": ..., \"instruction\": ...} or folders of\n"
-        "case directories holding original.* and update.* files.",
+        "data: JSONL files with rows {\"original\": ..., \"update\": ..., \"instruction\": ...,\n"
+        "\"expected\": ... (used by --answers expected)} or folders of case directories holding\n"
+        "original.* and update.* files.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--model", required=True, metavar="SPEC", help="the target: hub id, folder or .gguf file")

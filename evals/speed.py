@@ -30,11 +30,11 @@ from typing import Any
 
 from evals.cases import DATA_DIR, Case, load_cases
 from evals.prompting import answer_ids, prompt_ids, smollm2_folder, smollm2_gguf
+from evals.speed_breakdown import HEAD_METHODS, where_time_goes
 from fastapply.runtime.templates import TEMPLATES
 
 METHODS = ("hf_greedy", "hf_lookup_10", "hf_lookup_64", "ours_none", "ours_automaton", "ours_auto", "ours_head",
            "ours_copy_head")
-HEAD_METHODS = ("ours_head", "ours_copy_head")
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -123,7 +123,22 @@ def run_hf(model: Any, prompt: list[int], max_new_tokens: int, lookup: int | Non
             "accepted": None, "mean_accepted": (len(tokens) - 1) / steps - 1 if lookup else 0.0}
 
 
-HEAD: dict[str, Any] = {"head": None, "min_copy_match": 8, "min_confidence": 0.0}  # set by main from --draft-head
+HEAD: dict[str, Any] = {"head": None, "min_copy_match": None, "min_confidence": None,
+                        "depth": None}  # set by main from --draft-head and the policy options
+
+
+def time_calls(obj: Any, names: tuple[str, ...], box: list[float]) -> None:
+    """Add the seconds spent in obj's methods `names` to box[0] (instance attributes shadow the class's)."""
+    for name in names:
+        method = getattr(obj, name)
+
+        def timed(*args: Any, _method: Any = method) -> Any:
+            started = time.perf_counter()
+            try:
+                return _method(*args)
+            finally:
+                box[0] += time.perf_counter() - started
+        setattr(obj, name, timed)
 
 
 def run_ours(model: Any, prompt: list[int], max_new_tokens: int, eos: set[int], kind: str,
@@ -132,50 +147,25 @@ def run_ours(model: Any, prompt: list[int], max_new_tokens: int, eos: set[int], 
 
     start = time.perf_counter()
     head = None
+    copy_s = [0.0]
+    copy = None if kind == "head" else make_drafter("automaton" if kind == "copy_head" else kind, prompt,
+                                                     predicted_ids=predicted)
+    if copy is not None:
+        time_calls(copy, ("propose", "accept"), copy_s)
     if kind in ("head", "copy_head"):
-        head = HeadDrafter(HEAD["head"], model, prompt, min_confidence=HEAD["min_confidence"])
-        drafter: Any = head if kind == "head" else HybridDrafter(
-            make_drafter("automaton", prompt), head, min_copy_match=HEAD["min_copy_match"])
+        policy = {k: HEAD[k] for k in ("min_confidence", "depth") if HEAD[k] is not None}
+        head = HeadDrafter(HEAD["head"], model, prompt, **policy)
+        hybrid = {"min_copy_match": HEAD["min_copy_match"]} if HEAD["min_copy_match"] is not None else {}
+        drafter: Any = head if kind == "head" else HybridDrafter(copy, head, **hybrid)
     else:
-        drafter = make_drafter(kind, prompt, predicted_ids=predicted)
+        drafter = copy
     tokens, stats = generate(model, prompt, max_new_tokens=max_new_tokens, eos_token_ids=eos, drafter=drafter)
     elapsed = time.perf_counter() - start
     return {"tokens": tokens, "seconds": elapsed, "forward_passes": stats.forward_passes,
-            "ttft_s": stats.ttft_s, "prefill_s": stats.prefill_s,
+            "ttft_s": stats.ttft_s, "prefill_s": stats.prefill_s, "decode_s": stats.decode_s,
             "accepted": stats.accepted_lengths, "mean_accepted": stats.mean_accepted_length,
             "sources": stats.draft_sources, "head_s": head.draft_s if head else 0.0,
-            "head_tokens": head.drafted if head else 0}
-
-
-def by_source(runs: list[dict]) -> dict[str, dict]:
-    """Verify steps and mean accepted draft tokens per draft source, over all runs of one method."""
-    acc: dict[str, list[int]] = defaultdict(list)
-    for run in runs:
-        for source, accepted in zip(run.get("sources") or [], run["accepted"] or []):
-            acc[source].append(accepted)
-    return {s: {"steps": len(v), "mean_accepted": sum(v) / len(v)} for s, v in acc.items() if v}
-
-
-def window_costs(model: Any, prompt: list[int], windows: tuple[int, ...] = (1, 4, 8, 16, 64)) -> dict[int, float]:
-    """Seconds of one target verify pass feeding `window` tokens after the prompt (median of 5)."""
-    import statistics
-
-    import torch
-
-    from fastapply.spec.decode import forward_logits, make_cache
-
-    costs = {}
-    for window in windows:
-        times = []
-        for _ in range(5):
-            cache = make_cache(model)
-            with torch.inference_mode():
-                forward_logits(model, prompt[:-window], cache, keep=1)
-                started = time.perf_counter()
-                forward_logits(model, prompt[-window:], cache, keep=window)
-            times.append(time.perf_counter() - started)
-        costs[window] = statistics.median(times)
-    return costs
+            "head_tokens": head.drafted if head else 0, "copy_s": copy_s[0] if kind != "head" else 0.0}
 
 
 def run_method(method: str, model: Any, prompt: list[int], predicted: list[int], max_new_tokens: int,
@@ -229,47 +219,28 @@ def plot(summary: dict[str, dict], results: dict[str, list[dict]], path: Path) -
     bars.tick_params(axis="x", rotation=30)
     for x, y in enumerate(speeds):
         bars.text(x, y, f"{y:.0f}", ha="center", va="bottom")
-    # Accepted length by region: copy steps (the automaton's long matches) vs head steps (new text).
-    series = {"ours_automaton": [a for r in results.get("ours_automaton", []) for a in (r["accepted"] or [])]}
-    for method in HEAD_METHODS:
+    # Accepted length by region: the mean accepted draft tokens of the verify steps each source drafted
+    # (copy: the copy index had a match; head / copy+head: new text, where the head drafts).
+    labels, means, counts = [], [], []
+    for method in ("ours_automaton", *HEAD_METHODS):
+        steps: dict[str, list[int]] = defaultdict(list)
         for run in results.get(method, []):
-            for source, accepted in zip(run.get("sources") or [], run["accepted"] or []):
-                series.setdefault(f"{method}: {source}", []).append(accepted)
-    for label, lengths in series.items():
-        if lengths:
-            hist.hist(lengths, bins=range(0, 66, 2), alpha=0.5, label=label)
-    hist.set_xlabel("draft tokens accepted per verify step")
-    hist.set_ylabel("verify steps")
-    hist.set_title("accepted length by draft source")
-    hist.legend()
+            sources = run.get("sources") or ["copy"] * len(run["accepted"] or [])
+            for source, accepted in zip(sources, run["accepted"] or []):
+                if source != "none":
+                    steps[source].append(accepted)
+        for source, lengths in sorted(steps.items()):
+            labels.append(f"{method.removeprefix('ours_')}: {source}")
+            means.append(sum(lengths) / len(lengths))
+            counts.append(len(lengths))
+    hist.bar(labels, means, color=["#55a868" if "copy" == label.split(": ")[1] else "#8172b2" for label in labels])
+    for x, (y, n) in enumerate(zip(means, counts)):
+        hist.text(x, y, f"{y:.2f}\n({n} steps)", ha="center", va="bottom", fontsize=8)
+    hist.set_ylabel("mean draft tokens accepted per verify step")
+    hist.set_title("accepted length by region (draft source)")
+    hist.tick_params(axis="x", rotation=30)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-
-
-def where_time_goes(model: Any, results: dict[str, list[dict]], chosen: list) -> dict:
-    """Prefill, head cost per drafted token, verify cost by window, accepted length per source."""
-    import statistics
-
-    prompt = max((p for _, p in chosen), key=len)
-    costs = window_costs(model, prompt)
-    out: dict[str, Any] = {"verify_s_by_window (longest prompt)": {str(k): round(v, 5) for k, v in costs.items()}}
-    for method in HEAD_METHODS:
-        runs = results.get(method)
-        if not runs:
-            continue
-        head_tokens = sum(r["head_tokens"] for r in runs)
-        out[method] = {
-            "seconds": round(sum(r["seconds"] for r in runs), 3),
-            "prefill_s": round(sum(r["prefill_s"] for r in runs), 3),
-            "head_s": round(sum(r["head_s"] for r in runs), 3),
-            "head_s_per_drafted_token": round(sum(r["head_s"] for r in runs) / head_tokens, 5) if head_tokens else None,
-            "by_source": by_source(runs),
-        }
-    out["median_prompt_tokens"] = statistics.median(len(p) for _, p in chosen)
-    from rich.console import Console
-
-    Console(width=120).print(out)
-    return out
 
 
 def print_table(summary: dict[str, dict], header: str) -> None:
@@ -308,10 +279,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--methods", default=None,
                         help="comma-separated subset of methods (default: all; the head ones with --draft-head)")
     parser.add_argument("--draft-head", help="EAGLE head folder for ours_head / ours_copy_head")
-    parser.add_argument("--min-copy-match", type=int, default=8,
-                        help="hybrid: copy match length from which the automaton drafts (default 8)")
-    parser.add_argument("--head-confidence", type=float, default=0.0,
-                        help="stop a head chain at a token below this probability (default 0: full depth)")
+    parser.add_argument("--min-copy-match", type=int, default=None,
+                        help="hybrid: copy match length from which the automaton drafts (default: "
+                             "HybridDrafter's, tuned with evals.head_policy)")
+    parser.add_argument("--head-confidence", type=float, default=None,
+                        help="stop a head chain at a token below this probability (default: HeadDrafter's)")
+    parser.add_argument("--head-depth", type=int, default=None, help="head chain length (default: HeadDrafter's)")
     parser.add_argument("--out", default="evals/out/speed", help="folder for speed.json and speed.png")
     args = parser.parse_args(argv)
 
@@ -331,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         from fastapply.spec import load_head
 
         HEAD.update(head=load_head(args.draft_head, model), min_copy_match=args.min_copy_match,
-                    min_confidence=args.head_confidence)
+                    min_confidence=args.head_confidence, depth=args.head_depth)
     eos = {tokenizer.eos_token_id}
     try:
         cases = [case for path in args.data for case in load_cases(path)] if args.data else default_cases()
@@ -377,8 +350,7 @@ def main(argv: list[str] | None = None) -> int:
               "summary": summary, "mismatches": mismatches,
               "runs": {m: [{k: v for k, v in r.items() if k != "tokens"} | {"generated": len(r["tokens"])}
                            for r in runs] for m, runs in results.items()}}
-    if any(m in results for m in HEAD_METHODS):
-        report["where_time_goes"] = where_time_goes(model, results, chosen)
+    report["where_time_goes"] = where_time_goes(model, HEAD["head"], results, chosen, out)
     (out / "speed.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
     if len(results) > 1:
         plot(summary, results, out / "speed.png")

@@ -20,8 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="examples:\n"
         "  python -m evals.generate --out gen.jsonl --n 200 --seed 0\n"
         "  fastapply train-head --model path/to/smollm2 --data gen.jsonl evals/data --out heads/smollm2\n\n"
-        "data: JSONL files with rows {\"original\": ..., \"update\": ..., \"instruction\": ...} or folders of\n"
-        "case directories holding original.* and update.* files.",
+        "data: JSONL files with rows {\"original\": ..., \"update\": ..., \"instruction\": ...,\n"
+        "\"expected\": ... (used by --answers expected)} or folders of case directories holding\n"
+        "original.* and update.* files.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--model", required=True, metavar="SPEC", help="the target: hub id, folder or .gguf file")
@@ -33,7 +34,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-new-tokens", type=int, default=512, help="answer length cap (default 512)")
     p.add_argument("--epochs", type=int, default=2, help="passes over the cached answers (default 2)")
     p.add_argument("--lr", type=float, default=3e-4, help="AdamW learning rate (default 3e-4)")
+    p.add_argument("--max-minutes", type=float, default=0, metavar="M",
+                   help="stop training after M minutes, saving the head and the state (rerun to continue); "
+                        "0 = no limit (default)")
     p.add_argument("--seed", type=int, default=0, help="seed: same data + seed = same head (default 0)")
+    p.add_argument("--draft-vocab", type=int, default=4096, metavar="N",
+                   help="draft over the N most frequent tokens of the answers only, with a small LM head of "
+                        "the head's own (EAGLE-3's reduced vocabulary: a drafted token then costs an N-row "
+                        "instead of a vocabulary-size matmul); 0 = the target's whole vocabulary (default 4096)")
+    p.add_argument("--answers", choices=["greedy", "expected"], default="greedy",
+                   help="answers to learn from: the model's own greedy ones (self-distillation, one generation "
+                        "per prompt; default), or the cases' expected merges where the data has them (teacher "
+                        "forcing, one model pass per prompt: ~10x cheaper on a CPU)")
+    p.add_argument("--greedy-cases", type=int, default=0, metavar="N",
+                   help="with --answers expected: the first N prompts still get the model's greedy answers")
+    p.add_argument("--prompt-weight", type=float, default=0.5, metavar="W",
+                   help="loss weight of prompt positions (the target's features over the original file "
+                        "and the snippet) relative to answer positions; 0 = answers only (default 0.5)")
     p.set_defaults(handler=run)
 
 
@@ -46,29 +63,41 @@ def run(args: argparse.Namespace) -> int:
     for value, name in ((args.max_cases, "--max-cases"), (args.epochs, "--epochs")):
         if value <= 0:
             raise InputError(f"{name} must be positive", code=ErrorCode.INVALID_ARGUMENT)
+    if min(args.draft_vocab, args.prompt_weight, args.greedy_cases) < 0:
+        raise InputError("--draft-vocab, --prompt-weight and --greedy-cases must not be negative",
+                         code=ErrorCode.INVALID_ARGUMENT)
     try:
         cases = read_cases(args.data)
     except (FileNotFoundError, ValueError, KeyError) as exc:
         raise InputError(f"cannot read training data: {exc}", code=ErrorCode.INVALID_ARGUMENT) from exc
     apply_model = load_model(args.model, template=args.template)
     tokenizer, template = apply_model.tokenizer, apply_model.template
-    prompts = []
+    prompts: list[list[int]] = []
+    answers: list[list[int] | None] = []
     for case in cases:
         ids = template.encode(tokenizer, case["original"], case["update"], case.get("instruction"))
-        if len(ids) <= args.max_prompt_tokens:
-            prompts.append(ids)
+        if len(ids) > args.max_prompt_tokens:
+            continue
+        given = None
+        if case.get("expected") and args.answers == "expected" and len(prompts) >= args.greedy_cases:
+            text = template.predicted_answer(case["expected"])
+            given = list(tokenizer(text, add_special_tokens=False)["input_ids"])
+        prompts.append(ids)
+        answers.append(given)
         if len(prompts) >= args.max_cases:
             break
     if not prompts:
         raise InputError("no training prompt fits --max-prompt-tokens", code=ErrorCode.INVALID_ARGUMENT)
     out = Path(args.out)
-    config = TrainConfig(epochs=args.epochs, lr=args.lr, seed=args.seed, max_new_tokens=args.max_new_tokens)
+    config = TrainConfig(epochs=args.epochs, lr=args.lr, seed=args.seed, max_new_tokens=args.max_new_tokens,
+                         draft_vocab=args.draft_vocab, prompt_weight=args.prompt_weight,
+                         max_seconds=args.max_minutes * 60)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                TextColumn("{task.fields[info]}"))
     with Progress(*columns) as bar:
         task = bar.add_task("distill", total=len(prompts), info="")
         files = distill(apply_model.model, prompts, out / "cache", eos_token_ids=apply_model.eos_token_ids,
-                        max_new_tokens=args.max_new_tokens, progress=lambda: bar.advance(task))
+                        max_new_tokens=args.max_new_tokens, progress=lambda: bar.advance(task), answers=answers)
         task = bar.add_task("train", total=config.epochs * len(files), info="")
 
         def report(step: int, total: int, parts: dict[str, float]) -> None:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from ..errors import ApplyError, ErrorCode, InputError, ModelError
 from ..languages import detect_language
 from ..result import ApplyResult, ApplyStats, make_result
+from ..spec import policy
 from ..text import Document, ensure_text, normalize_newlines
 from .answer import AnswerText, RestoreChunks  # noqa: F401 (RestoreChunks: re-exported)
 from .detokenize import IncrementalDecoder
@@ -47,10 +48,12 @@ class ApplyModel:
         # An EAGLE head (fastapply.spec.EagleHead) for this model, or None: "auto" speculation then
         # drafts with the copy index where it has a long match and with the head elsewhere.
         self.draft_head = draft_head
-        # Copy match length from which the hybrid drafter trusts the copy index over the head.
-        self.min_copy_match = 8
-        # Head chains stop at a token the head gives less than this probability (0 = full depth).
-        self.head_confidence = 0.0
+        # The hybrid drafter's policy (defaults tuned by evals.head_policy, see fastapply/spec/policy.py):
+        # the copy match length from which it trusts the copy index over the head, the head's confidence
+        # below which a chain stops, and the chain's length.
+        self.min_copy_match = policy.MIN_COPY_MATCH
+        self.head_confidence = policy.HEAD_CONFIDENCE
+        self.head_depth = policy.HEAD_DEPTH
         self.tokenizer = tokenizer
         self.template = template
         self.name = name
@@ -192,10 +195,12 @@ class ApplyModel:
         from ..spec import HeadDrafter, HybridDrafter, make_drafter
 
         if speculation == "eagle":
-            return HeadDrafter(self.draft_head, self.model, prompt_ids, min_confidence=self.head_confidence)
+            return HeadDrafter(self.draft_head, self.model, prompt_ids, min_confidence=self.head_confidence,
+                               depth=self.head_depth)
         copy = make_drafter(speculation, prompt_ids, predicted_ids=predicted)
         if speculation == "auto" and self.draft_head is not None and copy is not None:
-            head = HeadDrafter(self.draft_head, self.model, prompt_ids, min_confidence=self.head_confidence)
+            head = HeadDrafter(self.draft_head, self.model, prompt_ids, min_confidence=self.head_confidence,
+                               depth=self.head_depth)
             return HybridDrafter(copy, head,
                                  min_copy_match=self.min_copy_match)
         return copy

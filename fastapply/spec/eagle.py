@@ -11,8 +11,15 @@ norm, as EAGLE does. The embeddings and the LM head are the target's, shared and
 The checkpoint layout is EAGLE's: config.json (the target's config with one layer) plus `fc.*` and
 `layers.0.*` weights, so heads trained with the EAGLE authors' code for Llama or Qwen2 targets load.
 
-Cost: one head position is one decoder layer plus one V x H LM-head matmul, O(H^2 + V H + H n) for n
-cached positions; drafting k tokens costs k of them.
+Reduced draft vocabulary (as EAGLE-3): a head may predict over N << V of the target's tokens (the most
+frequent in its training answers) with a small N x H LM head of its own, initialised from the target's
+rows; `d2t` maps draft ids to target ids (EAGLE-3's convention: target id = i + d2t[i]) and `t2d` marks
+the target tokens in the draft vocabulary. Tokens outside it are never drafted, which costs acceptance
+only where the target writes a rare token; verification stays the target's, so the output is unchanged.
+
+Cost: one head position is one decoder layer plus one LM-head matmul, O(H^2 + N H + H n) for n cached
+positions and a draft vocabulary of N (V without one); drafting k tokens costs k of them. With
+SmolLM2-135M (V = 49152, H = 576) the full LM head is ~7x the decoder layer's multiply-adds.
 """
 
 from __future__ import annotations
@@ -57,6 +64,32 @@ class EagleHead(nn.Module):
             self.layers[0].input_layernorm = nn.Identity()
         self.rotary_emb = rotary_class(config=config)
         self._cache_kw = _cache_kwarg(self.layers[0])
+        self.lm_head: nn.Linear | None = None  # the draft vocabulary's own LM head (None: the target's)
+
+    @property
+    def draft_vocab_size(self) -> int | None:
+        return None if self.lm_head is None else self.lm_head.out_features
+
+    def set_draft_vocab(self, target_ids: torch.Tensor, rows: torch.Tensor) -> None:
+        """Predict over `target_ids` only (N distinct target ids), with an LM head initialised from `rows`
+        ([N, H], the target's LM-head rows for those ids)."""
+        ids = torch.as_tensor(target_ids, dtype=torch.long).flatten()
+        self.lm_head = nn.Linear(rows.shape[1], len(ids), bias=False)
+        with torch.no_grad():
+            self.lm_head.weight.copy_(rows)
+        self.register_buffer("d2t", ids - torch.arange(len(ids)))  # EAGLE-3: target id = i + d2t[i]
+        t2d = torch.zeros(self.config.vocab_size, dtype=torch.bool)
+        t2d[ids] = True
+        self.register_buffer("t2d", t2d)
+        self.register_buffer("target_ids", ids, persistent=False)
+
+    def logits(self, features: torch.Tensor, target_lm_head: nn.Module) -> torch.Tensor:
+        """Logits over the draft vocabulary (the target's whole vocabulary when the head has none)."""
+        return (self.lm_head if self.lm_head is not None else target_lm_head)(features)
+
+    def to_target(self, index: int) -> int:
+        """The target's token id for index `index` of `logits`."""
+        return index if self.lm_head is None else int(self.target_ids[index])
 
     def forward(self, embeds: torch.Tensor, features: torch.Tensor, positions: torch.Tensor,
                 cache: Any = None) -> torch.Tensor:
@@ -91,8 +124,9 @@ def head_config_for(target: Any, overrides: dict[str, Any] | None = None) -> Any
     return AutoConfig.for_model(model_type, **values)
 
 
-def new_head(target: Any, *, seed: int | None = None) -> EagleHead:
-    """A freshly initialised head for `target` (random weights; train it with fastapply.spec.train)."""
+def new_head(target: Any, *, seed: int | None = None, draft_vocab: list[int] | None = None) -> EagleHead:
+    """A freshly initialised head for `target` (random weights; train it with fastapply.spec.train).
+    `draft_vocab`: target token ids the head may draft (its own LM head starts as the target's rows)."""
     model_type = target.config.model_type
     if model_type not in SUPPORTED:
         raise incompatible(f"no draft head for {model_type!r} targets; supported: {', '.join(SUPPORTED)}",
@@ -107,8 +141,18 @@ def new_head(target: Any, *, seed: int | None = None) -> EagleHead:
             nn.init.normal_(module.weight, std=std)
             if module.bias is not None:
                 nn.init.zeros_(module.bias)
+    if draft_vocab is not None:
+        ids = _checked_vocab(torch.tensor(list(draft_vocab), dtype=torch.long), target.config.vocab_size)
+        head.set_draft_vocab(ids, target.get_output_embeddings().weight.detach()[ids].float())
     param = next(target.parameters())
     return head.to(device=param.device, dtype=param.dtype).eval()
+
+
+def _checked_vocab(ids: torch.Tensor, vocab_size: int) -> torch.Tensor:
+    if ids.numel() == 0 or int(ids.min()) < 0 or int(ids.max()) >= vocab_size or len(set(ids.tolist())) != len(ids):
+        raise incompatible(f"a draft vocabulary must be distinct token ids in [0, {vocab_size})",
+                           field="d2t", vocab_size=vocab_size)
+    return ids
 
 
 def save_head(head: EagleHead, folder: str | Path, *, extra: dict[str, Any] | None = None) -> Path:
@@ -118,6 +162,8 @@ def save_head(head: EagleHead, folder: str | Path, *, extra: dict[str, Any] | No
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     config = head.config.to_dict()
+    if head.draft_vocab_size is not None:
+        config["draft_vocab_size"] = head.draft_vocab_size  # EAGLE-3's key
     config["eagle"] = {"version": 1, "input_norm": not isinstance(head.layers[0].input_layernorm, nn.Identity),
                        **(extra or {})}
     state = {k: v.detach().contiguous().cpu() for k, v in head.state_dict().items()}
@@ -175,7 +221,10 @@ def load_head(folder: str | Path, target: Any) -> EagleHead:
             raise incompatible(f"the draft head's {key} is {config.get(key)}, the target's is "
                                f"{getattr(want, key)}", field=key, head=config.get(key), target=getattr(want, key))
     state = _read_weights(path)
+    draft_ids = _draft_vocab(config, state, want.vocab_size)
     for key in SHARED_KEYS:  # EAGLE checkpoints may bundle the target's embeddings: check, then share
+        if draft_ids is not None and key == "lm_head.weight":
+            continue  # the draft vocabulary's own LM head, not the target's
         tensor = state.pop(key, None)
         if tensor is not None and tuple(tensor.shape) != (want.vocab_size, want.hidden_size):
             raise incompatible(f"the draft head's {key} has shape {tuple(tensor.shape)}", field=key)
@@ -186,6 +235,9 @@ def load_head(folder: str | Path, target: Any) -> EagleHead:
     decoder = target.get_decoder()
     head = EagleHead(head_config, type(decoder.layers[0]), type(decoder.rotary_emb),
                      input_norm="layers.0.input_layernorm.weight" in state)
+    if draft_ids is not None:
+        head.set_draft_vocab(draft_ids, torch.zeros(len(draft_ids), want.hidden_size))
+        state.setdefault("t2d", head.t2d)  # optional in a checkpoint: it follows from d2t
     try:
         head.load_state_dict(state, strict=True)
     except RuntimeError as exc:  # missing, unexpected or mis-shaped tensors
@@ -193,3 +245,19 @@ def load_head(folder: str | Path, target: Any) -> EagleHead:
                            f"target: {exc}") from exc
     param = next(target.parameters())
     return head.to(device=param.device, dtype=param.dtype).eval()
+
+
+def _draft_vocab(config: dict[str, Any], state: dict[str, torch.Tensor], vocab_size: int) -> torch.Tensor | None:
+    """The target ids of a checkpoint's draft vocabulary (None: it drafts over the whole vocabulary); a
+    map that disagrees with itself, its config or the target's vocabulary is refused."""
+    if "d2t" not in state:
+        return None
+    d2t = state["d2t"].long()
+    ids = _checked_vocab(d2t + torch.arange(len(d2t)), vocab_size)
+    if config.get("draft_vocab_size") not in (None, len(ids)):
+        raise incompatible(f"the draft head's d2t has {len(ids)} entries, its config says "
+                           f"{config.get('draft_vocab_size')}", field="draft_vocab_size")
+    t2d = state.get("t2d")
+    if t2d is not None and (t2d.shape != (vocab_size,) or not torch.equal(t2d.nonzero().flatten(), ids.sort().values)):
+        raise incompatible("the draft head's t2d does not match its d2t and the target's vocabulary", field="t2d")
+    return ids

@@ -12,6 +12,7 @@ from typing import Any
 
 import torch
 
+from . import policy
 from .drafters import CopyDrafter
 from .eagle import EagleHead
 
@@ -23,14 +24,15 @@ class HeadDrafter:
     len(tokens) == F + 1 between steps). The head's KV cache holds its pairs for positions 0..fed-1; each
     propose first feeds the pairs that became final since the last call (the accepted tokens), then drafts
     on a speculative tail of the cache that the next call crops away. Cost per call: O(new + depth) head
-    positions; the LM head (V x H) runs once per drafted token.
+    positions; the LM head (N x H over a draft vocabulary of N, else the target's V x H) runs once per
+    drafted token.
     """
 
     wants_features = True
     source = "head"
 
-    def __init__(self, head: EagleHead, target: Any, prompt_ids: list[int], *, depth: int = 6,
-                 min_confidence: float = 0.0) -> None:
+    def __init__(self, head: EagleHead, target: Any, prompt_ids: list[int], *, depth: int = policy.HEAD_DEPTH,
+                 min_confidence: float = policy.HEAD_CONFIDENCE, keep_confidences: bool = False) -> None:
         from transformers import DynamicCache
 
         self.head = head
@@ -45,7 +47,11 @@ class HeadDrafter:
         self._features: list[torch.Tensor] = []  # [n, H] chunks not yet fed to the head
         self._known = 0  # positions with a target feature
         self.fed = 0  # positions whose pair is in the head's cache
+        self._tail: torch.Tensor | None = None  # the head's output at the last fed position
         self.cache = DynamicCache()
+        # The head's probability of each token it drafted in the last propose (for policy tuning).
+        self.keep_confidences = keep_confidences
+        self.confidences: list[float] = []
         self.draft_s = 0.0  # time spent in propose (the head's cost, for benchmarks)
         self.drafted = 0  # tokens the head drafted (forced copy tokens not counted)
 
@@ -78,27 +84,32 @@ class HeadDrafter:
         extra = self.cache.get_seq_length() - self.fed
         if extra > 0:
             self.cache.crop(-extra)  # drop the previous call's speculative positions
-        feature: torch.Tensor | None = None
         if self._features:
             new = torch.cat(self._features).to(next(self.head.parameters()).dtype)
             self._features = []
             start = self.fed
             out = self._step(self.tokens[start + 1:start + 1 + new.shape[0]], new, start)
             self.fed = self._known
-            feature = out[-1:]
-        if feature is None:  # nothing new since the last call: its first draft step is recomputed
+            self._tail = out[-1:]
+        feature = self._tail  # a second call with nothing new drafts again from the same place
+        if feature is None:  # no target feature yet
             return forced
         draft: list[int] = []
+        self.confidences = []
         position = self.fed
         for token in forced:
             draft.append(token)
             feature = self._step([token], feature, position)[-1:]
             position += 1
         while len(draft) < max_tokens and len(draft) - len(forced) < self.depth:
-            logits = self.lm_head(feature)[0]
-            token = int(logits.argmax())
-            if self.min_confidence > 0 and float(torch.softmax(logits.float(), -1)[token]) < self.min_confidence:
-                break
+            logits = self.head.logits(feature, self.lm_head)[0]
+            index = int(logits.argmax())
+            if self.min_confidence > 0 or self.keep_confidences:
+                confidence = float(torch.softmax(logits.float(), -1)[index])
+                if confidence < self.min_confidence:
+                    break
+                self.confidences.append(confidence)
+            token = self.head.to_target(index)
             draft.append(token)
             if len(draft) >= max_tokens or len(draft) - len(forced) >= self.depth:
                 break
@@ -111,15 +122,16 @@ class HybridDrafter:
     """Copy drafts when the copy index's current match is at least `min_copy_match` tokens, else the head;
     a short copy draft (fewer than `head_after` tokens) is continued by the head.
 
-    Default threshold 8: a copy match that long is a real copy position (a fast-apply output copies whole
-    lines of 8-20 tokens), and its draft is then accepted far more often than a head chain's ~2-4 tokens;
-    shorter matches are often chance repeats of common tokens (indentation, `):`), where the head's
-    features know better. It is a parameter (`evals.speed --min-copy-match`), not yet tuned on the
-    benchmark: with today's briefly trained head, copy steps accept 16 tokens and head steps 0.1-0.2."""
+    Defaults (fastapply/spec/policy.py) chosen by `evals.head_policy` on dev prompts with SmolLM2-135M:
+    copy whenever the copy index has a match (2 tokens, its own minimum), the head only where it has none,
+    and head chains cut at a token below 50% confidence. A copy draft is accepted far more often than a
+    head chain, and on a CPU every drafted token widens the verify pass, so the head pays only where the
+    copy index has nothing to offer and the head is sure. The old threshold of 8 (untuned) was 25% slower
+    than copy drafts alone with the same head; the tuned policy is ~4% faster."""
 
     wants_features = True
 
-    def __init__(self, copy: CopyDrafter, head: HeadDrafter, *, min_copy_match: int = 8,
+    def __init__(self, copy: CopyDrafter, head: HeadDrafter, *, min_copy_match: int = policy.MIN_COPY_MATCH,
                  head_after: int = 4) -> None:
         self.copy = copy
         self.head = head

@@ -28,6 +28,7 @@ def with_head(tiny_llama_dir, head_dir, eos_at):
     assert model.draft_head is not None
     copy, ids = eos_at(model, ORIGINAL, UPDATE)
     copy.draft_head = model.draft_head
+    copy.head_confidence = 0.0  # a random head is never 50% sure: let it draft, so the head path runs
     return copy, ids
 
 
@@ -72,11 +73,13 @@ def test_train_head_command_then_apply_with_it(tiny_llama_dir, tmp_path, capsys)
     data.write_text("".join(json.dumps(row) + "\n" for row in rows))
     out = tmp_path / "head"
     args = ["train-head", "--model", str(tiny_llama_dir), "--data", str(data), "--out", str(out),
-            "--max-new-tokens", "24", "--epochs", "2"]
+            "--max-new-tokens", "24", "--epochs", "2", "--draft-vocab", "64"]
     assert main(args) == 0
     assert {p.name for p in out.iterdir()} >= {"config.json", "model.safetensors", "train_state.pt", "cache"}
     config = json.loads((out / "config.json").read_text())
     assert config["eagle"]["examples"] == 2 and config["num_hidden_layers"] == 1
+    # The 64 most frequent tokens of the answers (fewer when the answers and prompts hold fewer).
+    assert 0 < config["draft_vocab_size"] <= 64 and config["eagle"]["draft_vocab"] == config["draft_vocab_size"]
     assert len(list((out / "cache").iterdir())) == 2
     assert main(args) == 0  # rerun: answers reused from the cache, training already complete
 

@@ -4,8 +4,9 @@
 
 POST /v1/completions and /v1/chat/completions stream (SSE, like vLLM) the answer a perfect fast-apply
 model would give: the structural engine's merge of the `<code>` and `<update>` in the prompt (when the
-engine refuses: the `<code>` with the update's non-marker lines appended), in ~4-character tokens, after `--latency-s`, at
-`--tokens-per-s`, then a finish reason and `[DONE]`. GET /v1/models lists one model.
+engine refuses: the `<code>` with the update's non-marker lines appended), in ~4-character tokens, after
+`--latency-s`, at `--tokens-per-s`, then a finish reason, a `usage` chunk when the request asks for one
+(stream_options.include_usage; ~4 characters per prompt token), and `[DONE]`. GET /v1/models lists one model.
 Faults for tests: POST /sim/script {"steps": [...]} queues one behaviour per coming request:
 "ok", "400", "429", "503", "500" (an error status, 429/503 with Retry-After: 0), "drop:N" (the connection
 breaks after N events), "nofinish" (the stream ends cleanly but without a finish reason or [DONE]),
@@ -91,8 +92,15 @@ def chunk_event(text: str, chat: bool, finish: str | None = None) -> bytes:
     return b"data: " + msgspec.json.encode(payload) + b"\n\n"
 
 
+def usage_event(prompt_tokens: int, completion_tokens: int) -> bytes:
+    """vLLM's last chunk with stream_options.include_usage: no choices, the request's token counts."""
+    usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+             "total_tokens": prompt_tokens + completion_tokens}
+    return b"data: " + msgspec.json.encode({"id": "sim", "model": MODEL_ID, "choices": [], "usage": usage}) + b"\n\n"
+
+
 async def answer_events(answer: str, chat: bool, step: str, config: SimConfig, counters: Counters,
-                        max_tokens: int) -> AsyncIterator[bytes]:
+                        max_tokens: int, prompt_tokens: int | None = None) -> AsyncIterator[bytes]:
     counters.active += 1
     counters.max_active = max(counters.max_active, counters.active)
     ended = False
@@ -121,6 +129,8 @@ async def answer_events(answer: str, chat: bool, step: str, config: SimConfig, c
             ended = True
             return
         yield chunk_event("", chat, finish)
+        if prompt_tokens is not None:
+            yield usage_event(prompt_tokens, len(pieces) + 1)
         yield b"data: [DONE]\n\n"
         ended = True
         counters.finished += 1
@@ -142,11 +152,14 @@ async def complete(data: dict[str, Any], state: State, chat: bool) -> Response[A
     extensions = {"continue_final_message", "add_generation_prompt"} & set(data)
     if config.strict and extensions:
         return Response({"detail": f"Unexpected fields in the request: {extensions}"}, status_code=422)
-    answer = canned_answer(prompt_of(data))
+    prompt = prompt_of(data)
+    answer = canned_answer(prompt)
     if config.strict and chat:
         answer = f"<updated-code>\n{answer}</updated-code>\n"
     max_tokens = int(data.get("max_tokens") or 1 << 30)
-    return Stream(answer_events(answer, chat, step, state.config, counters, max_tokens),
+    usage = (data.get("stream_options") or {}).get("include_usage")
+    prompt_tokens = len(prompt) // max(1, config.chars_per_token) if usage else None
+    return Stream(answer_events(answer, chat, step, state.config, counters, max_tokens, prompt_tokens),
                   media_type="text/event-stream")
 
 

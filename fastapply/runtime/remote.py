@@ -112,28 +112,19 @@ class UpstreamModel:
             body["seed"] = seed
         return path, body, wanted
 
-    async def _open(self, path: str, body: dict[str, Any]) -> Any:
-        """The event stream, started (its first batch is read, then put back in front), so that a
-        server that rejects the prefill fields is retried without them before anything is yielded."""
-        for _ in range(2):
-            events = self.pool.events(path, body)
-            try:
-                first = await events.__anext__()
-            except StopAsyncIteration:
-                return _chain([], events)
-            except ModelError as exc:
-                await events.aclose()
-                message = str(exc.details.get("upstream_message", ""))
-                if ("continue_final_message" in body and exc.details.get("status") in (400, 422)
-                        and "continue_final_message" in message):
-                    self.prefill = False
-                    body = {k: v for k, v in body.items() if k not in ("continue_final_message",
-                                                                        "add_generation_prompt")}
-                    body["messages"] = [m for m in body["messages"] if m["role"] != "assistant"]
-                    continue
-                raise
-            return _chain([first], events)
-        raise upstream_error("the upstream rejected the request twice")
+    def _without_prefill(self, body: dict[str, Any]) -> Any:
+        """The pool's second chance for a server that rejects the prefill fields (400/422 naming
+        continue_final_message): the same request without them, and no prefill from then on."""
+
+        def rewrite(status: int, message: str) -> tuple[str, dict[str, Any]] | None:
+            if status not in (400, 422) or "continue_final_message" not in message:
+                return None
+            self.prefill = False
+            plain = {k: v for k, v in body.items() if k not in ("continue_final_message", "add_generation_prompt")}
+            plain["messages"] = [m for m in body["messages"] if m["role"] != "assistant"]
+            return "prefill_unsupported", plain
+
+        return rewrite if "continue_final_message" in body else None
 
     async def _model_id(self) -> str:
         if self.model is None:
@@ -162,7 +153,7 @@ class UpstreamModel:
         path, body, limit = self._request(doc, snippet, instruction, max_new_tokens, temperature, top_p, seed)
         body["model"] = await self._model_id()
         started = perf_counter()
-        events = await self._open(path, body)
+        events = self.pool.events(path, body, rewrite=self._without_prefill(body))
         answer = AnswerText(self.template, doc, lang)
         prefix = _PrefixEcho(self.template.answer_prefix if self.api == "chat" else "")
         finish: str | None = None
@@ -245,17 +236,6 @@ class UpstreamModel:
                     return
         finally:
             asyncio.run_coroutine_threadsafe(chunks.aclose(), loop).result()
-
-
-async def _chain(head: list[Any], rest: Any) -> AsyncIterator[Any]:
-    """`head` items, then the rest of an async iterator; closing it closes `rest`."""
-    try:
-        for item in head:
-            yield item
-        async for item in rest:
-            yield item
-    finally:
-        await rest.aclose()
 
 
 def _choice_text(choice: dict[str, Any]) -> str:

@@ -29,14 +29,22 @@ FAILOVER_STATUSES = frozenset({500, 502, 504})  # this endpoint is broken: try a
 
 
 class UpstreamEvent(msgspec.Struct, kw_only=True):
-    """One finished call (or failed attempt), for metrics. outcome: ok, retry, failover or error."""
+    """One finished call (or failed attempt), for metrics. outcome: ok, retry, failover, error or
+    cancelled; reason: the error code (http_STATUS, a connection error's name, bad_event, ...)."""
 
     endpoint: str
     outcome: str
     reason: str = ""
     seconds: float = 0.0
     first_event_s: float | None = None
-    tokens: int = 0
+    tokens: int = 0  # streamed events (about one token each)
+    prompt_tokens: int = 0  # from the server's `usage` (stream_options.include_usage), when it sends one
+    completion_tokens: int = 0
+
+
+# A caller's second chance for a request the server refused (400/422): given the status and the
+# server's message, the reason to count and the body to send instead, or None to fail.
+Rewrite = Callable[[int, str], "tuple[str, dict[str, Any]] | None"]
 
 
 @dataclass
@@ -123,10 +131,12 @@ class UpstreamPool:
         base = min(self.max_backoff_s, self.backoff_s * (2 ** attempt))
         return base * (0.5 + random.random() / 2)  # jitter, so that retrying clients spread out
 
-    async def events(self, path: str, body: dict[str, Any]) -> AsyncIterator[list[dict[str, Any]]]:
+    async def events(self, path: str, body: dict[str, Any], *,
+                     rewrite: Rewrite | None = None) -> AsyncIterator[list[dict[str, Any]]]:
         """POST `body` with stream=true to `path` on the best endpoint; yield the SSE events' JSON, in
         batches: all events that arrived in one network read (under load, one yield per many tokens).
-        Closing the iterator closes the connection, which makes vLLM and SGLang abort the request."""
+        Closing the iterator closes the connection, which makes vLLM and SGLang abort the request.
+        `rewrite`: once, a request the server refused is sent again as it says (counted as a retry)."""
         import httpx
 
         client = self.client()
@@ -164,6 +174,13 @@ class UpstreamPool:
                     message = (await response.aread()).decode("utf-8", "replace")[:500]
                     await response.aclose()
                     response = None
+                second = rewrite(status, message) if rewrite is not None and status is not None else None
+                if second is not None:
+                    rewrite = None
+                    reason, body = second
+                    self._observe(UpstreamEvent(endpoint=endpoint.url, outcome="retry", reason=reason,
+                                                seconds=time.monotonic() - started))
+                    continue
                 retryable = status is None or status in RETRY_STATUSES or status in FAILOVER_STATUSES
                 if status is None or status in FAILOVER_STATUSES:
                     endpoint.failures += 1
@@ -200,6 +217,7 @@ class UpstreamPool:
 
         first: float | None = None
         count = 0
+        usage: Any = None
         outcome, reason = "error", "closed"
         done = False
         try:
@@ -221,10 +239,12 @@ class UpstreamPool:
                         raise upstream_error(f"the upstream {endpoint.url} sent an event that is not JSON: "
                                              f"{data[:200].decode('utf-8', 'replace')!r}",
                                              endpoint=endpoint.url) from None
-                    if isinstance(event, dict) and event.get("error"):
-                        reason = "error_event"
-                        raise upstream_error(f"the upstream {endpoint.url} reported an error mid-stream: "
-                                             f"{str(event['error'])[:300]}", endpoint=endpoint.url)
+                    if isinstance(event, dict):
+                        if event.get("error"):
+                            reason = "error_event"
+                            raise upstream_error(f"the upstream {endpoint.url} reported an error mid-stream: "
+                                                 f"{str(event['error'])[:300]}", endpoint=endpoint.url)
+                        usage = event.get("usage") or usage
                     batch.append(event)
                 if batch:
                     if first is None:
@@ -242,9 +262,10 @@ class UpstreamPool:
             outcome, reason = "cancelled", ""
             raise
         finally:
+            prompt, completion = _usage(usage)
             self._observe(UpstreamEvent(endpoint=endpoint.url, outcome=outcome, reason=reason,
                                         seconds=time.monotonic() - started, first_event_s=first,
-                                        tokens=count))
+                                        tokens=count, prompt_tokens=prompt, completion_tokens=completion))
             end_span(trace, **{"fastapply.outcome": outcome, "fastapply.reason": reason or None,
                                "fastapply.events": count})
 
@@ -295,6 +316,16 @@ async def _line_batches(response: Any) -> AsyncIterator[list[bytes]]:
         yield [line.rstrip(b"\r") for line in lines]
     if pending:
         yield [pending.rstrip(b"\r")]
+
+
+def _usage(usage: Any) -> tuple[int, int]:
+    """(prompt_tokens, completion_tokens) of an OpenAI `usage` object; zeros when absent or odd."""
+    if not isinstance(usage, dict):
+        return 0, 0
+    try:
+        return int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
+    except (TypeError, ValueError):
+        return 0, 0
 
 
 def normalize_url(url: str) -> str:

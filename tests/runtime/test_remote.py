@@ -230,7 +230,10 @@ def test_load_model_openai_scheme_does_not_import_torch(sim):
 
 def test_a_server_without_prefill_fields_is_retried_without_them(sim):
     model = model_for(sim.url)
+    events = collect(model)
     sim.script(config={"strict": True})
     assert model.merge(ORIGINAL, UPDATE).merged_code == MERGED  # its echoed <updated-code> is stripped
     assert model.prefill is False and sim.stats()["requests"] == 2
+    # The rejected first attempt is a retry in the metrics, not an error.
+    assert [(e.outcome, e.reason) for e in events] == [("retry", "prefill_unsupported"), ("ok", "")]
     assert model.merge(ORIGINAL, UPDATE).merged_code == MERGED and sim.stats()["requests"] == 3

@@ -125,3 +125,16 @@ def lines_300(seed: int = 0) -> str:
                 f"    items = [x for x in request.items if x.size < limit]",
                 f"    return {{'count': len(items), 'kind': {i}}}", ""]
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def scrape(text: str) -> dict[str, float]:
+    """Every sample of a /metrics body, parsed by prometheus_client's own parser:
+    'name{a="x",b="y"}' (labels sorted by name; no braces without labels) -> value."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    samples: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            labels = ",".join(f'{key}="{value}"' for key, value in sorted(sample.labels.items()))
+            samples[f"{sample.name}{{{labels}}}" if labels else sample.name] = sample.value
+    return samples

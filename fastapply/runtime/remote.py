@@ -157,7 +157,7 @@ class UpstreamModel:
         answer = AnswerText(self.template, doc, lang)
         prefix = _PrefixEcho(self.template.answer_prefix if self.api == "chat" else "")
         finish: str | None = None
-        after_stop = 0
+        after_stop = -1  # events read after the batch that held the stop marker
         stats = stats if stats is not None else ApplyStats()
         try:
             async for batch in events:
@@ -180,7 +180,7 @@ class UpstreamModel:
                 if answer.done:
                     # The stop marker came. A server that honours `stop` ends the stream right after
                     # (read to its end, so the call counts as complete); one that does not is cut off.
-                    after_stop += len(batch)
+                    after_stop = 0 if after_stop < 0 else after_stop + len(batch)
                     if after_stop > AFTER_STOP_EVENTS:
                         break
         finally:

@@ -7,8 +7,8 @@ least recently), so a slow replica gets less work. Before the first byte of an a
 fails over to the next endpoint, which is then skipped for a cool-down. A stream that breaks after its
 first event is never retried (the text so far was already passed on): it ends in `upstream_failed`.
 
-Picking an endpoint is O(endpoints); reading a stream is O(bytes). httpx is imported here only, so the
-package stays light for users who never configure an upstream.
+Picking an endpoint is O(endpoints); reading a stream is O(bytes). The HTTP client is fastapply.runtime.http1
+(httptools, a dependency of the service already): it hands over a stream per network read, not per token.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from typing import Any
 import msgspec
 
 from ..errors import ErrorCode, ModelError
+from .http1 import Http1Pool, HttpError
 
+JSON_HEADERS = {"content-type": "application/json", "accept": "text/event-stream"}
 RETRY_STATUSES = frozenset({429, 503})  # the server is busy: wait and try again (any endpoint)
 FAILOVER_STATUSES = frozenset({500, 502, 504})  # this endpoint is broken: try another one
 
@@ -83,26 +85,26 @@ class UpstreamPool:
                              code=ErrorCode.INVALID_ARGUMENT)
         self.endpoints = [Endpoint(normalize_url(url)) for url in self.urls]
 
-    def client(self) -> Any:
-        """The httpx client of the running event loop (a client cannot be shared across loops)."""
-        try:
-            import httpx
-        except ImportError as exc:
-            raise ModelError("the upstream backend needs httpx: pip install 'fastapply[upstream]'",
-                             code=ErrorCode.MODEL_NOT_CONFIGURED) from exc
-
+    def client(self) -> Http1Pool:
+        """The connection pool of the running event loop (a connection cannot be shared across loops)."""
         loop = asyncio.get_running_loop()
         key = id(loop)
         entry = self._clients.get(key)
         if entry is None or entry[0] is not loop or entry[1].is_closed:
-            timeout = httpx.Timeout(connect=self.connect_timeout_s, read=self.read_timeout_s,
-                                    write=self.connect_timeout_s, pool=self.read_timeout_s)
-            limits = httpx.Limits(max_connections=self.max_connections,
-                                  max_keepalive_connections=self.max_connections)
             headers = {"authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-            entry = (loop, httpx.AsyncClient(timeout=timeout, limits=limits, headers=headers))
+            entry = (loop, Http1Pool(max_connections=self.max_connections, connect_timeout_s=self.connect_timeout_s,
+                                     read_timeout_s=self.read_timeout_s, headers=headers))
             self._clients[key] = entry
         return entry[1]
+
+    async def _get(self, url: str, timeout_s: float) -> tuple[int, bytes]:
+        """GET `url`: (status, body), all within `timeout_s` (TimeoutError past it)."""
+        async with asyncio.timeout(timeout_s):
+            response = await self.client().request("GET", url)
+            try:
+                return response.status_code, await response.read()
+            finally:
+                await response.aclose()
 
     async def aclose(self) -> None:
         loop = asyncio.get_running_loop()
@@ -137,8 +139,6 @@ class UpstreamPool:
         batches: all events that arrived in one network read (under load, one yield per many tokens).
         Closing the iterator closes the connection, which makes vLLM and SGLang abort the request.
         `rewrite`: once, a request the server refused is sent again as it says (counted as a retry)."""
-        import httpx
-
         client = self.client()
         tried: set[str] = set()
         attempt = 0
@@ -149,9 +149,9 @@ class UpstreamPool:
             response = None
             try:
                 try:
-                    request = client.build_request("POST", endpoint.url + path, json=body)
-                    response = await client.send(request, stream=True)
-                except (httpx.TransportError, OSError) as exc:  # refused, reset, timed out, pool full
+                    response = await client.request("POST", endpoint.url + path, msgspec.json.encode(body),
+                                                    JSON_HEADERS)
+                except (HttpError, OSError) as exc:  # refused, reset, timed out, pool full
                     reason = type(exc).__name__
                     status = None
                 else:
@@ -171,7 +171,7 @@ class UpstreamPool:
                 retry_after = None
                 if response is not None:
                     retry_after = response.headers.get("retry-after")
-                    message = (await response.aread()).decode("utf-8", "replace")[:500]
+                    message = (await response.read()).decode("utf-8", "replace")[:500]
                     await response.aclose()
                     response = None
                 second = rewrite(status, message) if rewrite is not None and status is not None else None
@@ -208,8 +208,6 @@ class UpstreamPool:
 
     async def _read(self, endpoint: Endpoint, response: Any, started: float,
                     attempt: int) -> AsyncIterator[list[dict[str, Any]]]:
-        import httpx
-
         from ..tracing import end_span, start_span
 
         trace = start_span("fastapply.upstream", **{"fastapply.endpoint": endpoint.url,
@@ -253,13 +251,14 @@ class UpstreamPool:
                     yield batch
             if not done:
                 outcome, reason = "ok", "no_done"  # the caller decides from finish_reason
-        except (httpx.TransportError, OSError) as exc:
+        except (HttpError, OSError) as exc:
             reason = type(exc).__name__
             raise upstream_error(f"the upstream {endpoint.url} broke the stream after {count} events "
                                  f"({reason}); the answer is incomplete and was not used",
                                  endpoint=endpoint.url, reason=reason, events=count) from None
         except (GeneratorExit, asyncio.CancelledError):
-            outcome, reason = "cancelled", ""
+            if not done:  # left after [DONE]: the call completed, only its last bytes went unread
+                outcome, reason = "cancelled", ""
             raise
         finally:
             prompt, completion = _usage(usage)
@@ -271,15 +270,14 @@ class UpstreamPool:
 
     async def check(self, timeout_s: float = 2.0) -> dict[str, str]:
         """GET /models on every endpoint: {url: "ok" | "down: why"}; a down endpoint is cooled down."""
-        import httpx
-
-        client = self.client()
 
         async def one(endpoint: Endpoint) -> None:
             try:
-                response = await client.get(endpoint.url + "/models", timeout=timeout_s)
-                endpoint.health = "ok" if response.status_code == 200 else f"down: http {response.status_code}"
-            except (httpx.TransportError, OSError) as exc:
+                status, _ = await self._get(endpoint.url + "/models", timeout_s)
+                endpoint.health = "ok" if status == 200 else f"down: http {status}"
+            except TimeoutError:
+                endpoint.health = f"down: no answer within {timeout_s:g} s"
+            except (HttpError, OSError) as exc:
                 endpoint.health = f"down: {type(exc).__name__}"
             if endpoint.health != "ok":
                 endpoint.down_until = time.monotonic() + self.cooldown_s
@@ -291,15 +289,12 @@ class UpstreamPool:
 
     async def model_ids(self) -> list[str]:
         """The model ids the first reachable endpoint serves (GET /models)."""
-        import httpx
-
-        client = self.client()
         for endpoint in sorted(self.endpoints, key=lambda e: e.down_until):
             try:
-                response = await client.get(endpoint.url + "/models", timeout=self.connect_timeout_s)
-                if response.status_code == 200:
-                    return [str(m.get("id")) for m in response.json().get("data", []) if m.get("id")]
-            except (httpx.TransportError, OSError, ValueError, AttributeError):
+                status, data = await self._get(endpoint.url + "/models", self.connect_timeout_s)
+                if status == 200:
+                    return [str(m.get("id")) for m in msgspec.json.decode(data).get("data", []) if m.get("id")]
+            except (HttpError, OSError, TimeoutError, msgspec.DecodeError, AttributeError):
                 continue
         raise upstream_error("no upstream answered GET /models; is the server running?",
                              endpoints=[e.url for e in self.endpoints])
@@ -308,7 +303,7 @@ class UpstreamPool:
 async def _line_batches(response: Any) -> AsyncIterator[list[bytes]]:
     """The body's complete lines, as bytes, per network read (SSE is line-based)."""
     pending = b""
-    async for chunk in response.aiter_bytes():
+    async for chunk in response.chunks():
         pending += chunk
         if b"\n" not in chunk:
             continue

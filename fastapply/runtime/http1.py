@@ -79,14 +79,18 @@ class _Parse:
     def __init__(self) -> None:
         self.headers: dict[str, str] = {}
         self.headers_done = False
+        self.keep_alive = False
         self.complete = False
         self.body: list[bytes] = []
+        self.parser = httptools.HttpResponseParser(self)
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self.headers[name.decode("latin-1").lower()] = value.decode("latin-1")
 
     def on_headers_complete(self) -> None:
         self.headers_done = True
+        # Asked here: llhttp forgets the connection's keep-alive state once the message is complete.
+        self.keep_alive = self.parser.should_keep_alive()
 
     def on_body(self, body: bytes) -> None:
         self.body.append(body)
@@ -125,7 +129,7 @@ class Response:
         if self._released:
             return
         self._released = True
-        keep = self._state.complete and self._parser.should_keep_alive()
+        keep = self._state.complete and self._state.keep_alive
         self._pool._release(self._conn, keep)
 
 
@@ -183,7 +187,7 @@ class Http1Pool:
 
     async def _exchange(self, conn: _Connection, data: bytes, timeout_s: float | None) -> Response:
         state = _Parse()
-        parser = httptools.HttpResponseParser(state)
+        parser = state.parser
         conn.writer.write(data)
         while not state.headers_done:
             await self._feed(conn, parser, timeout_s)

@@ -163,13 +163,12 @@ class UpstreamModel:
             async for batch in events:
                 texts = []
                 for event in batch:
-                    usage = event.get("usage")
-                    if isinstance(usage, dict):
-                        stats.prompt_tokens = int(usage.get("prompt_tokens") or 0)
-                        stats.generated_tokens = int(usage.get("completion_tokens") or 0)
-                    for choice in event.get("choices") or ():
-                        texts.append(_choice_text(choice))
-                        finish = choice.get("finish_reason") or finish
+                    if event.usage is not None:
+                        stats.prompt_tokens = event.usage.prompt_tokens or 0
+                        stats.generated_tokens = event.usage.completion_tokens or 0
+                    for choice in event.choices:
+                        texts.append(choice.new_text)
+                        finish = choice.finish_reason or finish
                 text = "".join(texts)
                 if text:
                     if not stats.prefill_s:
@@ -236,14 +235,6 @@ class UpstreamModel:
                     return
         finally:
             asyncio.run_coroutine_threadsafe(chunks.aclose(), loop).result()
-
-
-def _choice_text(choice: dict[str, Any]) -> str:
-    """The new text of one streamed choice: `text` (completions) or `delta.content` (chat)."""
-    if "text" in choice:
-        return str(choice.get("text") or "")
-    delta = choice.get("delta") or {}
-    return str(delta.get("content") or "")
 
 
 class _PrefixEcho:

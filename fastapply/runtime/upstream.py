@@ -44,6 +44,42 @@ class UpstreamEvent(msgspec.Struct, kw_only=True):
     completion_tokens: int = 0
 
 
+class StreamDelta(msgspec.Struct):
+    content: str | None = None
+
+
+class StreamChoice(msgspec.Struct):
+    """One choice of a streamed chunk: `text` (completions) or `delta.content` (chat)."""
+
+    text: str | None = None
+    delta: StreamDelta | None = None
+    finish_reason: str | None = None
+
+    @property
+    def new_text(self) -> str:
+        if self.text is not None:
+            return self.text
+        return (self.delta.content or "") if self.delta is not None else ""
+
+
+class StreamUsage(msgspec.Struct):
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+class StreamChunk(msgspec.Struct):
+    """One SSE event of an OpenAI-compatible stream, with only the fields we read (others are skipped
+    while decoding). `error`: vLLM and SGLang report a failure mid-stream in an event of its own."""
+
+    choices: list[StreamChoice] = msgspec.field(default_factory=list)
+    usage: StreamUsage | None = None
+    error: Any = None
+
+
+_CHUNK = msgspec.json.Decoder(StreamChunk)
+_CHUNKS = msgspec.json.Decoder(list[StreamChunk])
+
+
 # A caller's second chance for a request the server refused (400/422): given the status and the
 # server's message, the reason to count and the body to send instead, or None to fail.
 Rewrite = Callable[[int, str], "tuple[str, dict[str, Any]] | None"]
@@ -134,8 +170,8 @@ class UpstreamPool:
         return base * (0.5 + random.random() / 2)  # jitter, so that retrying clients spread out
 
     async def events(self, path: str, body: dict[str, Any], *,
-                     rewrite: Rewrite | None = None) -> AsyncIterator[list[dict[str, Any]]]:
-        """POST `body` with stream=true to `path` on the best endpoint; yield the SSE events' JSON, in
+                     rewrite: Rewrite | None = None) -> AsyncIterator[list[StreamChunk]]:
+        """POST `body` with stream=true to `path` on the best endpoint; yield the SSE events, decoded, in
         batches: all events that arrived in one network read (under load, one yield per many tokens).
         Closing the iterator closes the connection, which makes vLLM and SGLang abort the request.
         `rewrite`: once, a request the server refused is sent again as it says (counted as a retry)."""
@@ -207,7 +243,7 @@ class UpstreamPool:
                 await asyncio.sleep(delay)
 
     async def _read(self, endpoint: Endpoint, response: Any, started: float,
-                    attempt: int) -> AsyncIterator[list[dict[str, Any]]]:
+                    attempt: int) -> AsyncIterator[list[StreamChunk]]:
         from ..tracing import end_span, start_span
 
         trace = start_span("fastapply.upstream", **{"fastapply.endpoint": endpoint.url,
@@ -215,12 +251,12 @@ class UpstreamPool:
 
         first: float | None = None
         count = 0
-        usage: Any = None
+        usage: StreamUsage | None = None
         outcome, reason = "error", "closed"
         done = False
         try:
             async for lines in _line_batches(response):
-                batch = []
+                datas = []
                 for line in lines:
                     if done or not line.startswith(b"data:"):
                         continue  # comments, event names, keep-alives; anything after [DONE]
@@ -230,20 +266,19 @@ class UpstreamPool:
                         # connection goes back to the pool instead of being closed half-read.
                         outcome, reason, done = "ok", "", True
                         continue
-                    try:
-                        event = msgspec.json.decode(data)
-                    except msgspec.DecodeError:
-                        reason = "bad_event"
-                        raise upstream_error(f"the upstream {endpoint.url} sent an event that is not JSON: "
-                                             f"{data[:200].decode('utf-8', 'replace')!r}",
-                                             endpoint=endpoint.url) from None
-                    if isinstance(event, dict):
-                        if event.get("error"):
-                            reason = "error_event"
-                            raise upstream_error(f"the upstream {endpoint.url} reported an error mid-stream: "
-                                                 f"{str(event['error'])[:300]}", endpoint=endpoint.url)
-                        usage = event.get("usage") or usage
-                    batch.append(event)
+                    datas.append(data)
+                try:
+                    batch = _decode_events(datas)
+                except BadEvent as exc:
+                    reason = "bad_event"
+                    raise upstream_error(f"the upstream {endpoint.url} sent an event that is not an OpenAI "
+                                         f"stream chunk: {exc}", endpoint=endpoint.url) from None
+                for event in batch:
+                    if event.error:
+                        reason = "error_event"
+                        raise upstream_error(f"the upstream {endpoint.url} reported an error mid-stream: "
+                                             f"{str(event.error)[:300]}", endpoint=endpoint.url)
+                    usage = event.usage or usage
                 if batch:
                     if first is None:
                         first = time.monotonic() - started
@@ -261,7 +296,7 @@ class UpstreamPool:
                 outcome, reason = "cancelled", ""
             raise
         finally:
-            prompt, completion = _usage(usage)
+            prompt, completion = (usage.prompt_tokens or 0, usage.completion_tokens or 0) if usage else (0, 0)
             self._observe(UpstreamEvent(endpoint=endpoint.url, outcome=outcome, reason=reason,
                                         seconds=time.monotonic() - started, first_event_s=first,
                                         tokens=count, prompt_tokens=prompt, completion_tokens=completion))
@@ -313,14 +348,24 @@ async def _line_batches(response: Any) -> AsyncIterator[list[bytes]]:
         yield [pending.rstrip(b"\r")]
 
 
-def _usage(usage: Any) -> tuple[int, int]:
-    """(prompt_tokens, completion_tokens) of an OpenAI `usage` object; zeros when absent or odd."""
-    if not isinstance(usage, dict):
-        return 0, 0
+def _decode_events(datas: list[bytes]) -> list[StreamChunk]:
+    """The events of one network read, decoded in one call (as a JSON array: ~5x fewer Python steps
+    than one decode per token). When that fails, one at a time, to name the event at fault."""
+    if not datas:
+        return []
     try:
-        return int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
-    except (TypeError, ValueError):
-        return 0, 0
+        return _CHUNKS.decode(b"[" + b",".join(datas) + b"]")
+    except (msgspec.DecodeError, msgspec.ValidationError) as batch_error:
+        for data in datas:
+            try:
+                _CHUNK.decode(data)
+            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                raise BadEvent(f"{exc}: {data[:200].decode('utf-8', 'replace')!r}") from None
+        raise BadEvent(str(batch_error)) from None
+
+
+class BadEvent(ValueError):
+    """An SSE event that is not JSON, or not shaped like an OpenAI stream chunk."""
 
 
 def normalize_url(url: str) -> str:

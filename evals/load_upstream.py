@@ -46,6 +46,15 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc; -1 elsewhere)."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return -1.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def spawn(command: list[str], url: str, env: dict[str, str] | None = None) -> subprocess.Popen:
     proc = subprocess.Popen(command, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
@@ -201,7 +210,12 @@ def run(args: argparse.Namespace) -> int:
         direct = (base + "/chat/completions", msgspec.json.encode(direct_body))
         through = (front + "/v1/apply", msgspec.json.encode(front_body), args.stream)
         for clients in [int(c) for c in args.clients.split(",") if c.strip()]:
+            cpu_before = cpu_seconds(procs[-1].pid)
             row = asyncio.run(level(direct, through, clients, args.requests, args.duration))
+            cpu = cpu_seconds(procs[-1].pid) - cpu_before
+            # The front's own CPU time per request (warm-up included), from /proc: unlike latency, it
+            # does not grow when other processes share the cores.
+            row["front_cpu_ms"] = round(cpu * 1000 / (row["front"]["requests"] + 1), 3) if cpu >= 0 else None
             rows.append(row)
             print(msgspec.json.encode(row).decode(), file=sys.stderr)
     finally:
@@ -212,17 +226,18 @@ def run(args: argparse.Namespace) -> int:
                   f"{'streamed' if args.stream else 'JSON'} merges, model={'auto' if args.auto else 'upstream'}, "
                   f"max-concurrency {args.max_concurrency}, max-queue {args.max_queue}, {os.cpu_count()} CPUs")
     for column in ("clients", "path", "req/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "statuses", "errors",
-                   "added p50 / p95"):
+                   "added p50 / p95", "front CPU/req"):
         table.add_column(column, justify="right")
     failed = False
     for row in rows:
         added = row["added"]
         for label in ("direct", "front"):
             r = row[label]
-            extra = f"{added['p50_ms']:+.2f} / {added['p95_ms']:+.2f} ms" if label == "front" else ""
+            extra = [f"{added['p50_ms']:+.2f} / {added['p95_ms']:+.2f} ms", f"{row['front_cpu_ms']} ms"] \
+                if label == "front" else ["", ""]
             table.add_row(str(row["clients"]), label, f"{r['rps']:.0f}", f"{r['p50_ms']:.2f}", f"{r['p95_ms']:.2f}",
                           f"{r['p99_ms']:.2f}", f"{r['max_ms']:.1f}",
-                          " ".join(f"{k}:{v}" for k, v in r["statuses"].items()), str(r["errors"]), extra)
+                          " ".join(f"{k}:{v}" for k, v in r["statuses"].items()), str(r["errors"]), *extra)
         failed = failed or bool(row["front"]["errors"] or row["direct"]["errors"])
     Console(width=160).print(table)
     print("added = front minus direct per pair (the same client sends the same merge both ways, one after "

@@ -201,19 +201,21 @@ def create_sim_app(config: SimConfig | None = None) -> Litestar:
 
 
 class ThreadServer:
-    """An ASGI app served by uvicorn on a free loopback port in a background thread (tests, evals)."""
+    """An ASGI app served by uvicorn on a free loopback port in a background thread (tests, evals);
+    ready once GET `probe` answers. tests/service's LiveServer is one, for the fastapply service."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, probe: str = "/v1/models", log_level: str = "critical") -> None:
         import socket
         import threading
 
         import uvicorn
 
+        self.app, self.probe = app, probe
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on", log_level="critical")
+        config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on", log_level=log_level)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve(sockets=[self.sock])),
                                        daemon=True)
@@ -225,11 +227,11 @@ class ThreadServer:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
-                httpx.get(self.url + "/v1/models", timeout=1)
+                httpx.get(self.url + self.probe, timeout=1)
                 return self
             except httpx.TransportError:
                 time.sleep(0.05)
-        raise RuntimeError("the server did not answer within 20 s")
+        raise RuntimeError(f"the server did not answer {self.probe} within 20 s")
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True

@@ -185,16 +185,12 @@ class UpstreamModel:
         finally:
             await events.aclose()
         stats.decode_s = round(perf_counter() - started - stats.prefill_s, 6)
-        stopped = answer.done  # the stop marker came (close() below marks every answer done)
-        tail = answer.close(prefix.flush())
+        stopped = answer.done  # the stop marker came (closing the answer marks every answer done)
         if finish is None and not stopped:
             raise upstream_error("the upstream ended the stream without a finish reason; the answer may be "
                                  "incomplete and was not used", endpoint=[e.url for e in self.pool.endpoints])
-        if tail:
-            yield tail
-        last = answer.verify(finished=stopped or finish != "length", max_new_tokens=limit)
-        if last:
-            yield last
+        for chunk in answer.finish(prefix.flush(), finished=stopped or finish != "length", max_new_tokens=limit):
+            yield chunk
 
     async def amerge(self, original: str | bytes, update: str | bytes, **kwargs: Any) -> ApplyResult:
         started = perf_counter()

@@ -141,8 +141,10 @@ async def level(direct: tuple[str, bytes], front: tuple[str, bytes, bool], clien
     issued = 0
     pool = Http1Pool(max_connections=2 * clients, read_timeout_s=300)
     try:
-        await one(pool, *direct, True)  # warm-up: connections, the upstream's first request
-        await one(pool, *front)
+        # Warm-up, not timed: every client opens its connections (to the upstream, and the front's
+        # own to the upstream) with one pair at once, so the level measures a running service.
+        await asyncio.gather(*(one(pool, *direct, True) for _ in range(clients)),
+                             *(one(pool, *front) for _ in range(clients)))
         stop_at = time.perf_counter() + duration  # pairs start until then; running ones finish
 
         async def client(index: int) -> None:

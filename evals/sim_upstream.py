@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import time
 from collections import deque
 from collections.abc import AsyncIterator
@@ -51,8 +52,10 @@ class Broken(Exception):
     """Raised inside a streaming body: uvicorn then drops the connection mid-response."""
 
 
+@functools.lru_cache(maxsize=256)
 def canned_answer(prompt: str) -> str:
-    """The merged file a perfect model would write for this prompt."""
+    """The merged file a perfect model would write for this prompt (cached: a load test repeats one
+    prompt, and a real server's cost per request is its streaming, simulated below, not our merge)."""
     from fastapply import ApplyError, apply
 
     original, update = tagged(prompt, "code"), tagged(prompt, "update")

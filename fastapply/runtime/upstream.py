@@ -1,7 +1,7 @@
 """HTTP calls to OpenAI-compatible servers (vLLM, SGLang, `transformers serve`, llama.cpp).
 
-One `UpstreamPool` per process holds a bounded httpx connection pool and a list of endpoints (base URLs
-ending in /v1). Each call goes to the endpoint with the fewest requests outstanding (ties: the one used
+One `UpstreamPool` per process holds a bounded connection pool (fastapply.runtime.http1) and a list of
+endpoints (base URLs ending in /v1). Each call goes to the endpoint with the fewest requests outstanding (ties: the one used
 least recently), so a slow replica gets less work. Before the first byte of an answer arrives, a 429 or
 503 is retried with exponential backoff (honouring Retry-After), and a connection error or another 5xx
 fails over to the next endpoint, which is then skipped for a cool-down. A stream that breaks after its

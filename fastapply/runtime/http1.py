@@ -102,10 +102,9 @@ class _Parse:
 class Response:
     """A response whose headers were read; read the body with `chunks()` or `read()`, then `aclose()`."""
 
-    def __init__(self, pool: Http1Pool, conn: _Connection, parser: httptools.HttpResponseParser,
-                 state: _Parse) -> None:
-        self._pool, self._conn, self._parser, self._state = pool, conn, parser, state
-        self.status_code: int = parser.get_status_code()
+    def __init__(self, pool: Http1Pool, conn: _Connection, state: _Parse) -> None:
+        self._pool, self._conn, self._state = pool, conn, state
+        self.status_code: int = state.parser.get_status_code()
         self.headers = state.headers
         self._released = False
 
@@ -119,7 +118,7 @@ class Response:
                 yield piece
             if state.complete:
                 return
-            await self._pool._feed(self._conn, self._parser)
+            await self._pool._feed(self._conn, state)
 
     async def read(self) -> bytes:
         return b"".join([piece async for piece in self.chunks()])
@@ -187,14 +186,12 @@ class Http1Pool:
 
     async def _exchange(self, conn: _Connection, data: bytes, timeout_s: float | None) -> Response:
         state = _Parse()
-        parser = state.parser
         conn.writer.write(data)
         while not state.headers_done:
-            await self._feed(conn, parser, timeout_s)
-        return Response(self, conn, parser, state)
+            await self._feed(conn, state, timeout_s)
+        return Response(self, conn, state)
 
-    async def _feed(self, conn: _Connection, parser: httptools.HttpResponseParser,
-                    timeout_s: float | None = None) -> None:
+    async def _feed(self, conn: _Connection, state: _Parse, timeout_s: float | None = None) -> None:
         limit = timeout_s if timeout_s is not None else self.read_timeout_s
         try:
             async with asyncio.timeout(limit):
@@ -204,9 +201,13 @@ class Http1Pool:
         except OSError as exc:
             raise ReadError(f"the connection broke: {exc.strerror or exc}") from None
         if not data:
+            framed = "content-length" in state.headers or "chunked" in state.headers.get("transfer-encoding", "")
+            if state.headers_done and not framed:  # a body that ends where the connection does
+                state.complete, state.keep_alive = True, False
+                return
             raise RemoteProtocolError("the server closed the connection before the response ended")
         try:
-            parser.feed_data(data)
+            state.parser.feed_data(data)
         except httptools.HttpParserError as exc:
             raise RemoteProtocolError(f"malformed HTTP response: {exc}") from None
 

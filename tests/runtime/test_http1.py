@@ -144,6 +144,25 @@ def test_a_body_cut_short_and_a_stall_are_errors_and_the_pool_recovers():
     assert asyncio.run(_serve(stall, test_stall)) == "ok"
 
 
+def test_a_body_without_length_ends_with_the_connection():
+    async def until_close(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await _read_request(reader)
+        writer.write(b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\nhello ")
+        await writer.drain()
+        await asyncio.sleep(0.05)
+        writer.write(b"world")
+        writer.close()
+
+    async def test(url: str) -> tuple[bytes, int]:
+        pool = Http1Pool()
+        response = await pool.request("POST", url, b"{}", JSON)
+        body = await response.read()
+        await response.aclose()
+        return body, pool._open  # not kept: the server closed it
+
+    assert asyncio.run(_serve(until_close, test)) == (b"hello world", 0)
+
+
 def test_nothing_listening_is_a_connect_error():
     import socket
 

@@ -217,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
             cpu = cpu_seconds(procs[-1].pid) - cpu_before
             # The front's own CPU time per request (warm-up included), from /proc: unlike latency, it
             # does not grow when other processes share the cores.
-            row["front_cpu_ms"] = round(cpu * 1000 / (row["front"]["requests"] + 1), 3) if cpu >= 0 else None
+            row["front_cpu_ms"] = round(cpu * 1000 / (row["front"]["requests"] + clients), 3) if cpu >= 0 else None
             rows.append(row)
             print(msgspec.json.encode(row).decode(), file=sys.stderr)
     finally:

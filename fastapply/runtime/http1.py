@@ -74,9 +74,18 @@ class _Connection:
 
 
 class _Parse:
-    """httptools callbacks for one response: status, headers, body pieces, completion."""
+    """One response: httptools callbacks (status, headers, body pieces, completion), and its watchdog.
+
+    The read timeout is the longest wait for the next bytes. One timer per response checks it (asyncio's
+    timeout per read costs a timer per read, a noticeable share of a streamed token's cost); when a read
+    has waited too long it closes the connection, which ends the read, and `timed_out` says why."""
 
     def __init__(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.limit = 0.0
+        self.reading_since: float | None = None
+        self.timed_out = False
+        self.watchdog: asyncio.TimerHandle | None = None
         self.headers: dict[str, str] = {}
         self.headers_done = False
         self.keep_alive = False
@@ -97,6 +106,23 @@ class _Parse:
 
     def on_message_complete(self) -> None:
         self.complete = True
+
+    def watch(self, conn: _Connection, limit: float) -> None:
+        self.limit = limit
+        self.watchdog = self.loop.call_later(limit, self._check, conn)
+
+    def _check(self, conn: _Connection) -> None:
+        waited = 0.0 if self.reading_since is None else self.loop.time() - self.reading_since
+        if waited >= self.limit:
+            self.timed_out = True
+            conn.close()
+        else:
+            self.watchdog = self.loop.call_later(self.limit - waited, self._check, conn)
+
+    def stop_watching(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+            self.watchdog = None
 
 
 class Response:
@@ -128,6 +154,7 @@ class Response:
         if self._released:
             return
         self._released = True
+        self._state.stop_watching()
         keep = self._state.complete and self._state.keep_alive
         self._pool._release(self._conn, keep)
 
@@ -186,20 +213,26 @@ class Http1Pool:
 
     async def _exchange(self, conn: _Connection, data: bytes, timeout_s: float | None) -> Response:
         state = _Parse()
-        conn.writer.write(data)
-        while not state.headers_done:
-            await self._feed(conn, state, timeout_s)
+        state.watch(conn, timeout_s if timeout_s is not None else self.read_timeout_s)
+        try:
+            conn.writer.write(data)
+            while not state.headers_done:
+                await self._feed(conn, state)
+        except BaseException:
+            state.stop_watching()
+            raise
         return Response(self, conn, state)
 
-    async def _feed(self, conn: _Connection, state: _Parse, timeout_s: float | None = None) -> None:
-        limit = timeout_s if timeout_s is not None else self.read_timeout_s
+    async def _feed(self, conn: _Connection, state: _Parse) -> None:
+        state.reading_since = state.loop.time()
         try:
-            async with asyncio.timeout(limit):
-                data = await conn.reader.read(READ_BYTES)
-        except TimeoutError:
-            raise ReadTimeout(f"no data for {limit:g} s") from None
+            data = await conn.reader.read(READ_BYTES)
         except OSError as exc:
             raise ReadError(f"the connection broke: {exc.strerror or exc}") from None
+        finally:
+            state.reading_since = None
+        if state.timed_out:
+            raise ReadTimeout(f"no data for {state.limit:g} s")
         if not data:
             framed = "content-length" in state.headers or "chunked" in state.headers.get("transfer-encoding", "")
             if state.headers_done and not framed:  # a body that ends where the connection does

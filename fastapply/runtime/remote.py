@@ -168,7 +168,8 @@ class UpstreamModel:
                         stats.generated_tokens = event.usage.completion_tokens or 0
                     for choice in event.choices:
                         texts.append(choice.new_text)
-                        finish = choice.finish_reason or finish
+                        if choice.finish_reason:
+                            finish = choice.finish_reason
                 text = "".join(texts)
                 if text:
                     if not stats.prefill_s:

@@ -256,17 +256,11 @@ class UpstreamPool:
         done = False
         try:
             async for lines in _line_batches(response):
-                datas = []
-                for line in lines:
-                    if done or not line.startswith(b"data:"):
-                        continue  # comments, event names, keep-alives; anything after [DONE]
-                    data = line[5:].strip()
-                    if data == b"[DONE]":
-                        # Read on to the end of the body (the server ends it right here), so that the
-                        # connection goes back to the pool instead of being closed half-read.
-                        outcome, reason, done = "ok", "", True
-                        continue
-                    datas.append(data)
+                if done:
+                    continue  # anything after [DONE]; read to the end, so the connection is pooled again
+                datas, done = _data_fields(lines)
+                if done:
+                    outcome, reason = "ok", ""
                 try:
                     batch = _decode_events(datas)
                 except BadEvent as exc:
@@ -336,16 +330,31 @@ class UpstreamPool:
 
 
 async def _line_batches(response: Any) -> AsyncIterator[list[bytes]]:
-    """The body's complete lines, as bytes, per network read (SSE is line-based)."""
+    """The body's complete lines, as bytes, per network read (SSE is line-based; CR LF and CR end a
+    line too: a CR LF split across two reads only adds an empty line, which SSE ignores here)."""
     pending = b""
     async for chunk in response.chunks():
+        if b"\r" in chunk:
+            chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         pending += chunk
         if b"\n" not in chunk:
             continue
         *lines, pending = pending.split(b"\n")
-        yield [line.rstrip(b"\r") for line in lines]
+        yield lines
     if pending:
-        yield [pending.rstrip(b"\r")]
+        yield [pending]
+
+
+def _data_fields(lines: list[bytes]) -> tuple[list[bytes], bool]:
+    """The `data:` payloads of some SSE lines (comments, event names and keep-alives skipped) up to a
+    `[DONE]`, and whether it came. Per line this is one C-level test; [DONE] is looked for once."""
+    datas = [line[5:] for line in lines if line.startswith(b"data:")]
+    if b"[DONE]" not in b"".join(datas):  # (it may also sit inside a JSON string: checked below)
+        return datas, False
+    for index, data in enumerate(datas):
+        if data.strip() == b"[DONE]":
+            return datas[:index], True
+    return datas, False
 
 
 def _decode_events(datas: list[bytes]) -> list[StreamChunk]:

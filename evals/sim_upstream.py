@@ -4,8 +4,9 @@
 
 POST /v1/completions and /v1/chat/completions stream (SSE, like vLLM) the answer a perfect fast-apply
 model would give: the structural engine's merge of the `<code>` and `<update>` in the prompt (when the
-engine refuses: the `<code>` with the update's non-marker lines appended), in ~4-character tokens, after `--latency-s`, at
-`--tokens-per-s`, then a finish reason and `[DONE]`. GET /v1/models lists one model.
+engine refuses: the `<code>` with the update's non-marker lines appended), in ~4-character tokens, after
+`--latency-s`, at `--tokens-per-s`, then a finish reason, a `usage` chunk when the request asks for one
+(stream_options.include_usage; ~4 characters per prompt token), and `[DONE]`. GET /v1/models lists one model.
 Faults for tests: POST /sim/script {"steps": [...]} queues one behaviour per coming request:
 "ok", "400", "429", "503", "500" (an error status, 429/503 with Retry-After: 0), "drop:N" (the connection
 breaks after N events), "nofinish" (the stream ends cleanly but without a finish reason or [DONE]),
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import time
 from collections import deque
 from collections.abc import AsyncIterator
@@ -50,8 +52,10 @@ class Broken(Exception):
     """Raised inside a streaming body: uvicorn then drops the connection mid-response."""
 
 
+@functools.lru_cache(maxsize=256)
 def canned_answer(prompt: str) -> str:
-    """The merged file a perfect model would write for this prompt."""
+    """The merged file a perfect model would write for this prompt (cached: a load test repeats one
+    prompt, and a real server's cost per request is its streaming, simulated below, not our merge)."""
     from fastapply import ApplyError, apply
 
     original, update = tagged(prompt, "code"), tagged(prompt, "update")
@@ -91,8 +95,15 @@ def chunk_event(text: str, chat: bool, finish: str | None = None) -> bytes:
     return b"data: " + msgspec.json.encode(payload) + b"\n\n"
 
 
+def usage_event(prompt_tokens: int, completion_tokens: int) -> bytes:
+    """vLLM's last chunk with stream_options.include_usage: no choices, the request's token counts."""
+    usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+             "total_tokens": prompt_tokens + completion_tokens}
+    return b"data: " + msgspec.json.encode({"id": "sim", "model": MODEL_ID, "choices": [], "usage": usage}) + b"\n\n"
+
+
 async def answer_events(answer: str, chat: bool, step: str, config: SimConfig, counters: Counters,
-                        max_tokens: int) -> AsyncIterator[bytes]:
+                        max_tokens: int, prompt_tokens: int | None = None) -> AsyncIterator[bytes]:
     counters.active += 1
     counters.max_active = max(counters.max_active, counters.active)
     ended = False
@@ -121,6 +132,8 @@ async def answer_events(answer: str, chat: bool, step: str, config: SimConfig, c
             ended = True
             return
         yield chunk_event("", chat, finish)
+        if prompt_tokens is not None:
+            yield usage_event(prompt_tokens, len(pieces) + 1)
         yield b"data: [DONE]\n\n"
         ended = True
         counters.finished += 1
@@ -142,11 +155,14 @@ async def complete(data: dict[str, Any], state: State, chat: bool) -> Response[A
     extensions = {"continue_final_message", "add_generation_prompt"} & set(data)
     if config.strict and extensions:
         return Response({"detail": f"Unexpected fields in the request: {extensions}"}, status_code=422)
-    answer = canned_answer(prompt_of(data))
+    prompt = prompt_of(data)
+    answer = canned_answer(prompt)
     if config.strict and chat:
         answer = f"<updated-code>\n{answer}</updated-code>\n"
     max_tokens = int(data.get("max_tokens") or 1 << 30)
-    return Stream(answer_events(answer, chat, step, state.config, counters, max_tokens),
+    usage = (data.get("stream_options") or {}).get("include_usage")
+    prompt_tokens = len(prompt) // max(1, config.chars_per_token) if usage else None
+    return Stream(answer_events(answer, chat, step, state.config, counters, max_tokens, prompt_tokens),
                   media_type="text/event-stream")
 
 
@@ -188,19 +204,21 @@ def create_sim_app(config: SimConfig | None = None) -> Litestar:
 
 
 class ThreadServer:
-    """An ASGI app served by uvicorn on a free loopback port in a background thread (tests, evals)."""
+    """An ASGI app served by uvicorn on a free loopback port in a background thread (tests, evals);
+    ready once GET `probe` answers. tests/service's LiveServer is one, for the fastapply service."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, probe: str = "/v1/models", log_level: str = "critical") -> None:
         import socket
         import threading
 
         import uvicorn
 
+        self.app, self.probe = app, probe
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on", log_level="critical")
+        config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on", log_level=log_level)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve(sockets=[self.sock])),
                                        daemon=True)
@@ -212,11 +230,11 @@ class ThreadServer:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
-                httpx.get(self.url + "/v1/models", timeout=1)
+                httpx.get(self.url + self.probe, timeout=1)
                 return self
             except httpx.TransportError:
                 time.sleep(0.05)
-        raise RuntimeError("the server did not answer within 20 s")
+        raise RuntimeError(f"the server did not answer {self.probe} within 20 s")
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True

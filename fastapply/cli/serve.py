@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"address to bind; 0.0.0.0 for every interface (default 127.0.0.1) {_env('host')}")
     add("--port", type=int, default=None, help=f"TCP port (default 8000) {_env('port')}")
     add("--workers", type=int, default=None, metavar="N",
-        help="worker processes; each loads its own model and keeps its own metrics "
+        help="worker processes; each loads its own model; /metrics reports them together "
         f"(default 1) {_env('workers')}")
     add("--model", default=None, metavar="SPEC",
         help="also serve a fast-apply model: hub id, local folder or GGUF file, or "
@@ -118,9 +118,13 @@ def run(args: argparse.Namespace) -> int:
 
     from ..service.protocol import http_protocol, resolve_loop
 
+    from ..service.metrics_dir import shared_metrics
+
     logs.configure(settings.log_level)
-    uvicorn.run("fastapply.service.app:create_app_from_env", factory=True, host=settings.host,
-                port=settings.port, workers=settings.workers, http=http_protocol(settings.http),
-                loop=resolve_loop(settings.loop), access_log=False,
-                log_config=None, log_level=settings.log_level, timeout_graceful_shutdown=5)
+    # With several workers, one /metrics for all of them (prometheus_client's multiprocess folder).
+    with shared_metrics(settings.workers):
+        uvicorn.run("fastapply.service.app:create_app_from_env", factory=True, host=settings.host,
+                    port=settings.port, workers=settings.workers, http=http_protocol(settings.http),
+                    loop=resolve_loop(settings.loop), access_log=False,
+                    log_config=None, log_level=settings.log_level, timeout_graceful_shutdown=5)
     return 0

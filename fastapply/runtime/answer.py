@@ -7,6 +7,8 @@ O(len(piece)) (plus the stop-marker hold-back); `verify` runs the validator once
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..errors import ApplyError, ErrorCode
 from ..text import Document
 from .templates import PromptTemplate
@@ -57,6 +59,15 @@ class AnswerText:
             return ""
         self.produced.append(tail)
         return self.restore(tail)
+
+    def finish(self, text: str = "", *, finished: bool, max_new_tokens: int) -> Iterator[str]:
+        """The answer's last chunks: `close(text)`, then `verify`, each yielded when not empty."""
+        tail = self.close(text)
+        if tail:
+            yield tail
+        last = self.verify(finished=finished, max_new_tokens=max_new_tokens)
+        if last:
+            yield last
 
     def verify(self, *, finished: bool, max_new_tokens: int) -> str:
         """`finished`: the model ended the answer itself (stop marker or EOS), not a token limit."""

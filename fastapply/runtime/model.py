@@ -182,13 +182,8 @@ class ApplyModel:
             raise ModelError(f"the model failed while decoding: {exc}", code=ErrorCode.MODEL_FAILED) from exc
         finally:
             tokens.close()
-        tail = answer.close(decoder.flush())
-        if tail:
-            yield tail
-        last = answer.verify(finished=finished or job.stats.generated_tokens < job.max_new_tokens,
-                             max_new_tokens=job.max_new_tokens)
-        if last:
-            yield last
+        yield from answer.finish(decoder.flush(), max_new_tokens=job.max_new_tokens,
+                                 finished=finished or job.stats.generated_tokens < job.max_new_tokens)
 
     def _drafter(self, speculation: str, prompt_ids: list[int], predicted: list[int] | None) -> Any:
         """Copy drafts as asked; with a draft head, "eagle" drafts with it alone and "auto" is hybrid."""

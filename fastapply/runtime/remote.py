@@ -112,28 +112,19 @@ class UpstreamModel:
             body["seed"] = seed
         return path, body, wanted
 
-    async def _open(self, path: str, body: dict[str, Any]) -> Any:
-        """The event stream, started (its first batch is read, then put back in front), so that a
-        server that rejects the prefill fields is retried without them before anything is yielded."""
-        for _ in range(2):
-            events = self.pool.events(path, body)
-            try:
-                first = await events.__anext__()
-            except StopAsyncIteration:
-                return _chain([], events)
-            except ModelError as exc:
-                await events.aclose()
-                message = str(exc.details.get("upstream_message", ""))
-                if ("continue_final_message" in body and exc.details.get("status") in (400, 422)
-                        and "continue_final_message" in message):
-                    self.prefill = False
-                    body = {k: v for k, v in body.items() if k not in ("continue_final_message",
-                                                                        "add_generation_prompt")}
-                    body["messages"] = [m for m in body["messages"] if m["role"] != "assistant"]
-                    continue
-                raise
-            return _chain([first], events)
-        raise upstream_error("the upstream rejected the request twice")
+    def _without_prefill(self, body: dict[str, Any]) -> Any:
+        """The pool's second chance for a server that rejects the prefill fields (400/422 naming
+        continue_final_message): the same request without them, and no prefill from then on."""
+
+        def rewrite(status: int, message: str) -> tuple[str, dict[str, Any]] | None:
+            if status not in (400, 422) or "continue_final_message" not in message:
+                return None
+            self.prefill = False
+            plain = {k: v for k, v in body.items() if k not in ("continue_final_message", "add_generation_prompt")}
+            plain["messages"] = [m for m in body["messages"] if m["role"] != "assistant"]
+            return "prefill_unsupported", plain
+
+        return rewrite if "continue_final_message" in body else None
 
     async def _model_id(self) -> str:
         if self.model is None:
@@ -162,23 +153,23 @@ class UpstreamModel:
         path, body, limit = self._request(doc, snippet, instruction, max_new_tokens, temperature, top_p, seed)
         body["model"] = await self._model_id()
         started = perf_counter()
-        events = await self._open(path, body)
+        events = self.pool.events(path, body, rewrite=self._without_prefill(body))
         answer = AnswerText(self.template, doc, lang)
         prefix = _PrefixEcho(self.template.answer_prefix if self.api == "chat" else "")
         finish: str | None = None
-        after_stop = 0
+        after_stop = -1  # events read after the batch that held the stop marker
         stats = stats if stats is not None else ApplyStats()
         try:
             async for batch in events:
                 texts = []
                 for event in batch:
-                    usage = event.get("usage")
-                    if isinstance(usage, dict):
-                        stats.prompt_tokens = int(usage.get("prompt_tokens") or 0)
-                        stats.generated_tokens = int(usage.get("completion_tokens") or 0)
-                    for choice in event.get("choices") or ():
-                        texts.append(_choice_text(choice))
-                        finish = choice.get("finish_reason") or finish
+                    if event.usage is not None:
+                        stats.prompt_tokens = event.usage.prompt_tokens or 0
+                        stats.generated_tokens = event.usage.completion_tokens or 0
+                    for choice in event.choices:
+                        texts.append(choice.new_text)
+                        if choice.finish_reason:
+                            finish = choice.finish_reason
                 text = "".join(texts)
                 if text:
                     if not stats.prefill_s:
@@ -189,22 +180,18 @@ class UpstreamModel:
                 if answer.done:
                     # The stop marker came. A server that honours `stop` ends the stream right after
                     # (read to its end, so the call counts as complete); one that does not is cut off.
-                    after_stop += len(batch)
+                    after_stop = 0 if after_stop < 0 else after_stop + len(batch)
                     if after_stop > AFTER_STOP_EVENTS:
                         break
         finally:
             await events.aclose()
         stats.decode_s = round(perf_counter() - started - stats.prefill_s, 6)
-        stopped = answer.done  # the stop marker came (close() below marks every answer done)
-        tail = answer.close(prefix.flush())
+        stopped = answer.done  # the stop marker came (closing the answer marks every answer done)
         if finish is None and not stopped:
             raise upstream_error("the upstream ended the stream without a finish reason; the answer may be "
                                  "incomplete and was not used", endpoint=[e.url for e in self.pool.endpoints])
-        if tail:
-            yield tail
-        last = answer.verify(finished=stopped or finish != "length", max_new_tokens=limit)
-        if last:
-            yield last
+        for chunk in answer.finish(prefix.flush(), finished=stopped or finish != "length", max_new_tokens=limit):
+            yield chunk
 
     async def amerge(self, original: str | bytes, update: str | bytes, **kwargs: Any) -> ApplyResult:
         started = perf_counter()
@@ -245,25 +232,6 @@ class UpstreamModel:
                     return
         finally:
             asyncio.run_coroutine_threadsafe(chunks.aclose(), loop).result()
-
-
-async def _chain(head: list[Any], rest: Any) -> AsyncIterator[Any]:
-    """`head` items, then the rest of an async iterator; closing it closes `rest`."""
-    try:
-        for item in head:
-            yield item
-        async for item in rest:
-            yield item
-    finally:
-        await rest.aclose()
-
-
-def _choice_text(choice: dict[str, Any]) -> str:
-    """The new text of one streamed choice: `text` (completions) or `delta.content` (chat)."""
-    if "text" in choice:
-        return str(choice.get("text") or "")
-    delta = choice.get("delta") or {}
-    return str(delta.get("content") or "")
 
 
 class _PrefixEcho:

@@ -38,18 +38,21 @@ def create_app(settings: Settings | None = None, *, models: list[ApplyModelLike]
                       aliases=settings.model_aliases, strict=settings.strict_models,
                       draft_head=settings.draft_head)
     for name in registry.names():
-        metrics_.model_loaded.set(1, model=name)
+        metrics_.loaded(name)
     pool = MergePool(settings.executor, settings.pool_size())
+    # Pushed on every change, not read at scrape time: with --workers N a scrape reaches one worker.
+    pool.on_change = lambda: metrics_.merge_workers(pool.workers_alive, pool.workers_replaced)
     engine = Engine(pool, registry, metrics_, max_generation_s=settings.max_generation_s)
     background: set[asyncio.Task[Any]] = set()
     mcp = mcp_mount(settings, engine)  # None without the `mcp` extra, or when turned off
 
     async def startup(app: Litestar) -> None:
         await pool.start()
+        pool.on_change()
         if registry.specs:
             # Load in the background: /healthz answers now, /readyz once the model is in memory.
             task = asyncio.ensure_future(
-                registry.load_all(on_loaded=lambda name: metrics_.model_loaded.set(1, model=name)))
+                registry.load_all(on_loaded=metrics_.loaded))
             background.add(task)
             task.add_done_callback(background.discard)
 
@@ -57,6 +60,7 @@ def create_app(settings: Settings | None = None, *, models: list[ApplyModelLike]
         for task in list(background):
             task.cancel()
         pool.close()
+        metrics_.process_exit()
 
     cors = None
     if settings.cors_origins:

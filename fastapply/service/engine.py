@@ -188,6 +188,16 @@ class Engine:
         if getattr(model, "observer", False) is None:
             model.observer = self.metrics.upstream
 
+    def _check_limit(self, started: float) -> None:
+        """A model stream past `max_generation_s` ends with an in-band generation_timeout error (its
+        headers went out long ago, so the request's own time limit no longer applies)."""
+        if time.monotonic() - started > self.max_generation_s:
+            self.metrics.refusal(ServiceCode.GENERATION_TIMEOUT)
+            raise ServiceError(
+                504, f"generation stopped after the {self.max_generation_s:g} s limit; the "
+                "merged file is incomplete; raise --max-generation-s or send a smaller edit",
+                code=ServiceCode.GENERATION_TIMEOUT, details={"max_generation_s": self.max_generation_s})
+
     async def _upstream_stream(self, model: Any, job: Job) -> AsyncIterator[str]:
         # Closing this generator (client disconnect, time limit) closes the model's stream, whose
         # upstream connection closes with it: vLLM and SGLang abort a request whose client left.
@@ -197,12 +207,7 @@ class Engine:
         try:
             async for chunk in chunks:
                 yield chunk
-                if time.monotonic() - started > self.max_generation_s:
-                    self.metrics.refusal(ServiceCode.GENERATION_TIMEOUT)
-                    raise ServiceError(
-                        504, f"generation stopped after the {self.max_generation_s:g} s limit; the "
-                        "merged file is incomplete; raise --max-generation-s or send a smaller edit",
-                        code=ServiceCode.GENERATION_TIMEOUT, details={"max_generation_s": self.max_generation_s})
+                self._check_limit(started)
             self.metrics.merge(model.name)
         except ApplyError as exc:
             self.metrics.refusal(exc.code)
@@ -230,13 +235,7 @@ class Engine:
                     if chunk is _END:
                         break
                     yield chunk
-                    if time.monotonic() - started > self.max_generation_s:
-                        self.metrics.refusal(ServiceCode.GENERATION_TIMEOUT)
-                        raise ServiceError(
-                            504, f"generation stopped after the {self.max_generation_s:g} s limit; the "
-                            "merged file is incomplete; raise --max-generation-s or send a smaller edit",
-                            code=ServiceCode.GENERATION_TIMEOUT,
-                            details={"max_generation_s": self.max_generation_s})
+                    self._check_limit(started)
                 self.metrics.merge(model.name)
             finally:
                 close = getattr(iterator, "close", None)

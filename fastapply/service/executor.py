@@ -54,6 +54,8 @@ class MergePool:
         self.kind, self.size = kind, size
         self._limiter: anyio.CapacityLimiter | None = None
         self._processes: ProcessWorkers | None = None
+        # Called when workers_alive or workers_replaced changed (set before start()).
+        self.on_change: Callable[[], None] = lambda: None
 
     @property
     def workers_alive(self) -> int:
@@ -66,6 +68,7 @@ class MergePool:
     async def start(self) -> None:
         if self.kind == "process":
             self._processes = ProcessWorkers(self.size, warm_up=_ready)
+            self._processes.on_change = lambda: self.on_change()
             try:
                 await self._processes.start()
                 return

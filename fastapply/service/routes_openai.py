@@ -78,7 +78,7 @@ async def chat_completions(data: ChatRequest, state: State, request: Request) ->
     engine: Engine = state.engine
     prompt = detect(data, {key.lower(): value for key, value in request.headers.items()})
     job = _job(data, prompt)
-    state.metrics.dialects.inc(dialect=prompt.dialect + ("-anchors" if prompt.anchors else ""))
+    state.metrics.dialect(prompt.dialect + ("-anchors" if prompt.anchors else ""))
     completion_id = "chatcmpl-" + new_request_id()
     created = int(time.time())
     if data.stream:

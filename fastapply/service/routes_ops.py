@@ -5,6 +5,7 @@ from __future__ import annotations
 from litestar import Response, get
 from litestar.datastructures import State
 
+from .metrics import CONTENT_TYPE
 from .models import Models
 from .schemas import Health
 
@@ -37,17 +38,16 @@ async def check_upstreams(models: Models, state: State, status: dict[str, str]) 
         endpoints = await health()
         up = [url for url, text in endpoints.items() if text == "ok"]
         for url, text in endpoints.items():
-            state.metrics.upstream_up.set(1 if text == "ok" else 0, endpoint=url)
+            state.metrics.upstream_health(url, text == "ok")
         status[name] = f"upstream: {len(up)}/{len(endpoints)} endpoints up" + "".join(
             f"; {url} {text}" for url, text in endpoints.items() if text != "ok")
         down = down or not up
     return down
 
 
-@get("/metrics", tags=["ops"], summary="Prometheus metrics (text exposition format)",
-     media_type="text/plain; version=0.0.4; charset=utf-8")
-async def metrics(state: State) -> str:
+@get("/metrics", tags=["ops"], summary="Prometheus metrics (text exposition format); with --workers N, "
+     "the sum over every worker", media_type=CONTENT_TYPE)
+async def metrics(state: State) -> bytes:
     pool = state.engine.pool
-    state.metrics.workers.set(pool.workers_alive)
-    state.metrics.workers_replaced.set(pool.workers_replaced)
+    state.metrics.merge_workers(pool.workers_alive, pool.workers_replaced)
     return state.metrics.render()

@@ -25,7 +25,7 @@ DEFAULT_HEADER_TIMEOUT_S = 10.0
 class Settings(msgspec.Struct, kw_only=True):
     host: str = "127.0.0.1"
     port: int = 8000
-    # uvicorn worker processes; each loads its own model and keeps its own metrics.
+    # uvicorn worker processes; each loads its own model; /metrics adds up all of them.
     workers: int = 1
     # A model spec for `fastapply.load_model` (hub id, local folder, GGUF file); None = structural only.
     model: str | None = None

@@ -103,6 +103,12 @@ class ProcessWorkers:
         self._threads = ThreadPoolExecutor(max_workers=2 * size + 2, thread_name_prefix="fastapply-merge")
         self._closed = False
         self._background: set[asyncio.Task[None]] = set()
+        # Called after a worker was replaced or a replacement came up (the service's metrics).
+        self.on_change: Callable[[], None] | None = None
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
 
     @property
     def alive(self) -> int:
@@ -154,6 +160,7 @@ class ProcessWorkers:
         self._busy.discard(worker)
         self.replaced += 1
         worker.kill()  # its blocked recv() in the call's thread ends with WorkerDied
+        self._changed()
         if self._closed:
             return
         task = asyncio.ensure_future(self._start_one())
@@ -173,6 +180,7 @@ class ProcessWorkers:
             worker.stop()
         else:
             self._idle.put_nowait(worker)
+            self._changed()
 
     def close(self) -> None:
         """Stop every worker and wait for them (merges take milliseconds; a stuck one is killed)."""

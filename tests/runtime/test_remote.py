@@ -82,7 +82,7 @@ def test_merge_and_stream_through_the_upstream(sim):
     result = model.merge(ORIGINAL, UPDATE, filename="stats.py")
     assert result.merged_code == MERGED == canned_answer(f"<code>{ORIGINAL}</code><update>{UPDATE}</update>")
     assert result.method == "model" and result.language == "python" and "+    if not items:" in result.diff
-    sim.script(config={"tokens_per_s": 2000})
+    sim.script(config={"tokens_per_s": 200})
     chunks = list(model.stream(ORIGINAL, UPDATE, filename="stats.py"))
     assert len(chunks) > 5 and "".join(chunks) == MERGED
 
@@ -230,7 +230,10 @@ def test_load_model_openai_scheme_does_not_import_torch(sim):
 
 def test_a_server_without_prefill_fields_is_retried_without_them(sim):
     model = model_for(sim.url)
+    events = collect(model)
     sim.script(config={"strict": True})
     assert model.merge(ORIGINAL, UPDATE).merged_code == MERGED  # its echoed <updated-code> is stripped
     assert model.prefill is False and sim.stats()["requests"] == 2
+    # The rejected first attempt is a retry in the metrics, not an error.
+    assert [(e.outcome, e.reason) for e in events] == [("retry", "prefill_unsupported"), ("ok", "")]
     assert model.merge(ORIGINAL, UPDATE).merged_code == MERGED and sim.stats()["requests"] == 3

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
-import socket
 import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import uvicorn
 
+from evals.sim_upstream import ThreadServer
 from fastapply.result import ApplyResult, ApplyStats, make_result
 from fastapply.service import Settings, create_app
 
@@ -76,36 +74,20 @@ class FakeModel:
             self._leave()
 
 
-class LiveServer:
+class LiveServer(ThreadServer):
+    """The service for `settings` (plus already loaded `models`), on a free loopback port."""
+
     def __init__(self, settings: Settings, models: list[Any] | None = None) -> None:
         self.settings = settings
         self.models = models or []
-        self.app = app = create_app(settings, models=self.models)
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on", log_level="warning")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve(sockets=[self.sock])),
-                                       daemon=True)
+        super().__init__(create_app(settings, models=self.models), probe="/healthz", log_level="warning")
 
     def start(self) -> LiveServer:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.TransportError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError("the test server did not answer /healthz within 20 s")
+        self.__enter__()
+        return self
 
     def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
-        self.sock.close()
+        self.__exit__()
 
     def client(self, **kwargs: Any) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=kwargs.pop("timeout", 10), **kwargs)
@@ -125,3 +107,16 @@ def lines_300(seed: int = 0) -> str:
                 f"    items = [x for x in request.items if x.size < limit]",
                 f"    return {{'count': len(items), 'kind': {i}}}", ""]
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def scrape(text: str) -> dict[str, float]:
+    """Every sample of a /metrics body, parsed by prometheus_client's own parser:
+    'name{a="x",b="y"}' (labels sorted by name; no braces without labels) -> value."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    samples: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            labels = ",".join(f'{key}="{value}"' for key, value in sorted(sample.labels.items()))
+            samples[f"{sample.name}{{{labels}}}" if labels else sample.name] = sample.value
+    return samples

@@ -35,3 +35,4 @@ def test_load_script_over_the_simulated_upstream(tmp_path):
         for path in ("direct", "front"):
             r = level[path]
             assert r["errors"] == 0 and r["statuses"] == {"200": r["requests"]} and 0 < r["requests"] <= 12
+        assert level["added"]["pairs"] == level["front"]["requests"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 import fastapply
-from svc_support import FakeModel, LiveServer
+from svc_support import FakeModel, LiveServer, scrape
 
 from fastapply.service import Settings
 
@@ -54,7 +54,7 @@ def test_model_loads_in_the_background(monkeypatch):
             metrics = http.get("/metrics").text
         assert merged.status_code == 200 and merged.json()["mergedCode"] == FakeModel.output("a = 2\n")
         assert models == ["auto", "fastapply-structural", "apply-tiny"]
-        assert 'fastapply_model_loaded{model="apply-tiny"} 1' in metrics
+        assert scrape(metrics)['fastapply_model_loaded{model="apply-tiny"}'] == 1
         assert loaded == ["org/apply-tiny"]  # once per process
     finally:
         server.stop()

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from svc_support import scrape
 
 
 def count(text: str, series: str) -> float:
-    match = re.search(r"^" + re.escape(series) + r" (\S+)$", text, re.MULTILINE)
-    return float(match.group(1)) if match else 0.0
+    return scrape(text).get(series, 0.0)
 
 
 def test_404_has_a_request_id_and_is_counted(plain_server):

@@ -9,7 +9,7 @@ import time
 
 import httpx
 import pytest
-from svc_support import LiveServer, sse_events
+from svc_support import LiveServer, scrape, sse_events
 
 from evals.sim_upstream import MODEL_ID, ThreadServer, create_sim_app
 from fastapply.service import Settings
@@ -54,7 +54,9 @@ def test_auto_falls_back_to_the_upstream_only_when_refused(front, sim):
 
 
 def test_streaming_through_the_upstream(front, sim):
-    sim.script(config={"tokens_per_s": 500})
+    # 50 ms between tokens: the front passes on what each network read brings, so tokens arriving
+    # closer together than a busy machine's scheduling delay may share a delta.
+    sim.script(config={"tokens_per_s": 20})
     with front.client() as http:
         response = http.post("/v1/apply", json={"initial_code": ORIGINAL, "edit_snippet": REFUSED,
                                                 "stream": True})
@@ -93,16 +95,32 @@ def test_client_disconnect_cancels_the_upstream_request(front, sim):
 
 
 def test_readyz_and_metrics_report_the_upstream(front, sim):
-    with front.client() as http:
-        http.post("/v1/apply", json={"initial_code": ORIGINAL, "edit_snippet": REFUSED})
-        ready = http.get("/readyz").json()
-        text = http.get("/metrics").text
-    assert ready["status"] == "ready" and ready["models"][MODEL_ID] == "upstream: 1/1 endpoints up"
     endpoint = f'endpoint="{sim.url}/v1"'
-    assert f"fastapply_upstream_up{{{endpoint}}} 1" in text
-    assert f'fastapply_upstream_requests_total{{{endpoint},outcome="ok",reason=""}}' in text
-    assert f"fastapply_upstream_duration_seconds_count{{{endpoint}}}" in text
-    assert f"fastapply_upstream_events_total{{{endpoint}}}" in text
+    with front.client() as http:
+        before = scrape(http.get("/metrics").text)
+        http.post("/v1/apply", json={"initial_code": ORIGINAL, "edit_snippet": REFUSED})
+        sim.script("500", "500", "500", "500")
+        failed = http.post("/v1/apply", json={"initial_code": ORIGINAL, "edit_snippet": REFUSED})
+        ready = http.get("/readyz").json()
+        samples = scrape(http.get("/metrics").text)
+
+    def added(series: str) -> float:
+        return samples.get(series, 0.0) - before.get(series, 0.0)
+
+    assert ready["status"] == "ready" and ready["models"][MODEL_ID] == "upstream: 1/1 endpoints up"
+    assert failed.status_code == 502
+    assert samples[f"fastapply_upstream_up{{{endpoint}}}"] == 1
+    assert added(f'fastapply_upstream_requests_total{{{endpoint},outcome="ok",reason=""}}') == 1
+    # Errors by code: three failed-over attempts, then the call's error.
+    assert added(f'fastapply_upstream_requests_total{{{endpoint},outcome="failover",reason="http_500"}}') == 3
+    assert added(f'fastapply_upstream_requests_total{{{endpoint},outcome="error",reason="http_500"}}') == 1
+    assert added(f"fastapply_upstream_duration_seconds_count{{{endpoint}}}") == 2  # the ok call and the error
+    events = added(f"fastapply_upstream_events_total{{{endpoint}}}")
+    # The sim's usage chunk: one completion token per answer event (finish event included), and the
+    # prompt at ~4 characters per token.
+    assert events > 3
+    assert added(f'fastapply_upstream_tokens_total{{{endpoint},kind="completion"}}') == events - 1
+    assert added(f'fastapply_upstream_tokens_total{{{endpoint},kind="prompt"}}') > len(ORIGINAL) // 4
 
 
 def test_readyz_is_503_when_no_upstream_endpoint_is_up():

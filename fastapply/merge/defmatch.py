@@ -38,6 +38,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..deadline import check_deadline
 from .defs import Definition, read_definitions
 from .lines import indent_width, is_trivial
 
@@ -157,6 +158,7 @@ class DefinitionMatch:
 
         budget = _MAX_COMPARISONS
         for s in new:
+            check_deadline()
             sd = self.snippet[s]
             shown = _lines(snorm, sd)
             # its comments above take part (two same bodies differ there), as many as it shows

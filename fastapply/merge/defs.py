@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+from ..deadline import check_deadline
 from ..languages import LanguageSpec
 from .lines import indent_width
 from .fragments import WRAPPER, parse_part
@@ -66,6 +67,7 @@ def read_definitions(spec: LanguageSpec | None, lines: list[str], norms: list[st
     start = 0
     for stop in [*sorted(markers), len(lines)]:
         if stop > start:
+            check_deadline()  # thread mode cannot kill a merge: it stops between parts instead
             found.extend(_read_part(spec, language, lines, norms, start, stop, len(found),
                                     indent_width(lines[stop]) if stop < len(lines) else -1))
         start = stop + 1

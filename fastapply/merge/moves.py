@@ -25,6 +25,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ..deadline import check_deadline
 from .order import anchor_of
 from .segments import is_gap
 
@@ -57,6 +58,7 @@ def find_moves(al: Aligner, defs: DefIndex) -> set[int]:
     segments = [code for code in segments if code]
     hulls: list[tuple[int, int] | None] = []
     for code in segments:
+        check_deadline()  # thread mode cannot kill a merge: it stops between steps instead
         where = [o for s in code if (o := anchor_of(al, s, counts, None)) is not None]
         hulls.append((min(where), max(where)) if where else None)
         if any(a >= b for a, b in zip(where, where[1:])):
@@ -97,6 +99,7 @@ def _cross_moves(al: Aligner, segments: list[list[int]], counts: Counter[str],
         return set()
     drop: set[int] = set()
     for i, code in enumerate(segments):
+        check_deadline()
         units = _units(code, match)
         if len(units) > _MAX_UNITS:
             continue

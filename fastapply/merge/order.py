@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ..deadline import check_deadline
 from .lines import indent_width, opens_block
 from .segments import SnippetLine, is_gap
 
@@ -48,6 +49,7 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
             segments[-1].append(index)
     if len(markers) < 2:
         return items
+    check_deadline()  # thread mode cannot kill a merge: it stops between steps instead
     counts = Counter(item.norm for item in items if item.kind == "code")
     spans = _spans(al, segments, counts, None, defs.swapped)
     if spans is not None and [s[2] for s in sorted(spans)] == [s[2] for s in spans]:

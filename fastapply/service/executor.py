@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_thread
 
-from ..deadline import deadline
+from ..deadline import MergeTimeout, deadline
 from .workers import STOPPED_MERGES, ProcessWorkers, WorkerDied, note_stopped
 
 __all__ = ["STOPPED_MERGES", "MergePool"]
@@ -43,10 +43,32 @@ def _ready() -> bool:
     return True
 
 
-def _within(seconds: float | None, started: threading.Event, call: Callable[[], T]) -> T:
+class _Busy:
+    """How many merge threads are running, abandoned ones included (a thread cannot be killed: a
+    cancelled merge runs on until its next deadline check)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.count = 0
+        self.timed_out = 0  # merges that stopped at a deadline check
+
+    def add(self, step: int) -> None:
+        with self._lock:
+            self.count += step
+
+
+def _within(seconds: float | None, started: threading.Event, busy: _Busy, call: Callable[[], T]) -> T:
     started.set()
-    with deadline(seconds):
-        return call()
+    busy.add(1)
+    try:
+        with deadline(seconds):
+            return call()
+    except MergeTimeout:
+        with busy._lock:
+            busy.timed_out += 1
+        raise
+    finally:
+        busy.add(-1)
 
 
 class MergePool:
@@ -54,12 +76,23 @@ class MergePool:
         self.kind, self.size = kind, size
         self._limiter: anyio.CapacityLimiter | None = None
         self._processes: ProcessWorkers | None = None
+        self._busy = _Busy()
         # Called when workers_alive or workers_replaced changed (set before start()).
         self.on_change: Callable[[], None] = lambda: None
 
     @property
     def workers_alive(self) -> int:
         return self._processes.alive if self._processes is not None else self.size
+
+    @property
+    def threads_running(self) -> int:
+        """Merge threads still running (thread mode; 0 with processes)."""
+        return self._busy.count
+
+    @property
+    def threads_timed_out(self) -> int:
+        """Merge threads that stopped at a deadline check (thread mode)."""
+        return self._busy.timed_out
 
     @property
     def workers_replaced(self) -> int:
@@ -94,7 +127,7 @@ class MergePool:
             raise RuntimeError("MergePool.start() was not awaited")
         left = anyio.current_effective_deadline() - anyio.current_time()
         started = threading.Event()
-        call = functools.partial(_within, left if left != float("inf") else None, started,
+        call = functools.partial(_within, left if left != float("inf") else None, started, self._busy,
                                  functools.partial(func, *args, **kwargs))
         try:
             return await anyio.to_thread.run_sync(call, limiter=self._limiter, abandon_on_cancel=True)

@@ -5,6 +5,7 @@ that parse a large file once. Each test also checks that the merge result is the
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -115,8 +116,11 @@ def test_moves_stop_looking_up_anchors_past_the_unit_cap(monkeypatch):
     looked_up = _count_calls(monkeypatch, moves, "anchor_of")
     merged = fastapply.apply(original, snippet, filename="a.js").merged_code
     assert merged.rstrip("\n") == expected.rstrip("\n")
-    # 600 units of 4 lines in one segment: only the units up to the cap's first excess are looked up
-    assert 0 < len(looked_up) <= (moves._MAX_UNITS + 1) * 4
+    # 600 definitions in one segment, past the unit cap: no unit looks up its anchors; only the
+    # segment's extent is read, one look-up per code line (1,800), never one per line and unit
+    code_lines = sum(1 for line in snippet.split("\n") if line.strip() and "existing code" not in line)
+    per_line = Counter(call[1] for call in looked_up)
+    assert 0 < len(looked_up) <= code_lines and max(per_line.values()) == 1
 
 
 @pytest.mark.parametrize("length", [200, 20_000])

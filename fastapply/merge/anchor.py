@@ -453,8 +453,11 @@ class Aligner:
 
     def _lines_containing(self, needle: str) -> list[int]:
         """Original lines whose normalised text contains `needle`, in order: str.find over the
-        joined text (C speed; the join and line offsets are built once per call, O(n))."""
+        joined text (C speed; the join and line offsets are built once per call, O(n)), or for the
+        first two keys of a call a plain scan (cheaper than the join when few keys are asked)."""
         if self._joined is None:
+            if len(self._okeys) < 2:
+                return [index for index, norm in enumerate(self.onorm) if needle in norm]
             self._joined = "\n".join(self.onorm)
             self._starts = [0, *accumulate(len(norm) + 1 for norm in self.onorm)]
         joined, starts, found = self._joined, self._starts, []

@@ -129,10 +129,8 @@ def widths_of(lines: list[str]) -> list[int]:
     """indent_width of every line in one pass: O(n). The aligner keeps these arrays for the whole
     call, so the many stages that ask for a line's indentation index a list instead of measuring."""
     out = [len(text) - len(text.lstrip(" ")) for text in lines]
-    for index, text in enumerate(lines):
-        if text[out[index]:out[index] + 1] == "\t":  # (rare) a tab in the indentation
-            out[index] = indent_width(text)
-    return out
+    # (rare) a tab in the indentation: measured in full
+    return [indent_width(text) if text[width:width + 1] == "\t" else width for text, width in zip(lines, out)]
 
 
 def width_lookup(lines: list[str], widths: list[int] | None) -> Callable[[int], int]:

@@ -21,7 +21,7 @@ from ..deadline import check_deadline
 from .blocks import block_last, block_stop, enclosing, opens_at, shallower_before, within
 from .chain import SortedIndices, count_in, heaviest_chain, span
 from .context import context_block
-from .lines import block_end, header_key, is_closer, is_trivial, opens_block, widths_of
+from .lines import LazyWidths, block_end, header_key, is_closer, is_trivial, opens_block, widths_of
 from .segments import SnippetLine, is_gap
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
 STEP_PASSES = 8
@@ -37,9 +37,9 @@ class Aligner:
     def __init__(self, items: list[SnippetLine], orig: list[str], onorm: list[str]) -> None:
         self.orig = orig
         self.onorm = onorm
-        # Per-line facts, each computed at most once per call: indentation widths up front (O(n)),
-        # whether a line opens a block on first use (a regex, so only for lines asked about).
-        self.owidth = widths_of(orig)
+        # Per-line facts, each computed at most once per call and only for the lines asked about:
+        # the original's indentation widths and whether a line opens a block.
+        self.owidth = LazyWidths(orig)
         self._oopens: list[bool | None] = [None] * len(orig)
         self.opos: dict[str, list[int]] = defaultdict(list)
         for index, norm in enumerate(onorm):

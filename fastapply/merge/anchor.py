@@ -21,7 +21,7 @@ from ..deadline import check_deadline
 from .blocks import block_last, block_stop, enclosing, opens_at, shallower_before, within
 from .chain import SortedIndices, count_in, heaviest_chain, span
 from .context import context_block
-from .lines import block_end, header_key, is_closer, is_trivial, opens_block, widths_of
+from .lines import LazyWidths, block_end, header_key, is_closer, is_trivial, opens_block, widths_of
 from .segments import SnippetLine, is_gap
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
 STEP_PASSES = 8
@@ -37,9 +37,9 @@ class Aligner:
     def __init__(self, items: list[SnippetLine], orig: list[str], onorm: list[str]) -> None:
         self.orig = orig
         self.onorm = onorm
-        # Per-line facts, each computed at most once per call: indentation widths up front (O(n)),
-        # whether a line opens a block on first use (a regex, so only for lines asked about).
-        self.owidth = widths_of(orig)
+        # Per-line facts, each computed at most once per call and only for the lines asked about:
+        # the original's indentation widths and whether a line opens a block.
+        self.owidth = LazyWidths(orig)
         self._oopens: list[bool | None] = [None] * len(orig)
         self.opos: dict[str, list[int]] = defaultdict(list)
         for index, norm in enumerate(onorm):
@@ -453,8 +453,11 @@ class Aligner:
 
     def _lines_containing(self, needle: str) -> list[int]:
         """Original lines whose normalised text contains `needle`, in order: str.find over the
-        joined text (C speed; the join and line offsets are built once per call, O(n))."""
+        joined text (C speed; the join and line offsets are built once per call, O(n)), or for the
+        first two keys of a call a plain scan (cheaper than the join when few keys are asked)."""
         if self._joined is None:
+            if len(self._okeys) < 2:
+                return [index for index, norm in enumerate(self.onorm) if needle in norm]
             self._joined = "\n".join(self.onorm)
             self._starts = [0, *accumulate(len(norm) + 1 for norm in self.onorm)]
         joined, starts, found = self._joined, self._starts, []

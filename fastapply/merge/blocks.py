@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .lines import _next_code, block_stop, continues_block, is_closer, opens_block, width_lookup
+from .lines import _next_code, block_stop, continues_block, is_closer, opens_block, width_lookup, Widths
 
 
 def opens_at(norms: list[str], index: int) -> bool:
@@ -14,7 +14,7 @@ def opens_at(norms: list[str], index: int) -> bool:
 
 
 def enclosing(texts: list[str], norms: list[str], markers: set[int],
-              widths: list[int] | None = None) -> list[int | None]:
+              widths: Widths | None = None) -> list[int | None]:
     """For each snippet line, the nearest earlier line with less indentation in the same segment."""
     width_of = width_lookup(texts, widths)
     parent: list[int | None] = [None] * len(texts)
@@ -47,7 +47,7 @@ def within(index: int | None, stop: int) -> int | None:
 
 
 def block_last(texts: list[str], norms: list[str], start: int, stop: int, markers: set[int],
-               widths: list[int] | None = None) -> int | None:
+               widths: Widths | None = None) -> int | None:
     """The last line of the snippet block opened at `start`, if the snippet gives all of it."""
     width_of = width_lookup(texts, widths)
     base = width_of(start)
@@ -65,7 +65,7 @@ def block_last(texts: list[str], norms: list[str], start: int, stop: int, marker
     return last
 
 
-def shallower_before(texts: list[str], norms: list[str], widths: list[int] | None = None) -> list[int]:
+def shallower_before(texts: list[str], norms: list[str], widths: Widths | None = None) -> list[int]:
     """For each line, the nearest earlier non-blank line with less indentation (-1 when none): the
     header of the block it sits in. One pass with a stack of (indentation, line)."""
     width_of = width_lookup(texts, widths)

@@ -129,13 +129,28 @@ def widths_of(lines: list[str]) -> list[int]:
     """indent_width of every line in one pass: O(n). The aligner keeps these arrays for the whole
     call, so the many stages that ask for a line's indentation index a list instead of measuring."""
     out = [len(text) - len(text.lstrip(" ")) for text in lines]
-    for index, text in enumerate(lines):
-        if text[out[index]:out[index] + 1] == "\t":  # (rare) a tab in the indentation
-            out[index] = indent_width(text)
-    return out
+    # (rare) a tab in the indentation: measured in full
+    return [indent_width(text) if text[width:width + 1] == "\t" else width for text, width in zip(lines, out)]
 
 
-def width_lookup(lines: list[str], widths: list[int] | None) -> Callable[[int], int]:
+class LazyWidths(dict[int, int]):
+    """indent_width by line index, measured on first use and kept: for the original file, of which
+    a merge usually asks about a few lines only (a dict whose missing keys are computed, so that
+    `widths[i]` is a C-speed look-up once known)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def __missing__(self, index: int) -> int:
+        width = self[index] = indent_width(self.lines[index])
+        return width
+
+
+Widths = list[int] | LazyWidths
+
+
+def width_lookup(lines: list[str], widths: Widths | None) -> Callable[[int], int]:
     """index -> indentation: a look-up in `widths` when the caller has the array, else measured."""
     if widths is not None:
         return widths.__getitem__
@@ -143,7 +158,7 @@ def width_lookup(lines: list[str], widths: list[int] | None) -> Callable[[int], 
 
 
 def block_end(lines: list[str], norms: list[str], start: int, stop: int, skip: set[int] | None = None,
-              widths: list[int] | None = None) -> int | None:
+              widths: Widths | None = None) -> int | None:
     """The closing line of the block opened at `start` (same indentation, a closer), or None.
 
     Uses indentation, which every language we see here keeps consistent; `skip` holds line indices
@@ -163,7 +178,7 @@ def block_end(lines: list[str], norms: list[str], start: int, stop: int, skip: s
 
 
 def block_extent(lines: list[str], norms: list[str], start: int,
-                 widths: list[int] | None = None) -> tuple[int, int]:
+                 widths: Widths | None = None) -> tuple[int, int]:
     """[first, stop) of the definition whose header is at `start`: leading comments and decorators,
     the header, the body (deeper indentation) and a closing line at the header's indentation."""
     width_of = width_lookup(lines, widths)
@@ -175,7 +190,7 @@ def block_extent(lines: list[str], norms: list[str], start: int,
     return first, block_stop(lines, norms, start, widths) + 1
 
 
-def block_stop(lines: list[str], norms: list[str], start: int, widths: list[int] | None = None) -> int:
+def block_stop(lines: list[str], norms: list[str], start: int, widths: Widths | None = None) -> int:
     """The last original line that belongs to the block opened at `start` (its closer included)."""
     width_of = width_lookup(lines, widths)
     base = width_of(start)

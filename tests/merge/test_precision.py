@@ -906,8 +906,9 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 
 
 def test_a_new_function_written_like_its_next_sibling_is_inserted_not_a_rename():
-    # a guard (it passed before this work too) for the line-for-line edit runs: `get` starts like `create` (one word apart, same
-    # first lines) but then differs, so it is a new function, not `create` renamed
+    # a guard (it passed before this work too) for the line-for-line edit runs: `get` starts
+    # like `create` (one word apart, same first lines) but then differs, so it is a new function,
+    # not `create` renamed
     snippet = """\
 // ... existing code ...
 \twriteJSON(w, http.StatusOK, items)

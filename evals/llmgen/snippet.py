@@ -226,7 +226,8 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
                 windows[index] = cut
                 tags += ["marker_before_close", "trivial_context"]
                 break
-    if not all(_anchored(lines, w, unique) for w in windows) or any(_invisible_deletion(lines, w) for w in windows):
+    if not all(_anchored(lines, w, unique) for w in windows) \
+            or any(_invisible_deletion(lines, w) for w in windows):
         return None
     # A kept comment that reads like a marker (`# ...` in the original) would make the snippet ambiguous.
     if any(COMMENT_MARKER.match(lines[r]) for w in windows for r in range(w.lo, w.hi)):

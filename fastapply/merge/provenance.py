@@ -9,16 +9,21 @@ merge is refused, with the snippet or original line named, when:
   (`drop`);
 - a code line of the snippet is missing from the merge;
 - the merge defines a name twice in one scope where the original defined it once (a renamed or
-  moved definition kept next to its old copy);
+  moved definition kept next to its old copy), or a new line repeats exactly a definition header
+  the original has once and the merge keeps (also `name(args)` with its `{` on the next line);
 - a marker stands for nothing while a line next to it, unpaired, occurs exactly once in the
   original (the snippet shows code the alignment could not place: it would appear twice);
 - a marker sits inside a definition the original does not have (an unpaired header): it stands
   for that definition's existing body, which does not exist (a rename that was not recognised);
+  also a column-0 marker after a braced or `end` block still open, and a marker noted before
+  segments were put back in file order (`markers_in_new_definitions`);
 - a new decorator or attribute line (`@property`, `#[inline]`) is followed by a marker: what it
   decorates is hidden, so it is context the alignment could not place (or an edit that cannot be);
 - new lines of the snippet repeat the original lines right next to them (a block of up to three
   lines, twice in a row) where the original has no such repetition: edited or context lines that
-  were not recognised, kept and inserted both.
+  were not recognised, kept and inserted both;
+- and the placement checks (placement.py): snippet lines placed by a guess that another reading of
+  the snippet contradicts.
 
 Complexity: O(n + m) plus, per new definition header, one lookup of the original headers with
 the same name (cached by the aligner) and a walk back to its enclosing line (capped).
@@ -31,9 +36,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
-from .lines import header_key, indent_width, is_closer, is_trivial, opens_block
-from .markers import is_marker
+from .lines import header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine
+from .placement import check_placement
 from .splice import Spliced
 
 if TYPE_CHECKING:
@@ -48,17 +53,11 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
                      suspects: Sequence[tuple[SnippetLine, SnippetLine]] = ()) -> None:
     """`suspects`: markers_in_new_definitions() of the snippet before its segments were reordered."""
     _check_accounted(al, spliced, drop)
-    _check_orphaned_preamble(al, spliced, drop)
-    _check_pairs_in_drop(al, spliced, drop)
     _check_snippet_kept(al, spliced)
     _check_empty_markers(al, spliced)
-    _check_empty_marker_beside_deletion(al, spliced)
     _check_duplicates(al, spliced)
     _check_repeated_lines(al, spliced)
-    _check_unplaced_context(al)
-    _check_unplaced_marker_lookalikes(al)
-    _check_unique_lines_twice(al, spliced)
-    _check_headers_elsewhere(al)
+    check_placement(al, spliced, drop)
     _check_markers_in_new_definitions(al, [*suspects, *markers_in_new_definitions(al)])
     _check_decorators_before_markers(al)
 
@@ -75,85 +74,6 @@ def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
                 "of the snippet replaces or deletes it. Put a '... existing code ...' marker where it "
                 "is, or show the lines around it",
                 code=ErrorCode.CONTENT_LOST, line=o + 1)
-
-
-# A doc comment line or a decorator that stands alone above a definition (`#include` and Swift's
-# `@Published var x` are not).
-_PREAMBLE_LINE = re.compile(r"^(?://|/\*|\*|--|#(?:\s|$|:|!)|#\[.*\]$|@[\w.]+(?:\(.*\))?$)")
-
-
-def _check_orphaned_preamble(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
-    """A definition the merge drops takes its doc comment and decorators along: kept by a marker
-    while the definition below them goes, they would describe whatever follows. O(dropped lines
-    + their preambles)."""
-    dropped = set(drop)
-    for start, stop in spliced.deleted:
-        dropped.update(range(start, stop))
-    if not dropped:
-        return
-    kept = {o for s, o in spliced.origin if o >= 0 and s < 0}
-    for o in sorted(dropped):
-        norm = al.onorm[o]
-        if not norm or header_key(norm) is None or o - 1 in dropped:
-            continue
-        width = indent_width(al.orig[o])
-        above = o - 1
-        while above >= 0 and _PREAMBLE_LINE.match(al.onorm[above]) and \
-                indent_width(al.orig[above]) in (width, width + 1):
-            if above in kept:
-                row = next(r for r, (_, at) in enumerate(spliced.origin) if at == above)
-                item = _snippet_item_near(al, spliced, row)
-                raise ValidationError(
-                    f"the merge would drop original line {o + 1} ({al.orig[o].strip()!r}) but keep the comment "
-                    f"or decorator above it (line {above + 1}, {al.orig[above].strip()!r}), which would then "
-                    f"describe the code that snippet line {item.number} ({item.text.strip()!r}) puts there. "
-                    "Show that definition's first line with its comment, or a marker where it stays",
-                    code=ErrorCode.CONTENT_LOST, line=item.number)
-            above -= 1
-
-
-def _check_pairs_in_drop(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
-    """A snippet line paired with an original line that the merge drops (part of a definition the
-    snippet moves or deletes), while a kept copy of the same line sits right next to it in the
-    merge: it stood for that copy, and the merge would show the line twice. O(pairs in drop)."""
-    if not drop:
-        return
-    for row, (s, o) in enumerate(spliced.origin):
-        if s < 0 or o < 0 or o not in drop or is_trivial(al.snorm[s]) or is_closer(al.snorm[s]):
-            continue
-        twin = _kept_twin(al, spliced, row)
-        if twin is None:
-            continue
-        item = al.items[s]
-        raise ValidationError(
-            f"snippet line {item.number} ({item.text.strip()!r}) matches original line {o + 1}, which "
-            "belongs to code the snippet moves or deletes, but it stands for the copy on original line "
-            f"{twin + 1}, which the merge keeps next to it: the line would be there twice. Show one more "
-            "unchanged, distinctive line next to it",
-            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
-
-
-def _kept_twin(al: Aligner, spliced: Spliced, row: int) -> int | None:
-    """A kept original line with the same text as merged row `row`, within _NEAR code lines."""
-    norm = " ".join(spliced.lines[row].split())
-    for step in (-1, 1):
-        index, seen = row + step, 0
-        while 0 <= index < len(spliced.lines) and seen < _NEAR:
-            if spliced.lines[index].strip():
-                seen += 1
-                s, o = spliced.origin[index]
-                if s < 0 and o >= 0 and al.onorm[o] == norm:
-                    return o
-            index += step
-    return None
-
-
-def _snippet_item_near(al: Aligner, spliced: Spliced, row: int) -> SnippetLine:
-    """The snippet line nearest to merged row `row` (the first one after it, else before it)."""
-    after = next((s for s, _ in spliced.origin[row:] if s >= 0), None)
-    if after is None:
-        after = next((s for s, _ in reversed(spliced.origin[:row]) if s >= 0), 0)
-    return al.items[after]
 
 
 def _check_snippet_kept(al: Aligner, spliced: Spliced) -> None:
@@ -188,41 +108,6 @@ def _check_empty_markers(al: Aligner, spliced: Spliced) -> None:
                 f"{al.items[m].number} next to it stands for no code. Show the unchanged lines between "
                 "them, or send the whole function",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
-
-
-def _check_empty_marker_beside_deletion(al: Aligner, spliced: Spliced) -> None:
-    """An explicit marker that stands for no code, in a segment that deletes original lines
-    between two of its anchors, with only common lines between the marker and the deletion:
-    models write a marker where code is elided, so the marker more likely stands for those lines
-    and the lines next to it sit on a copy (`return;` / `}` end several blocks in a row).
-    O(m + deletions): each marker walks its two neighbouring segments once."""
-    empty = [m for m in spliced.empty_markers if al.items[m].kind == "marker"]
-    if not empty or not spliced.deleted:
-        return
-    at = {o: s for s, o in al.pairs.items()}
-    ends: dict[int, tuple[int, int]] = {}  # snippet line next to a deletion -> the deletion
-    for start, stop in spliced.deleted:
-        if any(al.onorm[o] for o in range(start, stop)):
-            for o in (stop, start - 1):
-                if o in at:
-                    ends[at[o]] = (start, stop)
-    for m in empty:
-        for step in (1, -1):
-            k = m + step
-            while 0 <= k < len(al.items) and k not in al.markers:
-                if k in ends:
-                    start, stop = ends[k]
-                    item = al.items[m]
-                    raise ValidationError(
-                        f"the marker on snippet line {item.number} stands for no code where it is, while the "
-                        f"lines next to it would delete original lines {start + 1}-{stop}, which it more likely "
-                        "stands for: the context next to it fits more than one place. Show one more "
-                        "unchanged, distinctive line next to the marker",
-                        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
-                norm = al.snorm[k]
-                if norm and not is_trivial(norm) and len(al.opos.get(norm, ())) == 1:
-                    break  # a distinctive line between them places the marker where it is
-                k += step
 
 
 def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
@@ -436,96 +321,6 @@ def _open_braced_block(al: Aligner, m: int) -> int:
 
 def _closed_by_a_line(norm: str) -> bool:
     return opens_block(norm) and not norm.endswith(":")
-
-
-def _check_unique_lines_twice(al: Aligner, spliced: Spliced) -> None:
-    """O(m): right next to a marker, unpaired copies of original lines (up to the first new line or
-    paired one) where one of them occurs once in the original and the merge keeps that line too:
-    context the alignment could not place (its segment matched another copy of its other lines,
-    `#ifdef __cplusplus`), which the merge would hold twice."""
-    present: set[int] | None = None
-    for m in al.marker_list:
-        if al.items[m].kind != "marker":
-            continue
-        for step in (-1, 1):
-            s = m + step
-            while 0 <= s < len(al.items) and s not in al.markers and s not in al.pairs:
-                norm = al.snorm[s]
-                if norm and (not al.opos.get(norm) or al.in_new_definition(s)):
-                    break  # new code from here on
-                where = al.opos.get(norm, ())
-                if norm and not is_trivial(norm) and len(where) == 1 and len(al.spos[norm]) == 1:
-                    if present is None:
-                        present = {o for _, o in spliced.origin if o >= 0}
-                    if where[0] in present:
-                        item = al.items[s]
-                        raise ValidationError(
-                            f"snippet line {item.number} ({item.text.strip()!r}) is original line "
-                            f"{where[0] + 1}, but it could not be placed there with the lines around it, so the "
-                            "merge would hold it twice. Show the parts of the snippet in file order, or one more "
-                            "unchanged line next to it",
-                            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
-                s += step
-
-
-def _check_unplaced_marker_lookalikes(al: Aligner) -> None:
-    """O(m): a snippet line that reads like a marker (`# ...`) is code only because the original
-    has such a comment; left unpaired, it is far more likely a marker than a new comment."""
-    for s, item in enumerate(al.items):
-        if item.kind != "code" or s in al.pairs or not is_marker(item.text):
-            continue
-        raise ValidationError(
-            f"snippet line {item.number} ({item.text.strip()!r}) reads like a '... existing code ...' "
-            "marker, but the original has the same line as a comment, and it matches no place where that "
-            "comment stands. Write markers with words ('... existing code ...') that the file does not use",
-            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
-
-
-def _check_headers_elsewhere(al: Aligner) -> None:
-    """O(pairs): a definition header paired as an edit of one original line while the original
-    has it verbatim, once, somewhere else: two copies of a definition (`impl Float for f32` and
-    `for f64`) and the snippet's part was placed in the wrong one."""
-    for s, o in al.pairs.items():
-        norm = al.snorm[s]
-        if norm == al.onorm[o] or len(al.opos.get(norm, ())) != 1 or not opens_block(norm) \
-                or header_key(norm) is None:
-            continue
-        item, elsewhere = al.items[s], al.opos[norm][0]
-        raise ValidationError(
-            f"snippet line {item.number} ({item.text.strip()!r}) is original line {elsewhere + 1} as it "
-            f"stands, but the rest of its part fits original line {o + 1} ({al.orig[o].strip()!r}), which it "
-            "would replace. Show the unchanged lines around it (the enclosing block's first line) so "
-            "that its place is clear",
-            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
-
-
-def _check_unplaced_context(al: Aligner) -> None:
-    """O(m): the unpaired lines between a marker and the nearest paired line of its segment (on
-    either side), when every one of them is a copy of an original line, are context the alignment
-    could not place (models show a few existing lines next to a marker: a doc comment's head, the
-    end of the previous function). Kept as new code, they would repeat those lines."""
-    for m in al.marker_list:
-        if al.items[m].kind != "marker":
-            continue
-        for step in (-1, 1):
-            run: list[int] = []
-            s = m + step
-            while 0 <= s < len(al.items) and s not in al.markers and s not in al.pairs:
-                if al.snorm[s] and al.in_new_definition(s):
-                    break  # new code from here on (a new function and its doc comment)
-                if al.snorm[s]:
-                    run.append(s)
-                s += step
-            if not run or any(not al.opos.get(al.snorm[r]) for r in run) \
-                    or all(is_trivial(al.snorm[r]) for r in run):
-                continue
-            item = al.items[run[0]]
-            raise ValidationError(
-                f"snippet line {item.number} ({item.text.strip()!r}) next to the marker on snippet line "
-                f"{al.items[m].number} is a line the original already has (line {al.opos[item.norm][0] + 1}), "
-                "but it could not be placed, so it would be added a second time. Show one more unchanged, "
-                "distinctive line next to it",
-                code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 
 _DECORATOR = ("@", "#[")

@@ -230,8 +230,9 @@ def pair_edit_run(al: Aligner, s: int, o: int, step: int) -> None:
     must be the original line with a few tokens swapped (a one-word edit, a named constant, an
     annotation), at the same indentation relative to the anchor. The run counts only when it is
     closed on its far side the same way on both sides: by a line equal to the original one at the
-    same position (`return 1;`, `[observer],`) or by the next anchor at the same position. Line
-    for line replacements between fixed ends are edits, not insertions next to the old lines.
+    same position (`return 1;`, `[observer],`, even a common `return None`) or by the next
+    anchor at the same position. Line for line replacements between fixed ends are edits, not
+    insertions next to the old lines.
     A definition header among the edits (a rename) needs more: everything the snippet shows up
     to the next marker or anchor goes on in lock-step, since a new sibling written like an old
     one (`get` before `create`) starts the same way and then differs. O(_RUN_REACH) per anchor."""
@@ -255,11 +256,12 @@ def pair_edit_run(al: Aligner, s: int, o: int, step: int) -> None:
             break
         if al.snorm[s2] == al.onorm[o2]:
             found.append((s2, o2, False))
-            if not is_trivial(al.snorm[s2]) and any(edited for _, _, edited in found):
+            if any(edited for _, _, edited in found):
                 closed = len(found)
             continue
-        if al.snorm[s2] in al.opos or al.onorm[o2] in al.spos \
-                or indent_width(al.stext[s2]) - indent_width(al.stext[s]) != indent_width(al.orig[o2]) - indent_width(al.orig[o]) \
+        shifted = indent_width(al.stext[s2]) - indent_width(al.stext[s]) \
+            != indent_width(al.orig[o2]) - indent_width(al.orig[o])
+        if al.snorm[s2] in al.opos or al.onorm[o2] in al.spos or shifted \
                 or not substituted(al.snorm[s2], al.onorm[o2]):
             clean = False  # (a line the other side has verbatim elsewhere is that line, not an edit)
             break

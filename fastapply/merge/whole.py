@@ -7,7 +7,10 @@ from collections import Counter
 from .segments import SnippetLine
 
 # A snippet without markers that matches this share of the file's lines is the whole new file.
-WHOLE_SHARE = 0.5
+WHOLE_SHARE = 0.7
+# ... and so is one that starts with the file's first line, ends with its last one and shares at
+# least this much (a file with a function or two deleted, sent whole without markers).
+EDGES_SHARE = 0.5
 # ... and so is one that shares this much with the file both ways, wherever it starts and ends
 # (a file with one function moved, or without its first comment line).
 NEAR_WHOLE_SHARE = 0.95
@@ -16,7 +19,7 @@ NEAR_WHOLE_SHARE = 0.95
 def looks_whole(items: list[SnippetLine], onorm: list[str]) -> bool:
     """A cheap test, done before any alignment (O(n + m)): the snippet shares NEAR_WHOLE_SHARE of
     its lines with the file and the file as much with it, or it starts with the file's first line,
-    ends with its last one and shares at least WHOLE_SHARE of its lines. Such a snippet is the new file
+    ends with its last one and shares at least EDGES_SHARE of its lines. Such a snippet is the new file
     whatever the alignment would find in between (the alignment's own test is the same, and slower)."""
     code = [item.norm for item in items if item.kind == "code"]
     solid = [norm for norm in onorm if norm]
@@ -25,7 +28,7 @@ def looks_whole(items: list[SnippetLine], onorm: list[str]) -> bool:
     shared = sum((Counter(code) & Counter(solid)).values())
     if shared >= NEAR_WHOLE_SHARE * len(solid) and shared >= WHOLE_SHARE * len(code):
         return True
-    return code[0] == solid[0] and code[-1] == solid[-1] and shared >= WHOLE_SHARE * len(solid)
+    return code[0] == solid[0] and code[-1] == solid[-1] and shared >= EDGES_SHARE * len(solid)
 
 
 def whole_text(update: str, items: list[SnippetLine]) -> str:

@@ -906,8 +906,9 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 
 
 def test_a_new_function_written_like_its_next_sibling_is_inserted_not_a_rename():
-    # a guard (it passed before this work too) for the line-for-line edit runs: `get` starts like `create` (one word apart, same
-    # first lines) but then differs, so it is a new function, not `create` renamed
+    # a guard (it passed before this work too) for the line-for-line edit runs: `get` starts
+    # like `create` (one word apart, same first lines) but then differs, so it is a new function,
+    # not `create` renamed
     snippet = """\
 // ... existing code ...
 \twriteJSON(w, http.StatusOK, items)
@@ -982,3 +983,57 @@ def test_a_marker_that_reads_like_a_comment_of_the_file_is_never_inserted_as_cod
         assert error.code == "ambiguous_anchor"
         return
     assert "\n# ...\n" not in merged
+
+
+PY_VERSIONS = '''\
+"""Find the versions of the build tools."""
+
+import re
+from subprocess import PIPE, Popen
+
+RE_VERSION = re.compile(rb'(\\d+\\.\\d+(\\.\\d+)*)')
+
+
+def find_executable(name):
+    for folder in ("/usr/bin", "/usr/local/bin"):
+        if name in ("gcc", "ld"):
+            return folder + "/" + name
+    return None
+
+
+def _find_exe_version(cmd):
+    """Find the version of an executable by running `cmd` in the shell.
+
+    If the command is not found, or the output does not match
+    `RE_VERSION`, returns None.
+    """
+    executable = cmd.split()[0]
+    if find_executable(executable) is None:
+        return None
+    out = Popen(cmd, shell=True, stdout=PIPE).stdout
+    try:
+        out_string = out.read()
+    finally:
+        out.close()
+    result = RE_VERSION.search(out_string)
+    if result is None:
+        return None
+    return result.group(1).decode()
+'''
+
+
+def test_edited_lines_closed_by_a_common_line_before_a_marker_replace_the_old_ones():
+    # two one-word edits, then `return None` (three copies in the file) at the same position, then
+    # a marker: the edits replace the old lines instead of being inserted above them
+    snippet = '''\
+# ... rest of the code ...
+    `RE_VERSION`, returns None.
+    """
+    program = cmd.split()[0]
+    if find_program(program) is None:
+        return None
+    # ... rest of the code ...
+'''
+    expected = PY_VERSIONS.replace("    executable = cmd.split()[0]\n    if find_executable(executable) is None:",
+                                   "    program = cmd.split()[0]\n    if find_program(program) is None:")
+    assert apply(PY_VERSIONS, snippet, language="python").merged_code == expected

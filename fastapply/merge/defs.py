@@ -26,7 +26,6 @@ from ..deadline import check_deadline
 from ..languages import LanguageSpec
 from .lines import indent_width
 from .fragments import WRAPPER, parse_part
-from .syntax import parse
 
 _MAX_BYTES = 600_000  # beyond this the parse alone costs too much for the time a merge may take
 _NAME_TYPES = {"identifier", "property_identifier", "type_identifier", "field_identifier", "name", "constant",

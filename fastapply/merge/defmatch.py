@@ -61,7 +61,7 @@ class DefinitionMatch:
     """Snippet definition index -> original definition index, and the line anchors it gives."""
 
     def __init__(self, snippet: list[Definition], original: list[Definition], stext: list[str],
-                 snorm: list[str], onorm: list[str], placed: Callable[[Definition, Definition], bool]) -> None:
+                 snorm: list[str], onorm: list[str], placed: Callable[[Definition, Definition, dict[int, tuple[int, int]]], bool]) -> None:
         self.snippet, self.original = snippet, original
         self.pairs: dict[int, int] = {}
         self.identical: set[int] = set()
@@ -87,6 +87,13 @@ class DefinitionMatch:
     def anchor(self, s_line: int) -> int | None:
         """The original line that snippet line `s_line` stands for through a matched definition."""
         return self._anchors.get(s_line)
+
+    def _order_of(self, s: int) -> dict[int, tuple[int, int]]:
+        """For snippet definition s, its matched siblings (same parent): snippet header line ->
+        (snippet last line, original header line), for the placement check. O(d)."""
+        parent = self.snippet[s].parent
+        return {d.header: (d.last, self.original[self.pairs[k]].header) for k, d in enumerate(self.snippet)
+                if k != s and d.parent == parent and k in self.pairs}
 
     def _pair(self, s: int, o: int) -> None:
         self.pairs[s] = o
@@ -191,7 +198,7 @@ class DefinitionMatch:
             # the best and those about as good; where it stands decides between them (a copy of
             # an old one elsewhere is a new sibling, not a rename), and two left mean no guess
             close = [o for score, o in scores if score > scores[0][0] - _MARGIN]
-            placed = [o for o in close[:_MAX_TIES] if self._placed(sd, self.original[o])]
+            placed = [o for o in close[:_MAX_TIES] if self._placed(sd, self.original[o], self._order_of(s))]
             if len(placed) != 1 or len(close) > _MAX_TIES:
                 continue
             self._pair(s, placed[0])
@@ -270,10 +277,11 @@ class DefIndex:
                                           self._placed) if snippet and original else None
         return self._match  # type: ignore[return-value]
 
-    def _placed(self, new: Definition, old: Definition) -> bool:
+    def _placed(self, new: Definition, old: Definition, siblings: dict[int, tuple[int, int]]) -> bool:
         """False when a line next to `new` in its part, one that occurs once in both texts, stands
         in the original away from `old` (more lines between than in the snippet, or on the other
-        side): the snippet shows it somewhere else. O(_NEAR_WALK)."""
+        side): the snippet shows it somewhere else; also when a matched sibling shown beside it
+        stands on the wrong side of `old` (`_between_siblings`). O(_NEAR_WALK + siblings)."""
         al = self.al
         for step, start, edge in ((-1, new.first - 1, old.first), (+1, new.last + 1, old.last)):
             s, shown = start, 0
@@ -289,4 +297,23 @@ class DefIndex:
                     break
                 shown += bool(norm) and not is_trivial(norm)
                 s += step
+        return self._between_siblings(new, old, siblings)
+
+    def _between_siblings(self, new: Definition, old: Definition, siblings: dict[int, tuple[int, int]]) -> bool:
+        """False when a matched sibling shown right before `new` (or right after it), in the same
+        part of the snippet, stands in the original after `old` (or before it): the new definition
+        sits elsewhere than the old one, a new sibling written like it (`rb_discard` after
+        `rb_peek`, like `rb_read` before it). O(siblings + the lines between)."""
+        al = self.al
+        depth = al.swidth[new.header]
+        # a marker deeper than the definitions stands inside one (a body elided), not between them
+        between = [m for m in al.markers if al.swidth[m] <= depth]
+        before = max((h for h in siblings if h < new.header), default=None)
+        after = min((h for h in siblings if h > new.header), default=None)
+        if before is not None and not any(siblings[before][0] < m < new.first for m in between) \
+                and siblings[before][1] > old.header:
+            return False
+        if after is not None and not any(new.last < m < after for m in between) \
+                and siblings[after][1] < old.header:
+            return False
         return True

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+import fastapply
+
 from fastapply.languages import get_language
 from fastapply.merge import defmatch, defs
 from fastapply.merge.anchor import Aligner
@@ -217,3 +219,60 @@ def test_snippets_in_file_order_parse_nothing(snippet: str, monkeypatch: pytest.
     monkeypatch.setattr(defmatch, "read_definitions", counting)
     fastapply.apply(PY_ORIGINAL, snippet.replace("default=None", "default=0"), filename="settings.py")
     assert len(PY_ORIGINAL.split("\n")) not in texts
+
+
+_RINGBUF = """\
+#include <stddef.h>
+
+size_t rb_read(struct ringbuf *rb, uint8_t *dst, size_t len)
+{
+	size_t n = len < rb_used(rb) ? len : rb_used(rb);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		dst[i] = rb->data[RB_MASK(rb, rb->tail + i)];
+	rb->tail += n;
+	return n;
+}
+
+int rb_peek(const struct ringbuf *rb, size_t offset, uint8_t *out)
+{
+	if (offset >= rb_used(rb))
+		return RB_EMPTY;
+	*out = rb->data[RB_MASK(rb, rb->tail + offset)];
+	return RB_OK;
+}
+
+size_t rb_dropped(const struct ringbuf *rb)
+{
+	return rb->dropped;
+}
+"""
+
+_DISCARD = """\
+// ... existing code ...
+int rb_peek(const struct ringbuf *rb, size_t offset, uint8_t *out)
+{
+	// ... existing code ...
+}
+
+size_t rb_discard(struct ringbuf *rb, size_t len)
+{
+	size_t n = len < rb_used(rb) ? len : rb_used(rb);
+
+	rb->tail += n;
+	return n;
+}
+
+// ... existing code ...
+"""
+
+
+def test_a_new_sibling_after_a_matched_one_is_not_a_rename_of_one_before_it():
+    # rb_discard's body is most like rb_read's, but it is shown right after rb_peek, which stands
+    # after rb_read in the file (the marker inside rb_peek elides its body, not the code between)
+    match, named = _match("c", _RINGBUF, _DISCARD)
+    assert named.get("rb_peek") == "rb_peek"
+    assert "rb_discard" not in named and not match.renamed
+    merged = fastapply.apply(_RINGBUF, _DISCARD, filename="ringbuf.c").merged_code
+    assert "size_t rb_read(" in merged and merged.index("rb_peek(") < merged.index("rb_discard(")

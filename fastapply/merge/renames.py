@@ -36,10 +36,14 @@ def _may_define(norm: str) -> bool:
     return opens_block(norm) or "(" in norm and not norm.endswith(";")
 
 
-def _new_word(norm: str, original: str) -> bool:
-    """True when the line has a name (a word of three characters or more) that the original text
-    does not contain. O(words * n) in C (substring search)."""
-    return any(word not in original for word in _WORDS.findall(norm) if len(word) >= 3)
+def _new_word(norm: str, words: set[str]) -> bool:
+    """True when the line has a name (a word of three characters or more) that the original's
+    words do not include. O(its words)."""
+    return any(word not in words for word in _WORDS.findall(norm) if len(word) >= 3)
+
+
+def _new_name(name: str, words: set[str]) -> bool:
+    return any(word not in words for word in _WORDS.findall(name))
 
 
 def _old_body(al: Aligner, d: Definition) -> bool:
@@ -51,11 +55,13 @@ def _old_body(al: Aligner, d: Definition) -> bool:
 
 def find_renames(al: Aligner, defs: DefIndex, original: str) -> int:
     """Teach the aligner the renamed headers of the snippet; returns how many were found."""
+    # the original's words, once per call (a substring search per line was O(lines * n))
+    words = set(_WORDS.findall(original))
     if not any(item.kind == "code" and item.norm not in al.opos and _may_define(item.norm)
-               and _new_word(item.norm, original) for item in al.items):
+               and _new_word(item.norm, words) for item in al.items):
         return 0  # no changed line that may define brings a name the original lacks: nothing to parse
     snippet = defs.snippet()
-    if not snippet or not any(d.name not in original and _old_body(al, d) for d in snippet):
+    if not snippet or not any(_new_name(d.name, words) and _old_body(al, d) for d in snippet):
         return 0  # no definition with a new name over old lines: no rename (and no parse of the original)
     match = defs.match()
     if match is None or not match.renamed:

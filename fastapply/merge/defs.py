@@ -24,8 +24,9 @@ import msgspec
 
 from ..deadline import check_deadline
 from ..languages import LanguageSpec
-from .lines import indent_width
 from .fragments import WRAPPER, parse_part
+from .lines import indent_width
+from .syntax import definition_nodes
 
 _MAX_BYTES = 600_000  # beyond this the parse alone costs too much for the time a merge may take
 _NAME_TYPES = {"identifier", "property_identifier", "type_identifier", "field_identifier", "name", "constant",
@@ -80,7 +81,7 @@ def _read_part(spec: LanguageSpec, language: Any, lines: list[str], norms: list[
     parsed = parse_part(spec, lines[start:stop], after >= 0, whole=start == 0 and stop == len(lines) and after < 0)
     if parsed is None:
         return []
-    defs = _outline(_definition_nodes(spec, language, parsed.tree), norms, start - parsed.head_rows, offset,
+    defs = _outline(definition_nodes(spec, language, parsed.tree), norms, start - parsed.head_rows, offset,
                     (start, stop - 1))
     last_code = max(r for r in range(start, stop) if norms[r])
     for index, d in enumerate(defs):
@@ -88,22 +89,6 @@ def _read_part(spec: LanguageSpec, language: Any, lines: list[str], norms: list[
             complete = d.complete and not parsed.closed and after <= indent_width(lines[d.header])
             defs[index] = msgspec.structs.replace(d, complete=complete, last=min(d.last, stop - 1), open_end=True)
     return defs
-
-
-_queries: dict[str, Any] = {}  # compiled per language: they depend on the grammar, not on any text
-
-
-def _definition_nodes(spec: LanguageSpec, language: Any, tree: Any) -> list[Any]:
-    from tree_sitter import Query, QueryCursor
-
-    query = _queries.get(spec.name)
-    if query is None:
-        valid = [kind for kind in spec.definitions if language.id_for_node_kind(kind, True)]
-        if not valid:
-            return []
-        query = _queries[spec.name] = Query(language, "[" + " ".join(f"({k})" for k in valid) + "] @def")
-    nodes = QueryCursor(query).captures(tree.root_node).get("def", [])
-    return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
 
 
 def _outline(nodes: list[Any], norms: list[str], row0: int, offset: int, rows: tuple[int, int]) -> list[Definition]:

@@ -8,6 +8,7 @@ from collections import Counter
 from rapidfuzz.fuzz import ratio
 
 from .lines import header_key, is_closer, is_trivial, opens_block
+from .syntax import common_prefix
 
 FUZZY_MIN = 60.0
 # Past this length (minified code, embedded data) two lines are compared by their common prefix
@@ -84,8 +85,8 @@ def similarity(a: str, b: str) -> float:
         return ratio(a, b)
     if not a and not b:
         return 100.0
-    head = _common_prefix(a, b)
-    tail = _common_prefix(a[head:][::-1], b[head:][::-1])
+    head = common_prefix(a, b)
+    tail = common_prefix(a[head:][::-1], b[head:][::-1])
     return 200.0 * (head + tail) / (len(a) + len(b))
 
 
@@ -100,16 +101,6 @@ def long_matches(query: str, choices: dict[int, str], limit: int = 3) -> list[tu
     return sorted(found, key=lambda match: -match[1])[:limit]
 
 
-def _common_prefix(a: str, b: str) -> int:
-    """Length of the common prefix: a binary search over slice comparisons (C speed, O(n log n))."""
-    lo, hi = 0, min(len(a), len(b))
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 def substituted(new: str, old: str) -> bool:
     """True when `new` is `old` with a few tokens swapped, in place (a one-word edit, a literal
     replaced by a named constant, an annotation changed): the same number of tokens, at most one

@@ -6,7 +6,7 @@ Imported only when a merge runs; the parsers themselves are cached by `fastapply
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, AnyStr
 
 from ..languages import LanguageSpec
 from ..text import common_affixes
@@ -79,8 +79,9 @@ def reparse(spec: LanguageSpec, tree: Any, before: bytes, after: bytes) -> Any |
     return parser.parse(after, edited)
 
 
-def common_prefix(a: bytes, b: bytes) -> int:
-    """Length of the common prefix: a binary search over slice comparisons (C speed)."""
+def common_prefix(a: AnyStr, b: AnyStr) -> int:
+    """Length of the common prefix of two strings or byte strings: a binary search over slice
+    comparisons (C speed, O(n log n))."""
     lo, hi = 0, min(len(a), len(b))
     while lo < hi:
         mid = (lo + hi + 1) // 2
@@ -158,6 +159,17 @@ def definitions(spec: LanguageSpec, tree: Any) -> list[tuple[str, str, int, int]
     language = spec.ts_language()
     if language is None or not spec.definitions:
         return []
+    found = []
+    for node in definition_nodes(spec, language, tree):
+        name = _name_of(node)
+        if name:
+            found.append((name, node.type, node.start_point[0], node.end_point[0]))
+    return sorted(found, key=lambda d: (d[2], -d[3]))
+
+
+def definition_nodes(spec: LanguageSpec, language: Any, tree: Any) -> list[Any]:
+    """The tree's nodes of the kinds the language's entry lists as definitions, in source order
+    (an outer node before the nodes inside it). O(nodes)."""
     from tree_sitter import Query, QueryCursor
 
     query = _queries.get(spec.name)
@@ -166,15 +178,11 @@ def definitions(spec: LanguageSpec, tree: Any) -> list[tuple[str, str, int, int]
         if not valid:
             return []
         query = _queries[spec.name] = Query(language, "[" + " ".join(f"({k})" for k in valid) + "] @def")
-    found = []
-    for node in QueryCursor(query).captures(tree.root_node).get("def", []):
-        name = _name_of(node)
-        if name:
-            found.append((name, node.type, node.start_point[0], node.end_point[0]))
-    return sorted(found, key=lambda d: (d[2], -d[3]))
+    nodes = QueryCursor(query).captures(tree.root_node).get("def", [])
+    return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
 
 
-_queries: dict[str, Any] = {}
+_queries: dict[str, Any] = {}  # compiled per language: they depend on the grammar, not on any text
 _NAME_TYPES = {"identifier", "property_identifier", "type_identifier", "field_identifier", "name", "constant",
                "simple_identifier", "word", "tag_name"}
 

@@ -18,10 +18,10 @@ from bisect import bisect_right
 from itertools import accumulate, islice
 
 from ..deadline import check_deadline
-from .blocks import block_last, block_stop, enclosing, opens_at, shallower_before, within
+from .blocks import block_last, enclosing, opens_at, shallower_before, within
 from .chain import SortedIndices, count_in, heaviest_chain, span
 from .context import context_block
-from .lines import LazyWidths, block_end, header_key, is_closer, is_trivial, opens_block, widths_of
+from .lines import LazyWidths, block_end, block_stop, header_key, is_closer, is_trivial, opens_block, widths_of
 from .segments import SnippetLine, is_gap
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
 STEP_PASSES = 8

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .lines import Widths, _next_code, block_stop, opens_block, width_lookup  # block_stop: re-exported
+from .lines import Widths, _next_code, opens_block, width_lookup
 
 
 def opens_at(norms: list[str], index: int) -> bool:

@@ -27,7 +27,7 @@ _BODY = re.compile(
     rf"remains? (?:the )?same|stays? the same))?)$",
     re.IGNORECASE,
 )
-_HAS_COMMENT = re.compile(rf"^\s*(?:\{{\s*/\*|<!--|/\*|//|#|--|;|%|\(\*)")
+_HAS_COMMENT = re.compile(r"^\s*(?:\{\s*/\*|<!--|/\*|//|#|--|;|%|\(\*)")
 _DELETE = re.compile(r"^\s*(?://+|#+|--+|/\*+|<!--)\s*\(?\s*(?:remove|removed|delete|deleted|drop|dropped)\b"
                      r"(?P<what>.*?)\)?\s*(?:\*/|-->)?\s*$", re.IGNORECASE)
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")

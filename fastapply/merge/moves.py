@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
 from .order import anchor_of
-from .segments import is_gap
+from .segments import code_segments
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -49,12 +49,7 @@ def find_moves(al: Aligner, defs: DefIndex) -> set[int]:
     return the original lines their old copies occupied (to drop)."""
     counts = Counter(item.norm for item in al.items if item.kind == "code")
     drop: set[int] = set()
-    segments: list[list[int]] = [[]]
-    for index, item in enumerate(al.items):
-        if is_gap(item):
-            segments.append([])
-        elif item.kind == "code":
-            segments[-1].append(index)
+    segments = code_segments(al.items)
     segments = [code for code in segments if code]
     hulls: list[tuple[int, int] | None] = []
     for code in segments:

@@ -18,7 +18,7 @@ from .order import file_order
 from .provenance import check_provenance, markers_in_new_definitions
 from .renames import find_renames
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
-from .segments import (SnippetLine, classify, drop_closing_context, indent_of, is_gap, normalize_all,
+from .segments import (SnippetLine, classify, code_segments, drop_closing_context, indent_of, is_gap, normalize_all,
                        place_markers)
 from .splice import Spliced, splice
 from .validate import check_loss, check_markers, check_syntax
@@ -270,12 +270,7 @@ def _open_edges(items: list[SnippetLine], pairs: dict[int, int],
 
 def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: Aligner) -> None:
     """Refuse snippets whose segments cannot be placed without guessing."""
-    segments: list[list[int]] = [[]]
-    for index, item in enumerate(items):
-        if is_gap(item):
-            segments.append([])
-        elif item.kind == "code":
-            segments[-1].append(index)
+    segments = code_segments(items)
     anchored = [any(s in pairs for s in seg) for seg in segments]
     for index, seg in enumerate(segments):
         if not seg or anchored[index]:

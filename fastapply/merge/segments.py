@@ -52,6 +52,18 @@ def is_gap(item: SnippetLine) -> bool:
     return item.kind in ("marker", "implicit")
 
 
+def code_segments(items: list[SnippetLine]) -> list[list[int]]:
+    """The indices of the code lines of each segment (the stretches between markers), empty
+    segments included so that segment k is the k-th stretch. O(m)."""
+    segments: list[list[int]] = [[]]
+    for index, item in enumerate(items):
+        if is_gap(item):
+            segments.append([])
+        elif item.kind == "code":
+            segments[-1].append(index)
+    return segments
+
+
 def indent_of(text: str) -> str:
     return text[: len(text) - len(text.lstrip())]
 

@@ -9,9 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..errors import ApplyError, ErrorCode
-from ..text import Document
+from ..errors import ApplyError, ErrorCode, InputError
+from ..text import Document, ensure_text, normalize_newlines
 from .templates import PromptTemplate
+
+
+def read_request(original: str | bytes, update: str | bytes) -> tuple[Document, str]:
+    """The checks both model backends start with: the original parsed (newline style, BOM kept
+    aside) and the snippet as text with '\n' newlines; an empty snippet is refused."""
+    original = ensure_text(original, "original file")
+    update = ensure_text(update, "update snippet")
+    if not update.strip():
+        raise InputError("the update snippet is empty", code=ErrorCode.EMPTY_UPDATE)
+    return Document.parse(original), normalize_newlines(update)
 
 
 class RestoreChunks:

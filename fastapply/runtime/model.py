@@ -16,8 +16,8 @@ from ..errors import ApplyError, ErrorCode, InputError, ModelError
 from ..languages import detect_language
 from ..result import ApplyResult, ApplyStats, make_result
 from ..spec import policy
-from ..text import Document, ensure_text, normalize_newlines
-from .answer import AnswerText, RestoreChunks  # noqa: F401 (RestoreChunks: re-exported)
+from ..text import Document, ensure_text
+from .answer import AnswerText, RestoreChunks, read_request  # noqa: F401 (RestoreChunks: re-exported)
 from .detokenize import IncrementalDecoder
 from .templates import PromptTemplate
 
@@ -122,12 +122,7 @@ class ApplyModel:
             raise InputError("speculation 'eagle' needs a draft head: load_model(spec, draft_head=DIR) or "
                              "--draft-head DIR (train one with `fastapply train-head`)",
                              code=ErrorCode.MODEL_NOT_CONFIGURED)
-        original = ensure_text(original, "original file")
-        update = ensure_text(update, "update snippet")
-        if not update.strip():
-            raise InputError("the update snippet is empty", code=ErrorCode.EMPTY_UPDATE)
-        doc = Document.parse(original)
-        snippet = normalize_newlines(update)
+        doc, snippet = read_request(original, update)
         prompt_ids = self.template.encode(self.tokenizer, doc.text, snippet, instruction)
         limit = getattr(self.model.config, "max_position_embeddings", None)
         room = (limit - len(prompt_ids)) if limit else None

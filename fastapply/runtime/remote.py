@@ -26,8 +26,8 @@ from typing import Any, Literal
 from ..errors import ErrorCode, InputError, ModelError
 from ..languages import detect_language
 from ..result import ApplyResult, ApplyStats, make_result
-from ..text import Document, ensure_text, normalize_newlines
-from .answer import AnswerText
+from ..text import Document, ensure_text
+from .answer import AnswerText, read_request
 from .templates import PromptTemplate, resolve_template
 from .upstream import UpstreamPool, upstream_error
 
@@ -143,12 +143,7 @@ class UpstreamModel:
         """The merged file's text as the server streams it. Ends with an ApplyError (output_truncated,
         a failed check) or a ModelError `upstream_failed` rather than with a partial file.
         Other keywords of ApplyModel.stream (speculation, k_max) are the server's business and ignored."""
-        original = ensure_text(original, "original file")
-        update = ensure_text(update, "update snippet")
-        if not update.strip():
-            raise InputError("the update snippet is empty", code=ErrorCode.EMPTY_UPDATE)
-        doc = Document.parse(original)
-        snippet = normalize_newlines(update)
+        doc, snippet = read_request(original, update)
         lang = detect_language(filename, doc.text, language)
         path, body, limit = self._request(doc, snippet, instruction, max_new_tokens, temperature, top_p, seed)
         body["model"] = await self._model_id()

@@ -23,7 +23,6 @@ import argparse
 import asyncio
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -33,17 +32,12 @@ from typing import Any
 import httpx
 import msgspec
 
+from evals.load import free_port
 from fastapply.runtime.http1 import Http1Pool, HttpError
 
 ORIGINAL = "".join(f"def handler_{i}(request):\n    return request.get('field_{i}')\n\n\n" for i in range(20))
 # The structural engine refuses this (no anchor for the new function): the model must merge it.
 UPDATE = "def handler_99(request):\n    return None\n# ... existing code ...\n# ... existing code ...\n"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def cpu_seconds(pid: int) -> float:

@@ -104,7 +104,7 @@ def lines_300(seed: int = 0) -> str:
     for i in range(60):
         out += [f"def handler_{seed}_{i}(request, limit={i}):",
                 f"    \"\"\"Handle request kind {i}.\"\"\"",
-                f"    items = [x for x in request.items if x.size < limit]",
+                "    items = [x for x in request.items if x.size < limit]",
                 f"    return {{'count': len(items), 'kind': {i}}}", ""]
     return "\n".join(out).rstrip("\n") + "\n"
 

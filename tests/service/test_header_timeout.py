@@ -16,17 +16,12 @@ import httpx
 import pytest
 
 from evals import abuse
+from evals.load import free_port
 from fastapply.errors import InputError
 from fastapply.service.settings import from_env
 
 # Generous bounds on waiting (a busy CI machine); the deadline under test is 0.5 s.
 _WAIT_S = 20.0
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _read_response(sock: socket.socket) -> bytes:
@@ -56,7 +51,7 @@ def _closed_without_answer(sock: socket.socket) -> bool:
 
 @pytest.fixture(params=["h11", "httptools"])
 def server(request):
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "FASTAPPLY_API_KEY": "", "FASTAPPLY_API_KEYS": ""}
     proc = subprocess.Popen([sys.executable, "-m", "fastapply", "serve", "--port", str(port),
                              "--http", request.param, "--executor", "thread", "--timeout-s", "3",

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -13,6 +12,7 @@ import time
 import httpx
 import pytest
 
+from evals.load import free_port
 from fastapply.errors import InputError
 from fastapply.service import protocol
 from fastapply.service.settings import from_env
@@ -36,12 +36,6 @@ def test_without_the_packages_auto_falls_back_and_explicit_choices_are_refused(m
         with pytest.raises(InputError) as info:
             from_env(env)
         assert needle in info.value.message and "uvicorn[standard]" in info.value.message
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.mark.parametrize(("http", "loop"), [("h11", "asyncio"), ("httptools", "uvloop")])

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -14,6 +13,7 @@ from pathlib import Path
 import httpx
 from svc_support import scrape
 
+from evals.load import free_port
 from fastapply.service.metrics import Metrics
 from fastapply.service.metrics_dir import ENV
 
@@ -62,12 +62,6 @@ def test_each_app_in_one_process_keeps_its_own_numbers():
     assert one["fastapply_merge_workers_replaced_total"] == 4 and one["fastapply_merge_workers"] == 2
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _worker_pids(folder: Path) -> set[int]:
     return {int(path.stem.rsplit("_", 1)[1]) for path in folder.glob("counter_*.db")}
 
@@ -76,7 +70,7 @@ def test_two_workers_report_one_set_of_metrics(tmp_path):
     """A real `fastapply serve --workers 2`: requests answered by both workers (told apart by their
     request-id prefixes) are all counted in a single scrape, whichever worker answers it; a killed
     worker's counts stay, its live gauges leave the sums; the metrics folder is gone after exit."""
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("FASTAPPLY_") and k != ENV}
     env["TMPDIR"] = str(tmp_path)  # where `fastapply serve` makes its private metrics folder

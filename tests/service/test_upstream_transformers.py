@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ import httpx
 import pytest
 from svc_support import LiveServer, sse_events
 
+from evals.load import free_port
 from fastapply.errors import ApplyError
 from fastapply.service import Settings
 
@@ -29,12 +29,6 @@ REFUSED = "z = 3\n# ... existing code ...\nw = 4\n# ... existing code ...\nq = 5
 MAX_TOKENS = 24
 LONG_ORIGINAL = "".join(f"def handler_{i}(request):\n    return request.get('field_{i}')\n\n\n" for i in range(12))
 LONG_REFUSED = "def handler_99(request):\n    return None\n# ... existing code ...\n# ... existing code ...\n"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

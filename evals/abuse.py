@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -30,6 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from evals import procs
 
 HEADER_TIMEOUT_S = 5
 
@@ -38,10 +38,7 @@ class Server:
     """`fastapply serve` on a free loopback port, in its own process group."""
 
     def __init__(self, *extra: str, header_timeout_s: float = HEADER_TIMEOUT_S) -> None:
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        self.port = sock.getsockname()[1]
-        sock.close()
+        self.port = procs.free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.cmd = [sys.executable, "-m", "fastapply", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                     "--executor", "process", "--executor-workers", "2", "--timeout-s", "5",
@@ -49,30 +46,17 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> Server:
-        self.proc = subprocess.Popen(self.cmd, start_new_session=True, stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if health(self.port)[0]:
-                return self
-            if self.proc.poll() is not None:
-                raise RuntimeError("fastapply serve exited at start")
-            time.sleep(0.2)
-        self.__exit__()
-        raise RuntimeError("fastapply serve did not answer /healthz within 60 s")
+        self.proc = procs.start(self.cmd)
+        try:
+            procs.wait_ready(self.proc, f"{self.url}/healthz", timeout_s=60)
+        except RuntimeError:
+            self.__exit__()
+            raise
+        return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.proc is None:
-            return
-        try:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(10)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            pass
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        self.proc.wait()
+        if self.proc is not None:
+            procs.stop(self.proc, grace_s=10)
 
     def rss_mb(self) -> float:
         """RSS of every process in the server's group (the server and its merge workers)."""

@@ -7,7 +7,6 @@ Cost: one request (or tool call) per case; the Morph SDK needs one `npm install`
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import msgspec
 
-from evals import continue_filter
+from evals import continue_filter, procs
 from evals.cases import Case
 
 MORPH_SDK = "@morphllm/morphsdk@0.2.196"
@@ -158,13 +157,12 @@ def morph_sdk(url: str, cases: list[Case]) -> list[Outcome]:
         cases_path.write_text(json.dumps([{"id": c.id, "original": c.original, "update": c.update,
                                            "instruction": c.instruction, "filename": c.filename}
                                           for c in cases]), encoding="utf-8")
-        proc = subprocess.Popen(["node", str(folder / DRIVER.name), url, str(cases_path), str(out_path)],
-                                cwd=folder, start_new_session=True, stdout=subprocess.DEVNULL)
+        proc = procs.start(["node", str(folder / DRIVER.name), url, str(cases_path), str(out_path)],
+                           cwd=str(folder), stderr=None)
         try:
             proc.wait(timeout=600)
         finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, 9)
+            procs.stop(proc, grace_s=5)
         results = json.loads(out_path.read_text(encoding="utf-8"))
     return [Outcome(merged=r["mergedCode"]) if r["success"] else Outcome(error=r["error"]) for r in results]
 

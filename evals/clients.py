@@ -32,7 +32,7 @@ from pathlib import Path
 import msgspec
 
 import fastapply
-from evals import continue_filter
+from evals import continue_filter, procs
 from evals.cases import DATA_DIR, Case, load_cases
 from evals.client_runs import (
     Outcome,
@@ -150,25 +150,17 @@ def compare(name: str, url: str, cases: list[Case], root: Path) -> dict[str, obj
 
 
 def _serve(root: Path) -> tuple[subprocess.Popen, str]:
-    import time
-
-    import httpx
-
-    from evals.load import free_port
-
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "fastapply", "serve", "--port", str(port), "--log-level",
-                             "warning", "--mcp-root", str(root)], start_new_session=True,
-                            env={**os.environ, "FASTAPPLY_API_KEY": ""}, stderr=subprocess.DEVNULL)
+    port = procs.free_port()
+    proc = procs.start([sys.executable, "-m", "fastapply", "serve", "--port", str(port), "--log-level",
+                        "warning", "--mcp-root", str(root)], env={**os.environ, "FASTAPPLY_API_KEY": ""},
+                       stdout=None)
     url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.TransportError:
-            time.sleep(0.2)
-    os.killpg(proc.pid, 9)
-    raise SystemExit("fastapply serve did not answer /healthz")
+    try:
+        procs.wait_ready(proc, url + "/healthz", timeout_s=60)
+    except RuntimeError as exc:
+        procs.stop(proc)
+        raise SystemExit(f"fastapply serve did not start: {exc}") from None
+    return proc, url
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -213,8 +205,7 @@ def main(argv: list[str] | None = None) -> int:
                     row["client"] = f"{name} (229 KB files)"
                     report.append(row)
         finally:
-            os.killpg(proc.pid, 15)
-            proc.wait(10)
+                    procs.stop(proc)
     for row in report:
         if "skipped" in row:
             print(f"{row['client']:24} skipped: {row['skipped']}")

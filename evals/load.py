@@ -20,7 +20,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -30,21 +29,24 @@ from urllib.parse import urlsplit
 
 import msgspec
 
+from evals import procs
+from evals.procs import free_port
+
 
 def source_file(version: int) -> str:
     """A realistic ~300-line Python module; `version` changes a few lines in the middle."""
     lines = ['"""Order service: validation, pricing and persistence."""', "",
              "from __future__ import annotations", "", "import dataclasses", "import decimal", ""]
     for i in range(28):
-        lines += [f"@dataclasses.dataclass", f"class Rule{i}:",
+        lines += ["@dataclasses.dataclass", f"class Rule{i}:",
                   f"    name: str = 'rule-{i}'", f"    limit: int = {i * 10}", "",
-                  f"    def applies(self, order) -> bool:",
-                  f"        total = sum(item.price * item.quantity for item in order.items)",
-                  f"        return total > self.limit and order.region in ('eu', 'us')", ""]
+                  "    def applies(self, order) -> bool:",
+                  "        total = sum(item.price * item.quantity for item in order.items)",
+                  "        return total > self.limit and order.region in ('eu', 'us')", ""]
         if i == 14 and version:
             lines[-2] = ("        return total >= self.limit and order.region in ('eu', 'us', 'uk')"
                          f"  # v{version}")
-        lines += [f"    def price(self, amount: decimal.Decimal) -> decimal.Decimal:",
+        lines += ["    def price(self, amount: decimal.Decimal) -> decimal.Decimal:",
                   f"        return amount * decimal.Decimal('{1 + i / 100:.2f}')", ""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
@@ -155,34 +157,21 @@ async def run_level(url: str, body: bytes, expected: str, clients: int, max_requ
             "statuses": {str(k): v for k, v in sorted(statuses.items())}, "wrong_merges": wrong}
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen, str]:
-    import httpx
-
     port = free_port()
     command = [sys.executable, "-m", "fastapply", "serve", "--port", str(port), "--log-level", "warning",
                "--executor", args.executor, "--workers", str(args.workers),
                "--max-concurrency", str(args.max_concurrency), "--http", args.http, "--loop", args.loop]
     if args.executor_workers:
         command += ["--executor-workers", str(args.executor_workers)]
-    proc = subprocess.Popen(command, env={**os.environ, "FASTAPPLY_API_KEY": ""}, stderr=subprocess.DEVNULL)
+    proc = procs.start(command, env={**os.environ, "FASTAPPLY_API_KEY": ""})
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit("fastapply serve exited during startup")
-        try:
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.TransportError:
-            time.sleep(0.2)
-    proc.kill()
-    raise SystemExit("fastapply serve did not answer /healthz within 60 s")
+    try:
+        procs.wait_ready(proc, url + "/healthz", timeout_s=60)
+    except RuntimeError as exc:
+        procs.stop(proc)
+        raise SystemExit(f"fastapply serve did not start: {exc}") from None
+    return proc, url
 
 
 def plot(results: list[dict], path: Path, title: str) -> None:
@@ -262,8 +251,7 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(result), file=sys.stderr)
     finally:
         if proc is not None:
-            proc.terminate()
-            proc.wait(15)
+            procs.stop(proc)
 
     from rich.console import Console
     from rich.table import Table

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -32,7 +31,8 @@ from typing import Any
 import httpx
 import msgspec
 
-from evals.load import free_port
+from evals import procs
+from evals.procs import free_port
 from fastapply.runtime.http1 import Http1Pool, HttpError
 
 ORIGINAL = "".join(f"def handler_{i}(request):\n    return request.get('field_{i}')\n\n\n" for i in range(20))
@@ -50,29 +50,13 @@ def cpu_seconds(pid: int) -> float:
 
 
 def spawn(command: list[str], url: str, env: dict[str, str] | None = None) -> subprocess.Popen:
-    proc = subprocess.Popen(command, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"{command[:4]} exited during startup")
-        try:
-            httpx.get(url, timeout=1)
-            return proc
-        except httpx.TransportError:
-            time.sleep(0.2)
-    stop(proc)
-    raise SystemExit(f"{command[:4]} did not answer within 60 s")
-
-
-def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
+    proc = procs.start(command, env={**os.environ, **(env or {})})
+    try:
+        procs.wait_ready(proc, url, timeout_s=60, ready=lambda status: True)
+    except RuntimeError as exc:
+        procs.stop(proc)
+        raise SystemExit(f"{command[:4]} did not start: {exc}") from None
+    return proc
 
 
 async def one(pool: Http1Pool, url: str, body: bytes, sse: bool) -> tuple[int, bool]:
@@ -216,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
             print(msgspec.json.encode(row).decode(), file=sys.stderr)
     finally:
         for proc in reversed(procs):
-            stop(proc)
+            procs.stop(proc)
 
     table = Table(title=f"front over {'the simulated upstream' if args.sim_upstream else args.upstream}: "
                   f"{'streamed' if args.stream else 'JSON'} merges, model={'auto' if args.auto else 'upstream'}, "

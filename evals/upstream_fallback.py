@@ -17,13 +17,13 @@ import json
 import os
 import signal
 import statistics
-import subprocess
 import sys
 import time
 
 import httpx
 
-from evals.load_upstream import free_port, stop
+from evals import procs
+from evals.procs import free_port
 from evals.prompting import smollm2_folder
 
 ORIGINAL = "x = 1\ny = 2\n"
@@ -57,39 +57,20 @@ def main(argv: list[str] | None = None) -> int:
 
     port, front_port = free_port(), free_port()
     env = {"HF_HUB_OFFLINE": "1", "HF_HUB_DISABLE_UPDATE_CHECK": "1"}
-    upstream = subprocess.Popen(
+    upstream = procs.start(
         [sys.executable, "-c", "from transformers.cli.transformers import main; main()", "serve", str(folder),
          "--host", "127.0.0.1", "--port", str(port), "--device", "cpu", "--log-level", "error"],
-        env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        env={**os.environ, **env})
     front = None
     try:
-        deadline = time.monotonic() + 240
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/v1/models", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline or upstream.poll() is not None:
-                raise SystemExit("transformers serve did not start")
-            time.sleep(0.3)
-        front = subprocess.Popen(
+        procs.wait_ready(upstream, f"http://127.0.0.1:{port}/v1/models", timeout_s=240)
+        front = procs.start(
             [sys.executable, "-m", "fastapply", "serve", "--port", str(front_port), "--executor", "thread",
              "--timeout-s", "600", "--log-level", "error", "--model", f"openai:http://127.0.0.1:{port}/v1#{folder}"],
             env={**os.environ, "FASTAPPLY_UPSTREAM_TOKENIZER": str(folder), "FASTAPPLY_UPSTREAM_TEMPLATE": "copy",
-                 "FASTAPPLY_API_KEY": ""}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True)
+                 "FASTAPPLY_API_KEY": ""})
         base = f"http://127.0.0.1:{front_port}"
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(base + "/readyz", timeout=5).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit("the front did not become ready")
-            time.sleep(0.3)
+        procs.wait_ready(front, base + "/readyz", timeout_s=120)
         body = {"model": "auto", "max_tokens": args.max_tokens,
                 "messages": [{"role": "user", "content": f"<code>{ORIGINAL}</code>\n<update>{REFUSED}</update>"}]}
         through, same = [], True
@@ -113,10 +94,12 @@ def main(argv: list[str] | None = None) -> int:
                     os.killpg(upstream.pid, signal.SIGKILL)
         got_error_at = time.perf_counter()
         event = json.loads(last) if last and last != "[DONE]" else {}
+    except RuntimeError as exc:  # a server did not start: say which, without a traceback
+        raise SystemExit(str(exc)) from None
     finally:
         if front is not None:
-            stop(front)
-        stop(upstream)
+            procs.stop(front)
+        procs.stop(upstream)
     print(f"refused edit, max_tokens {args.max_tokens}, {args.runs} runs, answers identical: {same} "
           f"(answer: {reference!r:.60})")
     print(f"  in-process model   median {statistics.median(in_process) * 1000:8.0f} ms  {[round(t, 2) for t in in_process]}")

@@ -29,6 +29,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from evals import procs
+
 METHODS = ("none", "ngram", "suffix", "fastapply", "fastapply_prompt")
 PROPOSER = "fastapply.integrations.vllm.FastApplyProposer"
 
@@ -195,15 +197,18 @@ def main(argv: list[str] | None = None) -> int:
         command = [sys.executable, "-m", "evals.vllm_spec_bench", *(sys.argv[1:] if argv is None else argv),
                    "--one", method]
         started = time.monotonic()
+        # Its own process group: vLLM's engine processes go with it on a timeout.
+        child = procs.start(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout_s,
-                                  start_new_session=True)
+            out, err = (part.decode("utf-8", "replace") for part in child.communicate(timeout=args.timeout_s))
         except subprocess.TimeoutExpired:
             print(f"{method}: timed out after {args.timeout_s:g} s")
             continue
-        lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
-        if done.returncode or not lines:
-            print(f"{method}: failed (exit {done.returncode}); last output:\n{done.stderr[-2000:]}")
+        finally:
+            procs.stop(child, grace_s=10)
+        lines = [line for line in out.splitlines() if line.startswith("RESULT ")]
+        if child.returncode or not lines:
+            print(f"{method}: failed (exit {child.returncode}); last output:\n{err[-2000:]}")
             continue
         results[method] = json.loads(lines[-1][len("RESULT "):])
         print(f"{method}: done in {time.monotonic() - started:.0f} s")

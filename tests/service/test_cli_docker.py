@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from evals.load import free_port
+from evals.procs import free_port
 from fastapply.errors import InputError
 from fastapply.service.settings import Settings, from_env, to_env
 

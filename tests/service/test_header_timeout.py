@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import socket
 import subprocess
 import sys
-import time
 
 import httpx
 import pytest
 
-from evals import abuse
-from evals.load import free_port
+from evals import abuse, procs
+from evals.procs import free_port
 from fastapply.errors import InputError
 from fastapply.service.settings import from_env
 
@@ -43,7 +41,7 @@ def _closed_without_answer(sock: socket.socket) -> bool:
     sock.settimeout(_WAIT_S)
     try:
         return sock.recv(1) == b""
-    except (TimeoutError, socket.timeout):
+    except TimeoutError:
         return False
     except ConnectionResetError:
         return True
@@ -53,29 +51,15 @@ def _closed_without_answer(sock: socket.socket) -> bool:
 def server(request):
     port = free_port()
     env = {**os.environ, "FASTAPPLY_API_KEY": "", "FASTAPPLY_API_KEYS": ""}
-    proc = subprocess.Popen([sys.executable, "-m", "fastapply", "serve", "--port", str(port),
-                             "--http", request.param, "--executor", "thread", "--timeout-s", "3",
-                             "--header-timeout-s", "0.5", "--log-level", "error"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc = procs.start([sys.executable, "-m", "fastapply", "serve", "--port", str(port),
+                        "--http", request.param, "--executor", "thread", "--timeout-s", "3",
+                        "--header-timeout-s", "0.5", "--log-level", "error"],
+                       env=env, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 40
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, "fastapply serve did not start"
-            time.sleep(0.1)
+        procs.wait_ready(proc, f"http://127.0.0.1:{port}/healthz", timeout_s=40)
         yield port
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            _, stderr = proc.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            _, stderr = proc.communicate()
+        stderr = procs.stop(proc)
     assert "Traceback" not in stderr, stderr
 
 

@@ -12,7 +12,7 @@ import time
 import httpx
 import pytest
 
-from evals.load import free_port
+from evals.procs import free_port
 from fastapply.errors import InputError
 from fastapply.service import protocol
 from fastapply.service.settings import from_env

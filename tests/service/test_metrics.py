@@ -13,7 +13,8 @@ from pathlib import Path
 import httpx
 from svc_support import scrape
 
-from evals.load import free_port
+from evals import procs
+from evals.procs import free_port
 from fastapply.service.metrics import Metrics
 from fastapply.service.metrics_dir import ENV
 
@@ -74,10 +75,10 @@ def test_two_workers_report_one_set_of_metrics(tmp_path):
     url = f"http://127.0.0.1:{port}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("FASTAPPLY_") and k != ENV}
     env["TMPDIR"] = str(tmp_path)  # where `fastapply serve` makes its private metrics folder
-    proc = subprocess.Popen(
+    proc = procs.start(
         [sys.executable, "-m", "fastapply", "serve", "--port", str(port), "--workers", "2", "--executor",
          "thread", "--executor-workers", "1", "--log-level", "error", "--no-mcp"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        env=env, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 90
         folders: list[Path] = []
@@ -131,11 +132,5 @@ def test_two_workers_report_one_set_of_metrics(tmp_path):
         assert len(_worker_pids(folder) - {victim}) == 2
         assert samples[ok] == sent  # the dead worker's requests still count
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(10)
+        procs.stop(proc, grace_s=30)
     assert not list(tmp_path.glob("fastapply-metrics-*"))  # removed at exit

@@ -11,14 +11,14 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 from svc_support import LiveServer, sse_events
 
-from evals.load import free_port
+from evals import procs
+from evals.procs import free_port
 from fastapply.errors import ApplyError
 from fastapply.service import Settings
 
@@ -42,32 +42,17 @@ def transformers_serve(smollm2_dir: Path):
     # no PyPI update check, no hub access.
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_HUB_DISABLE_UPDATE_CHECK": "1",
            "TRANSFORMERS_VERBOSITY": "error"}
-    process = subprocess.Popen(
+    process = procs.start(
         [sys.executable, "-c", "from transformers.cli.transformers import main; main()",
          "serve", str(smollm2_dir), "--host", "127.0.0.1", "--port", str(port),
          "--device", "cpu", "--log-level", "error"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        env=env, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}/v1"
     try:
-        deadline = time.monotonic() + 240
-        while True:
-            assert process.poll() is None, process.stderr.read().decode()[-3000:] if process.stderr else ""
-            try:
-                if httpx.get(url + "/models", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "transformers serve did not start within 240 s"
-            time.sleep(0.2)
+        procs.wait_ready(process, url + "/models", timeout_s=240)
         yield url, process
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(5)
+        procs.stop(process)
 
 
 @pytest.fixture(scope="module")

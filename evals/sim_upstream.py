@@ -207,7 +207,9 @@ class ThreadServer:
     """An ASGI app served by uvicorn on a free loopback port in a background thread (tests, evals);
     ready once GET `probe` answers. tests/service's LiveServer is one, for the fastapply service."""
 
-    def __init__(self, app: Any, probe: str = "/v1/models", log_level: str = "critical") -> None:
+    def __init__(self, app: Any, probe: str = "/v1/models", log_level: str = "critical",
+                 tls: tuple[str, str] | None = None) -> None:
+        """`tls`: (certificate file, key file) to serve HTTPS instead of HTTP."""
         import socket
         import threading
 
@@ -217,8 +219,9 @@ class ThreadServer:
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on", log_level=log_level)
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
+        config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on", log_level=log_level,
+                                ssl_certfile=tls[0] if tls else None, ssl_keyfile=tls[1] if tls else None)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve(sockets=[self.sock])),
                                        daemon=True)
@@ -230,7 +233,7 @@ class ThreadServer:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
-                httpx.get(self.url + self.probe, timeout=1)
+                httpx.get(self.url + self.probe, timeout=1, verify=False)  # only: is it up?
                 return self
             except httpx.TransportError:
                 time.sleep(0.05)

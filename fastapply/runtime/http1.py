@@ -7,7 +7,9 @@ above it. At a few hundred tokens per answer that was most of the front's added 
 decodes the chunked body, and `Response.chunks()` yields everything that arrived in one read of the
 socket: under load, many tokens per step. Keep-alive connections are pooled per event loop and bounded;
 a response abandoned half-read closes its connection, which makes vLLM and SGLang abort the request.
-Not supported (not needed for OpenAI-compatible servers): proxies, redirects, HTTP/2, cookies.
+HTTPS is verified against the system's trust store (point SSL_CERT_FILE or SSL_CERT_DIR at a private
+CA). Not supported (not needed for OpenAI-compatible servers): proxies (HTTP(S)_PROXY is ignored: the
+upstream must be reachable directly), redirects, HTTP/2, cookies.
 
 Errors are HttpError subclasses named like httpx's (ConnectError, ConnectTimeout, ReadTimeout,
 RemoteProtocolError, PoolTimeout): metrics and messages report the class name.

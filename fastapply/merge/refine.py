@@ -231,6 +231,11 @@ def pair_edit_run(al: Aligner, s: int, o: int, step: int) -> None:
     A definition header among the edits (a rename) needs more: everything the snippet shows up
     to the next marker or anchor goes on in lock-step, since a new sibling written like an old
     one (`get` before `create`) starts the same way and then differs. O(_RUN_REACH) per anchor."""
+    first = s + step
+    while 0 <= first < len(al.items) and al.items[first].kind == "blank":
+        first += step
+    if not 0 <= first < len(al.items) or first in al.markers or first in al.pairs:
+        return  # the walk below would stop at its first line (most anchors): nothing to pair
     taken = al._taken
     s2, o2 = s, o
     found: list[tuple[int, int, bool]] = []  # (snippet line, original line, edited)
@@ -254,8 +259,7 @@ def pair_edit_run(al: Aligner, s: int, o: int, step: int) -> None:
             if any(edited for _, _, edited in found):
                 closed = len(found)
             continue
-        shifted = indent_width(al.stext[s2]) - indent_width(al.stext[s]) \
-            != indent_width(al.orig[o2]) - indent_width(al.orig[o])
+        shifted = al.swidth[s2] - al.swidth[s] != al.owidth[o2] - al.owidth[o]
         if al.snorm[s2] in al.opos or al.onorm[o2] in al.spos or shifted \
                 or not substituted(al.snorm[s2], al.onorm[o2]):
             clean = False  # (a line the other side has verbatim elsewhere is that line, not an edit)
@@ -274,6 +278,11 @@ def pair_edit_run(al: Aligner, s: int, o: int, step: int) -> None:
 def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
     """From the anchor (s, o), pair the unpaired snippet lines next to it (up to a marker) with
     the unpaired original lines next to it that they are edited versions of, in order."""
+    first = s + step
+    while 0 <= first < len(al.items) and first not in al.pairs and al.items[first].kind == "blank":
+        first += step
+    if not 0 <= first < len(al.items) or first in al.pairs or is_gap(al.items[first]):
+        return  # no unpaired code line next to the anchor (most anchors): nothing to pair
     taken = al._taken
     run: list[int] = []
     s2 = s + step

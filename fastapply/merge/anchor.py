@@ -50,6 +50,7 @@ class Aligner:
         self._all_keys: dict[str, list[int]] | None = None
         self._joined: str | None = None
         self._keys: dict[str, str | None] = {}
+        self._weights: dict[str, float] = {}  # a candidate anchor's weight by its text (_step)
         self._starts: list[int] = []
         self.items: list[SnippetLine] = []
         self.rebase(items, {})
@@ -242,7 +243,7 @@ class Aligner:
             return []
         cands: list[tuple[int, int, float]] = []
         snorm, opos, spos, items = self.snorm, self.opos, self.spos, self.items
-        trivial, fresh = self.strivial, self.fresh_flags()
+        trivial, fresh, weights = self.strivial, self.fresh_flags(), self._weights
         for s in range(s_lo, s_hi):
             norm = snorm[s]
             if not norm or trivial[s] or fresh[s] or items[s].fresh:  # (in_new_definition, inline)
@@ -251,7 +252,10 @@ class Aligner:
             if where:
                 first, last = span(where, o_lo, o_hi)
                 if last - first == 1 and count_in(spos[norm], s_lo, s_hi) == 1:
-                    cands.append((s, where[first], 1.0 + min(len(_WORDS.findall(norm)), 40) / 10))
+                    weight = weights.get(norm)
+                    if weight is None:  # (per text: a common line is a candidate in many small steps)
+                        weight = weights[norm] = 1.0 + min(len(_WORDS.findall(norm)), 40) / 10
+                    cands.append((s, where[first], weight))
                 if last > first:
                     continue
             key = self._skey(s)
@@ -345,8 +349,10 @@ class Aligner:
         keep its body, while the snippet gives no header of its own for s2 there and does not
         dedent s2 (unwrapping a block), and the stretch is more than a line or two: an anchor on a
         copy of the line somewhere else."""
+        if self._header_of(o2) <= o1:
+            return False  # (the cheap test of the two below first)
         solid = (o for o in range(o1 + 1, o2) if self.onorm[o])
-        if self._header_of(o2) <= o1 or next(islice(solid, _ORPHAN_MIN - 1, None), None) is None:
+        if next(islice(solid, _ORPHAN_MIN - 1, None), None) is None:
             return False  # a header or two dropped on purpose (an unwrapped `try:`) is no sign
         if self._sparent is None:
             self._sparent = shallower_before(self.stext, self.snorm, self.swidth)

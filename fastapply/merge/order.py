@@ -128,7 +128,7 @@ def anchor_of(al: Aligner, s: int, counts: Counter[str], match: DefinitionMatch 
     norm = al.snorm[s]
     if not norm or al.items[s].fresh:
         return None
-    if not al.strivial[s] and counts[norm] == 1 and not al.in_new_definition(s):
+    if not al.strivial[s] and counts[norm] == 1 and not al.fresh_flags()[s]:  # (in_new_definition)
         where = al.opos.get(norm, ())
         if len(where) == 1:
             return where[0]

@@ -66,18 +66,19 @@ class Aligner:
             self.strivial = [is_trivial(norm) for norm in self.snorm]
             self.scloser = [is_closer(norm) for norm in self.snorm]
             self._sopens: list[bool | None] = [None] * len(items)
+            # (the positions below too: the same list of lines has the same markers and texts)
+            gap = [is_gap(item) for item in items]
+            self.marker_list = [index for index, flag in enumerate(gap) if flag]
+            self.markers = set(self.marker_list)
+            self._markers_upto = list(accumulate(gap, initial=0))  # markers before each snippet line
+            self._code_upto = list(accumulate((item.kind == "code" for item in items), initial=0))  # code lines
+            self.spos: dict[str, list[int]] = defaultdict(list)
+            for index, norm in enumerate(self.snorm):
+                if norm:
+                    self.spos[norm].append(index)
         self.items = items
-        gap = [is_gap(item) for item in items]
-        self.marker_list = [index for index, flag in enumerate(gap) if flag]
-        self.markers = set(self.marker_list)
-        self._markers_upto = list(accumulate(gap, initial=0))  # markers before each snippet line
-        self._code_upto = list(accumulate((item.kind == "code" for item in items), initial=0))  # code lines
         self._sparent: list[int] | None = None
         self._parents: list[int | None] | None = None
-        self.spos: dict[str, list[int]] = defaultdict(list)
-        for index, norm in enumerate(self.snorm):
-            if norm:
-                self.spos[norm].append(index)
         self._skeys: dict[str, list[int]] | None = None
         self._fresh: list[bool] | None = None
         self._blocks: dict[tuple[str, int], int | None] = {}
@@ -294,6 +295,13 @@ class Aligner:
         not the links to the anchors around the range (`left`, `right`) when they are pairs."""
         if not cands:
             return []  # (most steps of a long snippet: skip the set-up below)
+        if len(cands) == 1:  # (and most others: one candidate, a chain of itself unless it orphans a body)
+            s2, o2, _ = cands[0]
+            if left[0] >= 0 and self.pairs.get(left[0]) == left[1] and not self._marker_between(left[0], s2) \
+                    and self._orphans(*left, s2, o2) or self.pairs.get(right[0]) == right[1] \
+                    and not self._marker_between(s2, right[0]) and self._orphans(s2, o2, *right):
+                return []
+            return [(s2, o2)]
         cands = sorted(set(cands))
         best = [0.0] * len(cands)
         back = [-1] * len(cands)

@@ -74,7 +74,8 @@ def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, 
     o_pos = 0
     for s in range(len(items)):
         if s in pairs:
-            flush(pending, o_pos, pairs[s], s)
+            if pending or pairs[s] > o_pos:  # (nothing between two adjacent pairs: nothing to flush)
+                flush(pending, o_pos, pairs[s], s)
             # a line the snippet repeats byte for byte stays as it is, whatever the indentation style
             same = items[s].text == orig[pairs[s]]
             out.append((orig[pairs[s]] if same else snippet_line(s), SNIP, pairs[s], s))

@@ -31,7 +31,7 @@ def prune_orphans(al: Aligner) -> None:
     ends: dict[int, int] = {}
     for s in sorted(al.pairs):
         o = al.pairs[s]
-        if s not in al.fuzzy and isolated_common(al, s, o):
+        if s not in al.fuzzy and len(al.opos.get(al.snorm[s], ())) >= 3 and isolated_common(al, s, o):
             del al.pairs[s]
             continue
         anc = parent_of[s]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
 from .lines import indent_width, is_closer
@@ -17,12 +19,12 @@ def normalize_all(lines: list[str]) -> list[str]:
     return [" ".join(line.split()) for line in lines]
 
 
-class SnippetLine(msgspec.Struct):
+class SnippetLine(msgspec.Struct, gc=False):
     text: str
     kind: str  # "code", "blank", "marker" (explicit), "implicit" (a marker the engine assumed), "delete"
     norm: str = ""
     number: int = 0  # 1-based line number in the snippet as sent (0 for implicit markers)
-    targets: list[str] = []  # for "delete": identifiers the note names
+    targets: Sequence[str] = ()  # for "delete": identifiers the note names (no list per line: GC work)
     fresh: bool = False  # new code wherever its text also occurs (a moved definition's lines)
 
 

@@ -50,6 +50,8 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     if len(markers) < 2:
         return items
     check_deadline()  # thread mode cannot kill a merge: it stops between steps instead
+    if sum(1 for seg in segments if any(items[s].kind == "code" and s not in defs.swapped for s in seg)) < 2:
+        return items  # a single part with code is in file order, whatever its lines say (the answer below)
     counts = Counter(item.norm for item in items if item.kind == "code")
     spans = _spans(al, segments, counts, None, defs.swapped)
     if spans is not None and [s[2] for s in sorted(spans)] == [s[2] for s in spans]:

@@ -208,12 +208,18 @@ def extend_fuzzy(al: Aligner) -> None:
         walk_fuzzy(al, -1, -1, +1)
     if al.items and al.items[-1].kind == "code":
         walk_fuzzy(al, len(al.items), len(al.orig), -1)
+    pairs, items = al.pairs, al.items
+    # (a paired neighbour ends either walk at once: most anchors sit between two, and skip the calls)
     for s, o in ordered:
-        walk_fuzzy(al, s, o, -1)
-        walk_fuzzy(al, s, o, +1)
+        if s - 1 not in pairs:
+            walk_fuzzy(al, s, o, -1)
+        if s + 1 not in pairs:
+            walk_fuzzy(al, s, o, +1)
     for s, o in sorted(al.pairs.items()):
-        pair_edit_run(al, s, o, +1)
-        pair_edit_run(al, s, o, -1)
+        if s + 1 not in pairs or items[s + 1].kind == "blank":
+            pair_edit_run(al, s, o, +1)
+        if s - 1 not in pairs or items[s - 1].kind == "blank":
+            pair_edit_run(al, s, o, -1)
 
 
 _RUN_REACH = 12  # lines an edit run may span from its anchor

@@ -267,7 +267,8 @@ class Aligner:
                     o = okeys[first]
                     if not self._paired_exactly(o, s_lo, s_hi):
                         cands.append((s, o, 1.0))
-        for s, o, weight in list(cands):
+        # (with one code line in the range no block can end inside it: _block_ends finds nothing)
+        for s, o, weight in list(cands) if self._code_upto[s_hi] - self._code_upto[s_lo] > 1 else ():
             ends = self._block_ends(s, o, s_hi, o_hi)
             if ends is not None:
                 cands.append((*ends, weight))

@@ -49,9 +49,12 @@ def classify(snippet: str, original_norms: set[str]) -> list[SnippetLine]:
     return items
 
 
+GAP_KINDS = ("marker", "implicit")
+
+
 def is_gap(item: SnippetLine) -> bool:
     """Markers, explicit or assumed, stand for kept original code."""
-    return item.kind in ("marker", "implicit")
+    return item.kind in GAP_KINDS
 
 
 def code_segments(items: list[SnippetLine]) -> list[list[int]]:
@@ -59,9 +62,10 @@ def code_segments(items: list[SnippetLine]) -> list[list[int]]:
     segments included so that segment k is the k-th stretch. O(m)."""
     segments: list[list[int]] = [[]]
     for index, item in enumerate(items):
-        if is_gap(item):
+        kind = item.kind
+        if kind in GAP_KINDS:  # (is_gap, inline: once per snippet line, by several passes)
             segments.append([])
-        elif item.kind == "code":
+        elif kind == "code":
             segments[-1].append(index)
     return segments
 

@@ -32,6 +32,7 @@ the same name (cached by the aligner) and a walk back to its enclosing line (cap
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -207,7 +208,6 @@ def _check_repeated_lines(al: Aligner, spliced: Spliced) -> None:
     if not new:
         return
     rows = [r for r, line in enumerate(spliced.lines) if line.strip()]
-    position_of = {row: position for position, row in enumerate(rows)}
     norms: dict[int, str] = {}
 
     def norm_at(position: int) -> str:
@@ -217,7 +217,7 @@ def _check_repeated_lines(al: Aligner, spliced: Spliced) -> None:
 
     for row in new:
         s = spliced.origin[row][0]
-        position = position_of[row]
+        position = bisect_left(rows, row)  # (rows is sorted and holds every non-blank row)
         if is_trivial(al.snorm[s]) or len(_WORDS.findall(al.snorm[s])) < 2:
             continue
         for distance in range(1, _NEAR + 1):

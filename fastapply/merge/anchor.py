@@ -76,12 +76,14 @@ class Aligner:
             for index, norm in enumerate(self.snorm):
                 if norm:
                     self.spos[norm].append(index)
+            # the memos below are facts of the lines too (fresh_flags: also of the definition names,
+            # which renames.py settles before anything asks)
+            self._sparent: list[int] | None = None
+            self._parents: list[int | None] | None = None
+            self._skeys: dict[str, list[int]] | None = None
+            self._fresh: list[bool] | None = None
+            self._blocks: dict[tuple[str, int], int | None] = {}
         self.items = items
-        self._sparent: list[int] | None = None
-        self._parents: list[int | None] | None = None
-        self._skeys: dict[str, list[int]] | None = None
-        self._fresh: list[bool] | None = None
-        self._blocks: dict[tuple[str, int], int | None] = {}
         self.pairs = pairs
 
     def key_of(self, norm: str) -> str | None:

@@ -29,23 +29,24 @@ def prune_orphans(al: Aligner) -> None:
     the same line of some other function."""
     parent_of = al.snippet_parents()
     ends: dict[int, int] = {}
-    for s in sorted(al.pairs):
-        o = al.pairs[s]
-        if s not in al.fuzzy and len(al.opos.get(al.snorm[s], ())) >= 3 and isolated_common(al, s, o):
-            del al.pairs[s]
+    pairs, fuzzy, opos, snorm = al.pairs, al.fuzzy, al.opos, al.snorm  # (once per pair: local names)
+    for s in sorted(pairs):
+        o = pairs[s]
+        if s not in fuzzy and len(opos.get(snorm[s], ())) >= 3 and isolated_common(al, s, o):
+            del pairs[s]
             continue
         anc = parent_of[s]
-        while anc is not None and anc not in al.pairs and al.key_of(al.snorm[anc]) is None:
+        while anc is not None and anc not in pairs and al.key_of(snorm[anc]) is None:
             anc = parent_of[anc]
         if anc is None:
             continue
-        if anc in al.pairs:
-            a = al.pairs[anc]
+        if anc in pairs:
+            a = pairs[anc]
             if a not in ends:
                 ends[a] = al._orig_end(a)
             if a < o <= ends[a] or _reseat(al, anc, s, o):
                 continue
-        del al.pairs[s]
+        del pairs[s]
 
 
 def _reseat(al: Aligner, anc: int, s: int, o: int) -> bool:

@@ -73,13 +73,14 @@ def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, 
     pending: list[int] = []
     o_pos = 0
     for s in range(len(items)):
-        if s in pairs:
-            if pending or pairs[s] > o_pos:  # (nothing between two adjacent pairs: nothing to flush)
-                flush(pending, o_pos, pairs[s], s)
+        o = pairs.get(s)
+        if o is not None:
+            if pending or o > o_pos:  # (nothing between two adjacent pairs: nothing to flush)
+                flush(pending, o_pos, o, s)
             # a line the snippet repeats byte for byte stays as it is, whatever the indentation style
-            same = items[s].text == orig[pairs[s]]
-            out.append((orig[pairs[s]] if same else snippet_line(s), SNIP, pairs[s], s))
-            o_pos = pairs[s] + 1
+            same = items[s].text == orig[o]
+            out.append((orig[o] if same else snippet_line(s), SNIP, o, s))
+            o_pos = o + 1
             pending = []
         else:
             pending.append(s)

@@ -62,8 +62,10 @@ def apply(original: str | bytes, update: str | bytes, *, filename: str | None = 
 def structural(original: str, doc: Document, snippet: str, lang: str | None, filename: str | None,
                started: float) -> ApplyResult:
     from .merge import merge_snippet
+    from .merge.collector import collector_paused
 
-    outcome = merge_snippet(doc.text, snippet, lang)
-    stats = ApplyStats(markers_resolved=outcome.markers_resolved, segments=outcome.segments)
-    return make_result(original, doc.restore(outcome.text), method=outcome.method, language=lang,
-                       filename=filename, started=started, stats=stats, warnings=outcome.warnings)
+    with collector_paused(len(doc.text) + len(snippet)):  # (the diff below builds as many containers)
+        outcome = merge_snippet(doc.text, snippet, lang)
+        stats = ApplyStats(markers_resolved=outcome.markers_resolved, segments=outcome.segments)
+        return make_result(original, doc.restore(outcome.text), method=outcome.method, language=lang,
+                           filename=filename, started=started, stats=stats, warnings=outcome.warnings)

@@ -37,6 +37,7 @@ from __future__ import annotations
 import msgspec
 
 from ..languages import find_language
+from .collector import collector_paused
 from .plan import plan_merge
 
 
@@ -51,6 +52,7 @@ class MergeOutcome(msgspec.Struct, kw_only=True):
 def merge_snippet(original: str, update: str, language: str | None) -> MergeOutcome:
     """Merge `update` (a lazy snippet) into `original`. Both use '\\n' line endings, no BOM."""
     spec = find_language(language)
-    plan = plan_merge(original, update, spec)
+    with collector_paused(len(original) + len(update)):
+        plan = plan_merge(original, update, spec)
     return MergeOutcome(text=plan.text, method=plan.method, markers_resolved=plan.markers_resolved,
                         segments=plan.segments, warnings=plan.warnings)

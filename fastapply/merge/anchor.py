@@ -50,6 +50,7 @@ class Aligner:
         self._all_keys: dict[str, list[int]] | None = None
         self._joined: str | None = None
         self._keys: dict[str, str | None] = {}
+        self._weights: dict[str, float] = {}  # a candidate anchor's weight by its text (_step)
         self._starts: list[int] = []
         self.items: list[SnippetLine] = []
         self.rebase(items, {})
@@ -65,21 +66,24 @@ class Aligner:
             self.strivial = [is_trivial(norm) for norm in self.snorm]
             self.scloser = [is_closer(norm) for norm in self.snorm]
             self._sopens: list[bool | None] = [None] * len(items)
+            # (the positions below too: the same list of lines has the same markers and texts)
+            gap = [is_gap(item) for item in items]
+            self.marker_list = [index for index, flag in enumerate(gap) if flag]
+            self.markers = set(self.marker_list)
+            self._markers_upto = list(accumulate(gap, initial=0))  # markers before each snippet line
+            self._code_upto = list(accumulate((item.kind == "code" for item in items), initial=0))  # code lines
+            self.spos: dict[str, list[int]] = defaultdict(list)
+            for index, norm in enumerate(self.snorm):
+                if norm:
+                    self.spos[norm].append(index)
+            # the memos below are facts of the lines too (fresh_flags: also of the definition names,
+            # which renames.py settles before anything asks)
+            self._sparent: list[int] | None = None
+            self._parents: list[int | None] | None = None
+            self._skeys: dict[str, list[int]] | None = None
+            self._fresh: list[bool] | None = None
+            self._blocks: dict[tuple[str, int], int | None] = {}
         self.items = items
-        gap = [is_gap(item) for item in items]
-        self.marker_list = [index for index, flag in enumerate(gap) if flag]
-        self.markers = set(self.marker_list)
-        self._markers_upto = list(accumulate(gap, initial=0))  # markers before each snippet line
-        self._code_upto = list(accumulate((item.kind == "code" for item in items), initial=0))  # code lines
-        self._sparent: list[int] | None = None
-        self._parents: list[int | None] | None = None
-        self.spos: dict[str, list[int]] = defaultdict(list)
-        for index, norm in enumerate(self.snorm):
-            if norm:
-                self.spos[norm].append(index)
-        self._skeys: dict[str, list[int]] | None = None
-        self._fresh: list[bool] | None = None
-        self._blocks: dict[tuple[str, int], int | None] = {}
         self.pairs = pairs
 
     def key_of(self, norm: str) -> str | None:
@@ -242,7 +246,7 @@ class Aligner:
             return []
         cands: list[tuple[int, int, float]] = []
         snorm, opos, spos, items = self.snorm, self.opos, self.spos, self.items
-        trivial, fresh = self.strivial, self.fresh_flags()
+        trivial, fresh, weights = self.strivial, self.fresh_flags(), self._weights
         for s in range(s_lo, s_hi):
             norm = snorm[s]
             if not norm or trivial[s] or fresh[s] or items[s].fresh:  # (in_new_definition, inline)
@@ -251,7 +255,10 @@ class Aligner:
             if where:
                 first, last = span(where, o_lo, o_hi)
                 if last - first == 1 and count_in(spos[norm], s_lo, s_hi) == 1:
-                    cands.append((s, where[first], 1.0 + min(len(_WORDS.findall(norm)), 40) / 10))
+                    weight = weights.get(norm)
+                    if weight is None:  # (per text: a common line is a candidate in many small steps)
+                        weight = weights[norm] = 1.0 + min(len(_WORDS.findall(norm)), 40) / 10
+                    cands.append((s, where[first], weight))
                 if last > first:
                     continue
             key = self._skey(s)
@@ -262,7 +269,8 @@ class Aligner:
                     o = okeys[first]
                     if not self._paired_exactly(o, s_lo, s_hi):
                         cands.append((s, o, 1.0))
-        for s, o, weight in list(cands):
+        # (with one code line in the range no block can end inside it: _block_ends finds nothing)
+        for s, o, weight in list(cands) if self._code_upto[s_hi] - self._code_upto[s_lo] > 1 else ():
             ends = self._block_ends(s, o, s_hi, o_hi)
             if ends is not None:
                 cands.append((*ends, weight))
@@ -290,6 +298,13 @@ class Aligner:
         not the links to the anchors around the range (`left`, `right`) when they are pairs."""
         if not cands:
             return []  # (most steps of a long snippet: skip the set-up below)
+        if len(cands) == 1:  # (and most others: one candidate, a chain of itself unless it orphans a body)
+            s2, o2, _ = cands[0]
+            if left[0] >= 0 and self.pairs.get(left[0]) == left[1] and not self._marker_between(left[0], s2) \
+                    and self._orphans(*left, s2, o2) or self.pairs.get(right[0]) == right[1] \
+                    and not self._marker_between(s2, right[0]) and self._orphans(s2, o2, *right):
+                return []
+            return [(s2, o2)]
         cands = sorted(set(cands))
         best = [0.0] * len(cands)
         back = [-1] * len(cands)
@@ -345,8 +360,10 @@ class Aligner:
         keep its body, while the snippet gives no header of its own for s2 there and does not
         dedent s2 (unwrapping a block), and the stretch is more than a line or two: an anchor on a
         copy of the line somewhere else."""
+        if self._header_of(o2) <= o1:
+            return False  # (the cheap test of the two below first)
         solid = (o for o in range(o1 + 1, o2) if self.onorm[o])
-        if self._header_of(o2) <= o1 or next(islice(solid, _ORPHAN_MIN - 1, None), None) is None:
+        if next(islice(solid, _ORPHAN_MIN - 1, None), None) is None:
             return False  # a header or two dropped on purpose (an unwrapped `try:`) is no sign
         if self._sparent is None:
             self._sparent = shallower_before(self.stext, self.snorm, self.swidth)

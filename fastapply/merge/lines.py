@@ -167,13 +167,14 @@ def block_end(lines: list[str], norms: list[str], start: int, stop: int, skip: s
     width_of = width_lookup(lines, widths)
     base = width_of(start)
     for index in range(start + 1, stop):
-        if not norms[index] or (skip and index in skip) or continues_block(norms[index]):
+        if not norms[index] or (skip and index in skip):
             continue
         width = width_of(index)
+        if width > base or continues_block(norms[index]):
+            continue  # (a deeper line is passed over whatever it is: its width is the cheap test)
         if width < base:
             return None
-        if width == base:
-            return index if is_closer(norms[index]) else None
+        return index if is_closer(norms[index]) else None
     return None
 
 

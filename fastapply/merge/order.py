@@ -50,6 +50,8 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     if len(markers) < 2:
         return items
     check_deadline()  # thread mode cannot kill a merge: it stops between steps instead
+    if sum(1 for seg in segments if any(items[s].kind == "code" and s not in defs.swapped for s in seg)) < 2:
+        return items  # a single part with code is in file order, whatever its lines say (the answer below)
     counts = Counter(item.norm for item in items if item.kind == "code")
     spans = _spans(al, segments, counts, None, defs.swapped)
     if spans is not None and [s[2] for s in sorted(spans)] == [s[2] for s in spans]:
@@ -128,7 +130,7 @@ def anchor_of(al: Aligner, s: int, counts: Counter[str], match: DefinitionMatch 
     norm = al.snorm[s]
     if not norm or al.items[s].fresh:
         return None
-    if not al.strivial[s] and counts[norm] == 1 and not al.in_new_definition(s):
+    if not al.strivial[s] and counts[norm] == 1 and not al.fresh_flags()[s]:  # (in_new_definition)
         where = al.opos.get(norm, ())
         if len(where) == 1:
             return where[0]

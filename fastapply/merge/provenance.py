@@ -32,6 +32,7 @@ the same name (cached by the aligner) and a walk back to its enclosing line (cap
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -207,7 +208,6 @@ def _check_repeated_lines(al: Aligner, spliced: Spliced) -> None:
     if not new:
         return
     rows = [r for r, line in enumerate(spliced.lines) if line.strip()]
-    position_of = {row: position for position, row in enumerate(rows)}
     norms: dict[int, str] = {}
 
     def norm_at(position: int) -> str:
@@ -217,7 +217,7 @@ def _check_repeated_lines(al: Aligner, spliced: Spliced) -> None:
 
     for row in new:
         s = spliced.origin[row][0]
-        position = position_of[row]
+        position = bisect_left(rows, row)  # (rows is sorted and holds every non-blank row)
         if is_trivial(al.snorm[s]) or len(_WORDS.findall(al.snorm[s])) < 2:
             continue
         for distance in range(1, _NEAR + 1):
@@ -264,7 +264,7 @@ def markers_in_new_definitions(al: Aligner) -> list[tuple[SnippetLine, SnippetLi
     for m in al.marker_list:
         if al.items[m].kind != "marker":
             continue
-        header = _open_header(al, m, indent_width(al.stext[m]))
+        header = _open_header(al, m, al.swidth[m])
         if header < 0 or header in al.pairs or not opens_block(al.snorm[header]) \
                 or header_key(al.snorm[header]) is None:
             # a marker written less indented than the code before it (at column 0) says little
@@ -296,8 +296,10 @@ def _check_markers_in_new_definitions(al: Aligner, suspects: list[tuple[SnippetL
 
 def _open_header(al: Aligner, m: int, width: int) -> int:
     """The nearest snippet line before marker m, in its segment, indented less than `width` (-1)."""
+    if width <= 0:
+        return -1  # (nothing is indented less: the walk below would reach the segment's start)
     header = m - 1
-    while header >= 0 and (not al.snorm[header] or indent_width(al.stext[header]) >= width):
+    while header >= 0 and (not al.snorm[header] or al.swidth[header] >= width):
         if header in al.markers:
             return -1
         header -= 1
@@ -315,7 +317,7 @@ def _open_braced_block(al: Aligner, m: int) -> int:
         return -1
     if _closed_by_a_line(al.snorm[prev]):
         return prev
-    header = _open_header(al, m, indent_width(al.stext[prev]))
+    header = _open_header(al, m, al.swidth[prev])
     return header if header >= 0 and _closed_by_a_line(al.snorm[header]) else -1
 
 

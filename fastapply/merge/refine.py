@@ -29,23 +29,24 @@ def prune_orphans(al: Aligner) -> None:
     the same line of some other function."""
     parent_of = al.snippet_parents()
     ends: dict[int, int] = {}
-    for s in sorted(al.pairs):
-        o = al.pairs[s]
-        if s not in al.fuzzy and isolated_common(al, s, o):
-            del al.pairs[s]
+    pairs, fuzzy, opos, snorm = al.pairs, al.fuzzy, al.opos, al.snorm  # (once per pair: local names)
+    for s in sorted(pairs):
+        o = pairs[s]
+        if s not in fuzzy and len(opos.get(snorm[s], ())) >= 3 and isolated_common(al, s, o):
+            del pairs[s]
             continue
         anc = parent_of[s]
-        while anc is not None and anc not in al.pairs and al.key_of(al.snorm[anc]) is None:
+        while anc is not None and anc not in pairs and al.key_of(snorm[anc]) is None:
             anc = parent_of[anc]
         if anc is None:
             continue
-        if anc in al.pairs:
-            a = al.pairs[anc]
+        if anc in pairs:
+            a = pairs[anc]
             if a not in ends:
                 ends[a] = al._orig_end(a)
             if a < o <= ends[a] or _reseat(al, anc, s, o):
                 continue
-        del al.pairs[s]
+        del pairs[s]
 
 
 def _reseat(al: Aligner, anc: int, s: int, o: int) -> bool:
@@ -208,12 +209,18 @@ def extend_fuzzy(al: Aligner) -> None:
         walk_fuzzy(al, -1, -1, +1)
     if al.items and al.items[-1].kind == "code":
         walk_fuzzy(al, len(al.items), len(al.orig), -1)
+    pairs, items = al.pairs, al.items
+    # (a paired neighbour ends either walk at once: most anchors sit between two, and skip the calls)
     for s, o in ordered:
-        walk_fuzzy(al, s, o, -1)
-        walk_fuzzy(al, s, o, +1)
+        if s - 1 not in pairs:
+            walk_fuzzy(al, s, o, -1)
+        if s + 1 not in pairs:
+            walk_fuzzy(al, s, o, +1)
     for s, o in sorted(al.pairs.items()):
-        pair_edit_run(al, s, o, +1)
-        pair_edit_run(al, s, o, -1)
+        if s + 1 not in pairs or items[s + 1].kind == "blank":
+            pair_edit_run(al, s, o, +1)
+        if s - 1 not in pairs or items[s - 1].kind == "blank":
+            pair_edit_run(al, s, o, -1)
 
 
 _RUN_REACH = 12  # lines an edit run may span from its anchor
@@ -231,6 +238,11 @@ def pair_edit_run(al: Aligner, s: int, o: int, step: int) -> None:
     A definition header among the edits (a rename) needs more: everything the snippet shows up
     to the next marker or anchor goes on in lock-step, since a new sibling written like an old
     one (`get` before `create`) starts the same way and then differs. O(_RUN_REACH) per anchor."""
+    first = s + step
+    while 0 <= first < len(al.items) and al.items[first].kind == "blank":
+        first += step
+    if not 0 <= first < len(al.items) or first in al.markers or first in al.pairs:
+        return  # the walk below would stop at its first line (most anchors): nothing to pair
     taken = al._taken
     s2, o2 = s, o
     found: list[tuple[int, int, bool]] = []  # (snippet line, original line, edited)
@@ -254,8 +266,7 @@ def pair_edit_run(al: Aligner, s: int, o: int, step: int) -> None:
             if any(edited for _, _, edited in found):
                 closed = len(found)
             continue
-        shifted = indent_width(al.stext[s2]) - indent_width(al.stext[s]) \
-            != indent_width(al.orig[o2]) - indent_width(al.orig[o])
+        shifted = al.swidth[s2] - al.swidth[s] != al.owidth[o2] - al.owidth[o]
         if al.snorm[s2] in al.opos or al.onorm[o2] in al.spos or shifted \
                 or not substituted(al.snorm[s2], al.onorm[o2]):
             clean = False  # (a line the other side has verbatim elsewhere is that line, not an edit)
@@ -274,6 +285,11 @@ def pair_edit_run(al: Aligner, s: int, o: int, step: int) -> None:
 def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
     """From the anchor (s, o), pair the unpaired snippet lines next to it (up to a marker) with
     the unpaired original lines next to it that they are edited versions of, in order."""
+    first = s + step
+    while 0 <= first < len(al.items) and first not in al.pairs and al.items[first].kind == "blank":
+        first += step
+    if not 0 <= first < len(al.items) or first in al.pairs or is_gap(al.items[first]):
+        return  # no unpaired code line next to the anchor (most anchors): nothing to pair
     taken = al._taken
     run: list[int] = []
     s2 = s + step

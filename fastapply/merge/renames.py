@@ -55,10 +55,13 @@ def _old_body(al: Aligner, d: Definition) -> bool:
 
 def find_renames(al: Aligner, defs: DefIndex, original: str) -> int:
     """Teach the aligner the renamed headers of the snippet; returns how many were found."""
+    changed = [item.norm for item in al.items
+               if item.kind == "code" and item.norm not in al.opos and _may_define(item.norm)]
+    if not changed:
+        return 0  # no changed line that may define (most edits): not even the words below
     # the original's words, once per call (a substring search per line was O(lines * n))
     words = set(_WORDS.findall(original))
-    if not any(item.kind == "code" and item.norm not in al.opos and _may_define(item.norm)
-               and _new_word(item.norm, words) for item in al.items):
+    if not any(_new_word(norm, words) for norm in changed):
         return 0  # no changed line that may define brings a name the original lacks: nothing to parse
     snippet = defs.snippet()
     if not snippet or not any(_new_name(d.name, words) and _old_body(al, d) for d in snippet):

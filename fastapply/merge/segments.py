@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
 from .lines import indent_width, is_closer
@@ -17,12 +19,12 @@ def normalize_all(lines: list[str]) -> list[str]:
     return [" ".join(line.split()) for line in lines]
 
 
-class SnippetLine(msgspec.Struct):
+class SnippetLine(msgspec.Struct, gc=False):
     text: str
     kind: str  # "code", "blank", "marker" (explicit), "implicit" (a marker the engine assumed), "delete"
     norm: str = ""
     number: int = 0  # 1-based line number in the snippet as sent (0 for implicit markers)
-    targets: list[str] = []  # for "delete": identifiers the note names
+    targets: Sequence[str] = ()  # for "delete": identifiers the note names (no list per line: GC work)
     fresh: bool = False  # new code wherever its text also occurs (a moved definition's lines)
 
 
@@ -47,9 +49,12 @@ def classify(snippet: str, original_norms: set[str]) -> list[SnippetLine]:
     return items
 
 
+GAP_KINDS = ("marker", "implicit")
+
+
 def is_gap(item: SnippetLine) -> bool:
     """Markers, explicit or assumed, stand for kept original code."""
-    return item.kind in ("marker", "implicit")
+    return item.kind in GAP_KINDS
 
 
 def code_segments(items: list[SnippetLine]) -> list[list[int]]:
@@ -57,9 +62,10 @@ def code_segments(items: list[SnippetLine]) -> list[list[int]]:
     segments included so that segment k is the k-th stretch. O(m)."""
     segments: list[list[int]] = [[]]
     for index, item in enumerate(items):
-        if is_gap(item):
+        kind = item.kind
+        if kind in GAP_KINDS:  # (is_gap, inline: once per snippet line, by several passes)
             segments.append([])
-        elif item.kind == "code":
+        elif kind == "code":
             segments[-1].append(index)
     return segments
 

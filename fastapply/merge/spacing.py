@@ -42,6 +42,8 @@ class Spacing:
         if source != SNIP or not prev.strip():
             return None
         if at >= 0:
+            if after - before - 1 or prev_source != SNIP or prev_at >= 0:
+                return None  # (the cheap tests of the condition below, first: most paired lines stop here)
             # a paired header right after a new block's closing line: only the missing blank line
             ends_sibling = indent_width(prev) > indent_width(text) and pep8_gap(text.strip()) \
                 and _new_definition_ends(out, before, indent_width(text)) or \

@@ -73,12 +73,14 @@ def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, 
     pending: list[int] = []
     o_pos = 0
     for s in range(len(items)):
-        if s in pairs:
-            flush(pending, o_pos, pairs[s], s)
+        o = pairs.get(s)
+        if o is not None:
+            if pending or o > o_pos:  # (nothing between two adjacent pairs: nothing to flush)
+                flush(pending, o_pos, o, s)
             # a line the snippet repeats byte for byte stays as it is, whatever the indentation style
-            same = items[s].text == orig[pairs[s]]
-            out.append((orig[pairs[s]] if same else snippet_line(s), SNIP, pairs[s], s))
-            o_pos = pairs[s] + 1
+            same = items[s].text == orig[o]
+            out.append((orig[o] if same else snippet_line(s), SNIP, o, s))
+            o_pos = o + 1
             pending = []
         else:
             pending.append(s)
@@ -120,8 +122,8 @@ def _segment_shifts(items: list[SnippetLine], orig: list[str], pairs: dict[int, 
     votes: dict[int, tuple[float, Counter[float]]] = {}
     everything: Counter[float] = Counter()
     for s, o in pairs.items():
-        delta = round(level(orig[o], file_style) - level(items[s].text, snip_style), 2)
         depth = level(items[s].text, snip_style)
+        delta = round(level(orig[o], file_style) - depth, 2)
         seg = segment_of[s]
         if seg not in votes or depth < votes[seg][0]:
             votes[seg] = (depth, Counter())
@@ -158,6 +160,20 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str],
             result.append(text)
             last_index = index
             index += 1
+            if source == ORIG:
+                # the kept original lines right after it, blank lines included, stay as they are (what
+                # the loop gives them one by one): copied in one go, up to the last non-blank one
+                stop = index
+                while stop < len(out) and out[stop][1] == ORIG and out[stop][2] == at + stop - last_index:
+                    stop += 1
+                while stop > index and not out[stop - 1][0].strip():
+                    stop -= 1
+                if stop > index:
+                    chunk = out[index:stop]
+                    result.extend([entry[0] if entry[0].strip() else "" for entry in chunk])
+                    origin.extend([(entry[3], entry[2]) if entry[0].strip() else (-1, -1) for entry in chunk])
+                    last_index = stop - 1
+                    index = stop
             continue
         run_end = index
         while run_end < len(out) and not out[run_end][0].strip():
@@ -173,8 +189,11 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str],
         if before is not None and after is not None and all(source == SNIP for _, source, _, _ in run):
             usual = spacing.before_new(out, last_index, run_end)
             count = _gap_before_anchor(out, last_index, run_end, orig, count) if usual is None else usual
-            if not pep8_gap(after[0]):
-                count = min(count, spacing.most(indent_width(after[0])) or 1, spacing.most())
+            if count and not pep8_gap(after[0]):
+                # (the per-indentation bound, at least 1, only matters above 1: mostly not measured)
+                count = min(count, spacing.most())
+                if count > 1:
+                    count = min(count, spacing.most(indent_width(after[0])) or 1)
         result.extend([""] * count)
         origin.extend([(-1, -1)] * count)
         index = run_end

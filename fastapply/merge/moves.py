@@ -132,7 +132,7 @@ def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: De
     if all(a < b for a, b in zip(keys, keys[1:])):
         return set()
     olds = [_old_copy(al, u, match) for u in units]
-    chain = _best_chain(al, units, keys, [old is not None for old in olds])
+    chain = _best_chain(al, units, keys, olds)
     kept = [o for index in chain for o in units[index].where]
     drop: set[int] = set()
     for index, unit in enumerate(units):
@@ -227,15 +227,18 @@ def _units(code: list[int], match: DefinitionMatch) -> list[_Unit]:
     return units
 
 
-def _best_chain(al: Aligner, units: list[_Unit], keys: list[int], movable: list[bool]) -> set[int]:
+def _best_chain(al: Aligner, units: list[_Unit], keys: list[int], olds: list[tuple[int, int] | None]) -> set[int]:
     """Indices of the units that stay in place: an increasing chain that holds every unit that
     cannot move, drops the fewest original lines between consecutive kept units, and then keeps
-    the most snippet lines. Empty when the units that cannot move are out of order themselves."""
-    fixed = [j for j, can in enumerate(movable) if not can]
+    the most snippet lines. A unit that is a whole definition (`olds`: its old copy) covers its
+    old copy's lines, not only its anchors: an edited body between its header and its end drops
+    nothing. Empty when the units that cannot move are out of order themselves."""
+    fixed = [j for j, old in enumerate(olds) if old is None]
     solid = [0] * (len(al.orig) + 1)  # non-blank original lines before each line
     for o, norm in enumerate(al.onorm):
         solid[o + 1] = solid[o] + bool(norm)
-    spans = [(min(u.where), max(u.where)) for u in units]
+    spans = [(min(u.where), max(u.where)) if old is None else (min(old[0], *u.where), max(old[1] - 1, *u.where))
+             for u, old in zip(units, olds)]
     inf = (10**9, 0)
     best: list[tuple[int, int]] = []  # (original lines dropped, -snippet lines kept)
     back: list[int] = []

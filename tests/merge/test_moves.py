@@ -240,3 +240,127 @@ function docReady(fn) {
 '''
     expected = DEBUGGER.replace(MAKE_URL, "").replace("function docReady", MAKE_URL + "function docReady")
     assert apply(DEBUGGER, snippet, filename="debugger.js").merged_code == expected
+
+
+SEARCHER = '''mod imp {
+    pub struct Searcher(());
+
+    impl Searcher {
+        pub fn empty() -> Self {
+            Searcher(())
+        }
+
+        pub fn prefixes(_: Literals) -> Self {
+            Searcher(())
+        }
+
+        pub fn suffixes(_: Literals) -> Self {
+            Searcher(())
+        }
+
+        pub fn complete(&self) -> bool {
+            false
+        }
+
+        pub fn find(&self, _: &[u8]) -> Option<(usize, usize)> {
+            unreachable!()
+        }
+
+        pub fn len(&self) -> usize {
+            0
+        }
+
+        pub fn is_empty(&self) -> bool {
+            true
+        }
+    }
+}
+'''
+
+LEN = '''        pub fn len(&self) -> usize {
+            0
+        }
+
+'''
+
+
+def test_an_edited_neighbour_of_a_moved_method_stays_where_it_is() -> None:
+    """`len` moves up; `prefixes` next to it has its body edited, so only its header is an anchor.
+    The edited method covers its old lines (main read it as moved too and dropped `empty` and
+    `prefixes` to put them back as new code, with a stray blank line)."""
+    snippet = '''        pub fn empty() -> Self {
+            Searcher(())
+        }
+
+        pub fn prefixes(_: Literals) -> Self {
+            Settings(())
+        }
+
+        pub fn suffixes(_: Literals) -> Self {
+            Searcher(())
+        }
+
+        pub fn len(&self) -> usize {
+            0
+        }
+
+        pub fn complete(&self) -> bool {
+        // ... existing code ...
+'''
+    snippet = "// ... existing code ...\n" + snippet
+    expected = SEARCHER.replace(LEN, "").replace("        pub fn complete", LEN + "        pub fn complete")
+    expected = expected.replace("            Searcher(())\n        }\n\n        pub fn suffixes",
+                                "            Settings(())\n        }\n\n        pub fn suffixes")
+    assert apply(SEARCHER, snippet, filename="searcher.rs").merged_code == expected
+
+
+COMPLETIONS = '''# completion helpers for the bluez tools
+
+def addresses(cur):
+    if scan_enabled():
+        return scan(cur)
+    return []
+
+def devices(cur):
+    return [d for d in list_devices() if d.startswith(cur)]
+
+def packet_types(cur):
+    return match(cur, PACKET_TYPES)
+
+def hcitool(words):
+    cur = words[-1]
+    return devices(cur)
+'''
+
+ADDRESSES = '''def addresses(cur):
+    if scan_enabled():
+        return scan(cur)
+    return []
+
+'''
+
+
+def test_a_move_out_of_the_files_head_shown_after_its_new_place() -> None:
+    """`addresses` moves from the file's head to before `hcitool`; the head, shown closed up,
+    comes second. Put back in file order, the first marker stands for nothing at the file's start,
+    next to the moved definition's old lines: those are moved, not deleted by a guess (main
+    refused: "the marker on snippet line 1 stands for no code where it is")."""
+    snippet = '''# ... existing code ...
+def packet_types(cur):
+    return match(cur, PACKET_TYPES)
+
+def addresses(cur):
+    if scan_enabled():
+        return scan(cur)
+    return []
+
+def hcitool(words):
+# ... existing code ...
+# completion helpers for the bluez tools
+
+def devices(cur):
+    return [d for d in list_devices() if d.startswith(cur)]
+# ... existing code ...
+'''
+    expected = COMPLETIONS.replace(ADDRESSES, "").replace("def hcitool", ADDRESSES + "def hcitool")
+    assert apply(COMPLETIONS, snippet, filename="completions.py").merged_code == expected

@@ -364,3 +364,65 @@ def devices(cur):
 '''
     expected = COMPLETIONS.replace(ADDRESSES, "").replace("def hcitool", ADDRESSES + "def hcitool")
     assert apply(COMPLETIONS, snippet, filename="completions.py").merged_code == expected
+
+
+UTILS = '''import re
+
+
+def quote(text):
+    return text.replace('"', '\\\\"')
+
+
+def unquote(text):
+    return text.strip('"')
+
+def has_surrogates(text):
+    try:
+        text.encode()
+        return False
+    except UnicodeEncodeError:
+        return True
+
+def format_date(stamp, usegmt=False):
+    if usegmt:
+        stamp = stamp.astimezone()
+    return stamp.isoformat()
+
+def parse_date(text):
+    return datetime.fromisoformat(text)
+'''
+
+SURROGATES = '''def has_surrogates(text):
+    try:
+        text.encode()
+        return False
+    except UnicodeEncodeError:
+        return True
+
+'''
+
+
+def test_a_moved_function_glued_to_the_code_above_gets_its_blank_line() -> None:
+    """The snippet shows the moved function right after the last line of the one above it, with
+    no blank line: it is spaced as it was from its siblings (one blank line on both sides in a
+    file that mixes one and two), not glued to its new neighbour."""
+    snippet = '''# ... existing code ...
+def unquote(text):
+    return text.strip('"')
+
+def format_date(stamp, usegmt=False):
+    if usegmt:
+        stamp = stamp.astimezone()
+    return stamp.isoformat()
+def has_surrogates(text):
+    try:
+        text.encode()
+        return False
+    except UnicodeEncodeError:
+        return True
+
+def parse_date(text):
+# ... existing code ...
+'''
+    expected = UTILS.replace(SURROGATES, "").replace("def parse_date", SURROGATES + "def parse_date")
+    assert apply(UTILS, snippet, filename="utils.py").merged_code == expected

@@ -59,6 +59,7 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
                  if s not in defs.swapped and (o := anchor_of(al, s, counts, None)) is not None]
         if all(a < b for a, b in zip(lines, lines[1:])):
             return items  # a segment has too few anchors, but all lines are in file order
+    match: DefinitionMatch | None = None
     if spans is None or [s[2] for s in sorted(spans)] != [s[2] for s in spans]:
         match = defs.match()  # the lines alone do not settle it: ask the definitions
         if match is not None:
@@ -80,7 +81,9 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
         if position:
             # the marker that stood before this segment describes where it starts
             marker = markers[index - 1] if index > 0 else markers[0]
-            if _unplaced(marker, result, [items[s] for s in segments[index]]):
+            first = next((s for s in segments[index] if items[s].kind == "code"), None)
+            if _unplaced(marker, result, [items[s] for s in segments[index]]) \
+                    and (first is None or anchor_of(al, first, counts, match) is None):
                 return items
             result.append(marker)
         result.extend(items[s] for s in segments[index])
@@ -92,7 +95,8 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
 def _unplaced(marker: SnippetLine, before: list[SnippetLine], after: list[SnippetLine]) -> bool:
     """True for a marker written at column 0 that would now stand right after a block's header and
     before a deeper line: whether it stands for that block's body only or for more (the rest of
-    the block, and the start of the next one) is a guess, and the merge would rest on it."""
+    the block, and the start of the next one) is a guess, and the merge would rest on it (unless
+    that deeper line is an anchor: then it says where the marker ends; file_order checks that)."""
     if marker.text[:1].isspace():
         return False
     above = next((i for i in reversed(before) if i.kind == "code"), None)

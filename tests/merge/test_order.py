@@ -67,3 +67,51 @@ DISCOUNT = 0
     with pytest.raises(ApplyError) as error:
         apply(PRICING, snippet, filename="pricing.py")
     assert error.value.code == "ambiguous_anchor"
+
+
+SESSION = '''require 'time'
+require 'securerandom'
+
+module Session
+  class SessionId
+    attr_reader :public_id
+
+    def initialize(public_id)
+      @public_id = public_id
+    end
+
+    # Commit the session to the response.
+    def commit_session(req, res)
+      session = req.session
+      options = session.options
+      res.set(options)
+    end
+  end
+end
+'''
+
+
+def test_a_column_0_marker_after_a_header_is_placed_by_the_anchored_segment_after_it() -> None:
+    """Put back in file order, the column-0 marker stands right after `class SessionId` and before
+    the deeper segment shown first: that segment's first line is unique in both texts, so it says
+    where the marker ends (main refused: "it would break the order of the snippet's other parts")."""
+    snippet = '''# ... existing code ...
+    # Commit the session to the response.
+    def commit_session(req, res)
+      log_step("commit_session")
+      session = req.session
+# ... existing code ...
+require 'time'
+require 'securerandom'
+
+def log_step(message)
+  warn message
+end
+
+module Session
+  class SessionId
+# ... existing code ...
+'''
+    expected = SESSION.replace("\nmodule Session", "\ndef log_step(message)\n  warn message\nend\n\nmodule Session")
+    expected = expected.replace("res)\n      session", "res)\n      log_step(\"commit_session\")\n      session")
+    assert apply(SESSION, snippet, filename="session.rb").merged_code == expected

@@ -426,3 +426,58 @@ def parse_date(text):
 '''
     expected = UTILS.replace(SURROGATES, "").replace("def parse_date", SURROGATES + "def parse_date")
     assert apply(UTILS, snippet, filename="utils.py").merged_code == expected
+
+
+LOADER = '''class Loader:
+    """Loads modules."""
+
+    def is_package(self, fullname):
+        """Return whether the module is a package.
+
+        Raises ImportError if the module cannot be found.
+        """
+        raise ImportError
+
+    def get_code(self, fullname):
+        """Return the code object for the module."""
+        source = self.get_source(fullname)
+        return self.source_to_code(source)
+
+    def source_to_code(self, data, path='<string>'):
+        """Compile 'data' into a code object.
+
+        The 'path' argument should be where the data was retrieved."""
+        return compile(data, path, 'exec', dont_inherit=True)
+
+    exec_module = _LoaderBasics.exec_module
+'''
+
+IS_PACKAGE = '''    def is_package(self, fullname):
+        """Return whether the module is a package.
+
+        Raises ImportError if the module cannot be found.
+        """
+        raise ImportError
+
+'''
+
+
+def test_a_python_part_that_starts_inside_a_docstring_shows_a_moved_method() -> None:
+    """The part starts with the end of a docstring whose start the marker elides: parsed as it is,
+    its closing quotes open a string that swallows the moved method, which then reads as new
+    code next to its old copy (main refused: "could not be placed there")."""
+    snippet = '''    # ... existing code ...
+        The 'path' argument should be where the data was retrieved."""
+        return compile(data, path, 'exec', dont_inherit=True)
+
+    def is_package(self, fullname):
+        """Return whether the module is a package.
+
+        Raises ImportError if the module cannot be found.
+        """
+        raise ImportError
+
+    exec_module = _LoaderBasics.exec_module
+'''
+    expected = LOADER.replace(IS_PACKAGE, "").replace("    exec_module", IS_PACKAGE + "    exec_module")
+    assert apply(LOADER, snippet, filename="loader.py").merged_code == expected

@@ -52,6 +52,8 @@ class Aligner:
         self._keys: dict[str, str | None] = {}
         self._starts: list[int] = []
         self.items: list[SnippetLine] = []
+        self._gone: list[int] | None = None  # moved-away original lines before each line (set_moved)
+        self._moved: set[int] = set()
         self.rebase(items, {})
         self.fuzzy: set[int] = set()
 
@@ -81,6 +83,13 @@ class Aligner:
         self._fresh: list[bool] | None = None
         self._blocks: dict[tuple[str, int], int | None] = {}
         self.pairs = pairs
+
+    def set_moved(self, drop: set[int]) -> None:
+        """The original lines of definitions the snippet moves elsewhere (moves.py): an anchor
+        chain that passes over them deletes nothing there, and lines matched in order from an
+        anchor pass over them like blank lines. O(n) once."""
+        self._moved = set(drop)
+        self._gone = list(accumulate((o in drop for o in range(len(self.orig))), initial=0)) if drop else None
 
     def key_of(self, norm: str) -> str | None:
         """lines.header_key, memoised per text for the call: several passes ask it of the same lines."""
@@ -307,7 +316,8 @@ class Aligner:
                 if not self._marker_between(s1, s2):
                     if self._orphans(s1, o1, s2, o2):
                         continue
-                    score -= min(max(0, (o2 - o1) - (s2 - s1)) * _DROP_COST, _DROP_CAP)
+                    gone = self._gone[o2] - self._gone[o1 + 1] if self._gone is not None else 0
+                    score -= min(max(0, (o2 - o1) - (s2 - s1) - gone) * _DROP_COST, _DROP_CAP)
                 if score > top:
                     top, arg = score, i
             best[j], back[j] = top + w2, arg
@@ -406,7 +416,7 @@ class Aligner:
         return o if matched else start
 
     def _skip_blank(self, o: int, stop: int, step: int) -> int:
-        while (o - stop) * step < 0 and not self.onorm[o]:
+        while (o - stop) * step < 0 and (not self.onorm[o] or o in self._moved):
             o += step
         return o
 

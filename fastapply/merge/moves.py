@@ -156,14 +156,15 @@ def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: De
 def _mark_moved(al: Aligner, unit: _Unit, old: tuple[int, int]) -> None:
     """Make a moved unit's lines new code, and tell its first line the blank lines that separated
     its old copy from its siblings: at its new place it is spaced like them (models drop or double
-    the blank line above what they move; splice.py reads it)."""
+    the blank line above what they move; splice.py reads it). O(blank runs around it)."""
     for s in unit.lines:
         al.items[s].fresh = True
     above, below = _sibling_gaps(al, *old)
     first = al.items[unit.lines[0]]
-    if above >= 0 or below >= 0:
-        first.gap_above = below if below >= 0 else above
-        first.gap_firm = above == below
+    if below >= 0:
+        first.gap_above, first.gap_firm = below, above == below
+    elif old[1] < len(al.onorm) and is_closer(al.onorm[old[1]]):
+        first.gap_above = 0  # it ended its block right at the closing line: shown glued, it stays so
 
 
 def _sibling_gaps(al: Aligner, first: int, stop: int) -> tuple[int, int]:

@@ -19,7 +19,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
-from .lines import indent_width, opens_block
+from .lines import block_stop, indent_width, opens_block
 from .segments import SnippetLine, is_gap
 
 if TYPE_CHECKING:
@@ -81,9 +81,8 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
         if position:
             # the marker that stood before this segment describes where it starts
             marker = markers[index - 1] if index > 0 else markers[0]
-            first = next((s for s in segments[index] if items[s].kind == "code"), None)
             if _unplaced(marker, result, [items[s] for s in segments[index]]) \
-                    and (first is None or anchor_of(al, first, counts, match) is None):
+                    and not _inside_header(al, segments[ordered[position - 1][2]], segments[index], counts, match):
                 return items
             result.append(marker)
         result.extend(items[s] for s in segments[index])
@@ -96,13 +95,28 @@ def _unplaced(marker: SnippetLine, before: list[SnippetLine], after: list[Snippe
     """True for a marker written at column 0 that would now stand right after a block's header and
     before a deeper line: whether it stands for that block's body only or for more (the rest of
     the block, and the start of the next one) is a guess, and the merge would rest on it (unless
-    that deeper line is an anchor: then it says where the marker ends; file_order checks that)."""
+    that deeper line is an anchor inside that block: then the marker stands for the start of
+    its body; file_order checks that with _inside_header)."""
     if marker.text[:1].isspace():
         return False
     above = next((i for i in reversed(before) if i.kind == "code"), None)
     below = next((i for i in after if i.kind == "code"), None)
     return above is not None and below is not None and opens_block(above.norm) \
         and indent_width(below.text) > indent_width(above.text)
+
+
+def _inside_header(al: Aligner, before: list[int], after: list[int], counts: Counter[str],
+                   match: DefinitionMatch | None) -> bool:
+    """True when the last code line of `before` (a block's header) and the first of `after` are
+    anchors, and the second lies inside the block the first opens in the original: the marker
+    between them then stands for the start of that block's body, no more. O(the block)."""
+    above = next((s for s in reversed(before) if al.items[s].kind == "code"), None)
+    below = next((s for s in after if al.items[s].kind == "code"), None)
+    if above is None or below is None:
+        return False
+    header, inner = anchor_of(al, above, counts, match), anchor_of(al, below, counts, match)
+    return header is not None and inner is not None \
+        and header < inner <= block_stop(al.orig, al.onorm, header, al.owidth)
 
 
 def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: DefinitionMatch | None,

@@ -153,7 +153,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
             if last_index == index - 1 and last_index >= 0 and source == SNIP:
                 # no blank line at all before a new definition: the file's own spacing, if it has one
                 count = spacing.before_new(out, last_index, index) or _gap_before_anchor(out, last_index, index, orig, 0)
-                count = _moved_gap(out, last_index, index, moved, count)
+                count = _moved_gap(out, last_index, index, moved, count, 0)
                 result.extend([""] * count)
                 origin.extend([(-1, -1)] * count)
             if source == SNIP:
@@ -179,7 +179,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
             count = _gap_before_anchor(out, last_index, run_end, orig, count) if usual is None else usual
             if not pep8_gap(after[0]):
                 count = min(count, spacing.most(indent_width(after[0])) or 1, spacing.most())
-            count = _moved_gap(out, last_index, run_end, moved, count)
+            count = _moved_gap(out, last_index, run_end, moved, count, len(run))
         result.extend([""] * count)
         origin.extend([(-1, -1)] * count)
         index = run_end
@@ -187,15 +187,16 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
 
 
 def _moved_gap(out: list[tuple[str, str, int, int]], before: int, after: int, moved: dict[int, tuple[int, bool]],
-               count: int) -> int:
+               count: int, shown: int) -> int:
     """The blank lines between out[before] and out[after] when out[after] is a moved definition's
     first line and not the first thing in its block: the blank lines it had from its siblings when
-    they agree on both sides, or when the snippet glued it to the code above; else `count`."""
+    they agree on both sides, or when the snippet glued it to the code above (`shown`: the
+    snippet's blank lines there); else `count`."""
     s = out[after][3]
     if s not in moved or out[before][1] == EMPTY or opens_block(out[before][0].strip()):
         return count
     gap, firm = moved[s]
-    return gap if firm or count == 0 else count
+    return gap if firm or shown == 0 else count
 
 
 def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after: int, orig: list[str],

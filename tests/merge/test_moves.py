@@ -481,3 +481,90 @@ def test_a_python_part_that_starts_inside_a_docstring_shows_a_moved_method() -> 
 '''
     expected = LOADER.replace(IS_PACKAGE, "").replace("    exec_module", IS_PACKAGE + "    exec_module")
     assert apply(LOADER, snippet, filename="loader.py").merged_code == expected
+
+
+FLAGS = '''package flags
+
+func writeFlags(buf *Buffer, cmd *Command) {
+	for _, flag := range cmd.Local() {
+		writeShortFlag(buf, flag)
+	}
+	for _, flag := range cmd.Inherited() {
+		writeShortFlag(buf, flag)
+	}
+
+	buf.WriteString("\\n")
+}
+
+func writeRequiredFlags(buf *Buffer, cmd *Command) {
+	buf.WriteString("required=()\\n")
+	for _, flag := range cmd.Required() {
+		writeShortFlag(buf, flag)
+	}
+
+	buf.WriteString("\\n")
+}
+
+func writeNouns(buf *Buffer, cmd *Command) {
+	buf.WriteString("nouns=()\\n")
+	buf.WriteString(cmd.Nouns())
+}
+
+func writeAliases(buf *Buffer, cmd *Command) {
+	buf.WriteString(cmd.Aliases())
+}
+'''
+
+REQUIRED = '''func writeRequiredFlags(buf *Buffer, cmd *Command) {
+	buf.WriteString("required=()\\n")
+	for _, flag := range cmd.Required() {
+		writeShortFlag(buf, flag)
+	}
+
+	buf.WriteString("\\n")
+}
+
+'''
+
+
+def test_context_that_ends_like_the_moved_function_stands_for_the_function_before_it() -> None:
+    """The first part ends like both `writeFlags` and the moved `writeRequiredFlags`; matched
+    upwards from `writeNouns`, it passes over the moved function's old lines (they go elsewhere)
+    and lands on the end of `writeFlags` (main paired it with the moved copy and refused)."""
+    snippet = '''		// ... existing code ...
+		writeShortFlag(buf, flag)
+	}
+
+	buf.WriteString("\\n")
+}
+
+func writeNouns(buf *Buffer, cmd *Command) {
+	buf.WriteString("nouns=()\\n")
+	buf.WriteString(cmd.Nouns())
+}
+
+''' + REQUIRED + '''func writeAliases(buf *Buffer, cmd *Command) {
+// ... existing code ...
+'''
+    expected = FLAGS.replace(REQUIRED, "").replace("func writeAliases", REQUIRED + "func writeAliases")
+    assert apply(FLAGS, snippet, filename="flags.go").merged_code == expected
+
+
+def test_a_moved_method_that_ended_its_block_keeps_the_snippets_gluing() -> None:
+    """A method that stood last in its block, right above the closing line, had no blank line
+    after it: shown glued to the code above at its new place, it stays glued (the siblings'
+    spacing says nothing of it), while one that had a sibling after it takes that spacing."""
+    from fastapply.merge.anchor import Aligner
+    from fastapply.merge.moves import _mark_moved, _Unit
+    from fastapply.merge.segments import classify, normalize_all
+
+    orig = ["impl Entry {", "    fn get(&self) {", "        get()", "    }", "", "    fn remove(self) {",
+            "        take()", "    }", "}"]
+    items = classify("    fn remove(self) {\n        take()\n    }\n", set(normalize_all(orig)))
+    al = Aligner(items, orig, normalize_all(orig))
+    _mark_moved(al, _Unit([0, 1, 2], 1), (5, 8))  # remove: last in the impl, `}` right after it
+    assert (items[0].gap_above, items[0].gap_firm) == (0, False)
+    items = classify("    fn get(&self) {\n        get()\n    }\n", set(normalize_all(orig)))
+    al = Aligner(items, orig, normalize_all(orig))
+    _mark_moved(al, _Unit([0, 1, 2], 0), (1, 4))  # get: one blank line to its sibling below
+    assert (items[0].gap_above, items[0].gap_firm) == (1, False)

@@ -91,6 +91,13 @@ class Aligner:
         self._moved = set(drop)
         self._gone = list(accumulate((o in drop for o in range(len(self.orig))), initial=0)) if drop else None
 
+    def moved_between(self, o1: int, o2: int) -> int:
+        """How many original lines strictly between o1 and o2 (either order) were moved away. O(1)."""
+        if self._gone is None:
+            return 0
+        low, high = min(o1, o2), max(o1, o2)
+        return self._gone[high] - self._gone[low + 1] if high > low else 0
+
     def key_of(self, norm: str) -> str | None:
         """lines.header_key, memoised per text for the call: several passes ask it of the same lines."""
         keys = self._keys
@@ -316,7 +323,7 @@ class Aligner:
                 if not self._marker_between(s1, s2):
                     if self._orphans(s1, o1, s2, o2):
                         continue
-                    gone = self._gone[o2] - self._gone[o1 + 1] if self._gone is not None else 0
+                    gone = self.moved_between(o1, o2)
                     score -= min(max(0, (o2 - o1) - (s2 - s1) - gone) * _DROP_COST, _DROP_CAP)
                 if score > top:
                     top, arg = score, i

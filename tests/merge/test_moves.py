@@ -568,3 +568,94 @@ def test_a_moved_method_that_ended_its_block_keeps_the_snippets_gluing() -> None
     al = Aligner(items, orig, normalize_all(orig))
     _mark_moved(al, _Unit([0, 1, 2], 0), (1, 4))  # get: one blank line to its sibling below
     assert (items[0].gap_above, items[0].gap_firm) == (1, False)
+
+
+
+PHP_INPUT = '''<?php
+
+class Input
+{
+    /**
+     * {@inheritdoc}
+     */
+    public function getOption(string $name)
+    {
+        return $this->options[$name] ?? $this->definition->getOption($name)->getDefault();
+    }
+
+    /**
+     * {@inheritdoc}
+     */
+    public function setOption(string $name, $value)
+    {
+        if ($this->definition->hasNegation($name)) {
+            $this->options[$this->definition->negationToName($name)] = !$value;
+            return;
+        }
+        $this->options[$name] = $value;
+    }
+
+    /**
+     * {@inheritdoc}
+     */
+    public function hasOption(string $name)
+    {
+        return $this->definition->hasOption($name) || $this->definition->hasNegation($name);
+    }
+
+    /**
+     * Escapes a token through escapeshellarg if it contains unsafe chars.
+     */
+    public function escapeToken(string $token)
+    {
+        return preg_match('{^[\\w-]+$}', $token) ? $token : escapeshellarg($token);
+    }
+
+    /**
+     * {@inheritdoc}
+     */
+    public function setStream($stream)
+    {
+        $this->stream = $stream;
+    }
+}
+'''
+ESCAPE_TOKEN = '''    /**
+     * Escapes a token through escapeshellarg if it contains unsafe chars.
+     */
+    public function escapeToken(string $token)
+    {
+        return preg_match('{^[\\w-]+$}', $token) ? $token : escapeshellarg($token);
+    }
+
+'''
+SNIPPET_INPUT = '''        // ... existing code ...
+        return $this->options[$name] ?? $this->definition->getOption($name)->getDefault();
+    }
+
+''' + ESCAPE_TOKEN + '''    /**
+     * {@inheritdoc}
+     */
+    public function setOption(string $name, $value)
+    {
+        if ($this->definition->hasNegation($name)) {
+            // ... existing code ...
+    }
+    // ... existing code ...
+    public function hasOption(string $name)
+    {
+        return $this->definition->hasOption($name) || $this->definition->hasNegation($name);
+    }
+
+    /**
+     * {@inheritdoc}
+     // ... existing code ...
+'''
+EXPECTED_INPUT = PHP_INPUT.replace(ESCAPE_TOKEN, "").replace("    /**\n     * {@inheritdoc}\n     */\n    public function setOption", ESCAPE_TOKEN + "    /**\n     * {@inheritdoc}\n     */\n    public function setOption")
+
+
+def test_common_context_after_a_moved_methods_old_place_stays_paired() -> None:
+    """`/**` and `* {@inheritdoc}` occur all over the file; shown right after `hasOption`, they
+    stand for the lines after it once the moved `escapeToken` (which sat between them) is gone,
+    not for a copy elsewhere (main unpaired them as isolated and refused)."""
+    assert apply(PHP_INPUT, SNIPPET_INPUT, filename="Input.php").merged_code == EXPECTED_INPUT

@@ -75,8 +75,8 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     if segments[0] and ordered[0][2] != 0 or segments[-1] and ordered[-1][2] != len(segments) - 1:
         return items
     result: list[SnippetLine] = []
-    if not segments[0]:
-        result.append(markers[0])
+    if not segments[0] and any(al.onorm[:ordered[0][0]]):
+        result.append(markers[0])  # (none before the file's first line: it would stand for nothing)
     for position, (_, _, index) in enumerate(ordered):
         if position:
             # the marker that stood before this segment describes where it starts

@@ -115,3 +115,33 @@ module Session
     expected = SESSION.replace("\nmodule Session", "\ndef log_step(message)\n  warn message\nend\n\nmodule Session")
     expected = expected.replace("res)\n      session", "res)\n      log_step(\"commit_session\")\n      session")
     assert apply(SESSION, snippet, filename="session.rb").merged_code == expected
+
+
+def test_the_files_head_put_first_gets_no_marker_before_it() -> None:
+    """Put back in file order, a part that starts on the file's first line has nothing before it:
+    the marker that stood before the first part of the snippet is not put above it (standing for
+    nothing there, next to a swapped definition's old copy, it made the merge refuse)."""
+    from fastapply.languages import get_language
+    from fastapply.merge.anchor import Aligner
+    from fastapply.merge.defmatch import DefIndex
+    from fastapply.merge.order import file_order
+    from fastapply.merge.segments import classify, normalize_all
+
+    orig = PRICING.rstrip("\n").split("\n")
+    snippet = '''# ... existing code ...
+def order_total(items: list[Item]) -> int:
+    subtotal = sum(line_total(item) for item in items)
+    return round_cents(subtotal * (1 + TAX_RATE) - DISCOUNT)
+# ... existing code ...
+import math
+from dataclasses import dataclass
+
+TAX_RATE = 0.21
+DISCOUNT = 0
+# ... existing code ...
+'''
+    items = classify(snippet, set(normalize_all(orig)))
+    al = Aligner(items, orig, normalize_all(orig))
+    ordered = file_order(al, DefIndex(get_language("python"), al))
+    assert [item.text for item in ordered[:2]] == ["import math", "from dataclasses import dataclass"]
+    assert sum(item.kind == "marker" for item in ordered) == 2

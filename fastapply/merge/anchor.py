@@ -240,9 +240,29 @@ class Aligner:
             oc = self._orig_end(o)
             if oc >= o_hi or oc == o:
                 return None
-        if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc]:
+        if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc] \
+                and self._tail_fits(s, sc, o, oc):
             return sc, oc
         return None
+
+    def _tail_fits(self, s: int, sc: int, o: int, oc: int) -> bool:
+        """False when the snippet block s..sc elides part of itself with a marker and a line between
+        the last such marker and its closing line is an original line found elsewhere but nowhere
+        inside the original block o..oc (`done`, `fi` after a marker, while that block has
+        neither): the closing line then ends a later block, which the marker reaches into.
+        O(tail lines * log n)."""
+        last = self._markers_upto[sc] - self._markers_upto[s + 1]
+        if last == 0:
+            return True  # (no marker inside the snippet block)
+        for t in range(sc - 1, s, -1):
+            if t in self.markers:
+                return True
+            where = self.opos.get(self.snorm[t], ()) if self.snorm[t] else ()
+            if where:  # (a new or edited line says nothing about where it stands)
+                at = bisect_right(where, o)
+                if at >= len(where) or where[at] >= oc:
+                    return False
+        return True
 
     # -- recursion ----------------------------------------------------------------------------
 

@@ -145,3 +145,54 @@ DISCOUNT = 0
     ordered = file_order(al, DefIndex(get_language("python"), al))
     assert [item.text for item in ordered[:2]] == ["import math", "from dataclasses import dataclass"]
     assert sum(item.kind == "marker" for item in ordered) == 2
+
+
+
+LVM_BASH = '''_lvm_volumegroups()
+{
+    COMPREPLY=($(compgen -W "$(vgscan)" -- "$cur"))
+}
+
+_lvm_physicalvolumes()
+{
+    COMPREPLY=($(compgen -W "$(pvscan)" -- "$cur"))
+}
+
+_lvm_logicalvolumes()
+{
+    COMPREPLY=($(compgen -W "$(lvscan)" -- "$cur"))
+    if [[ $cur == /dev/mapper/* ]]; then
+        for i in "${!COMPREPLY[@]}"; do
+            unset 'COMPREPLY[i]'
+        done
+    fi
+}
+
+_lvm_units()
+{
+    COMPREPLY=($(compgen -W 'h s b k m g' -- "$cur"))
+}
+'''
+SNIPPET_LVM_BASH = '''# ... existing code ...
+_lvm_physicalvolumes()
+{
+    COMPREPLY=($(compgen -W "$(pvscan)" -- "$cur"))
+    # ... existing code ...
+        done
+    fi
+}
+
+_lvm_units()
+{
+    COMPREPLY=($(compgen -W 'h s b k m g t' -- "$cur"))
+}
+'''
+
+
+def test_a_closing_line_after_a_marker_closes_the_block_its_context_lines_belong_to() -> None:
+    """The marker inside `_lvm_physicalvolumes` reaches into `_lvm_logicalvolumes`: `done` and
+    `fi` after it are lines of that later function, so the `}` after them closes it, not the
+    function whose header the part shows (main paired the `}` with the first function's end and
+    read the second function as deleted, or refused)."""
+    expected = LVM_BASH.replace("h s b k m g'", "h s b k m g t'")
+    assert apply(LVM_BASH, SNIPPET_LVM_BASH, filename="lvm.sh").merged_code == expected

@@ -251,8 +251,7 @@ class Aligner:
         inside the original block o..oc (`done`, `fi` after a marker, while that block has
         neither): the closing line then ends a later block, which the marker reaches into.
         O(tail lines * log n)."""
-        last = self._markers_upto[sc] - self._markers_upto[s + 1]
-        if last == 0:
+        if self._markers_upto[sc] == self._markers_upto[s + 1]:
             return True  # (no marker inside the snippet block)
         for t in range(sc - 1, s, -1):
             if t in self.markers:

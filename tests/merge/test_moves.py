@@ -651,7 +651,8 @@ SNIPPET_INPUT = '''        // ... existing code ...
      * {@inheritdoc}
      // ... existing code ...
 '''
-EXPECTED_INPUT = PHP_INPUT.replace(ESCAPE_TOKEN, "").replace("    /**\n     * {@inheritdoc}\n     */\n    public function setOption", ESCAPE_TOKEN + "    /**\n     * {@inheritdoc}\n     */\n    public function setOption")
+SET_OPTION = "    /**\n     * {@inheritdoc}\n     */\n    public function setOption"
+EXPECTED_INPUT = PHP_INPUT.replace(ESCAPE_TOKEN, "").replace(SET_OPTION, ESCAPE_TOKEN + SET_OPTION)
 
 
 def test_common_context_after_a_moved_methods_old_place_stays_paired() -> None:

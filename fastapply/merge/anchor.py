@@ -53,6 +53,8 @@ class Aligner:
         self._weights: dict[str, float] = {}  # a candidate anchor's weight by its text (_step)
         self._starts: list[int] = []
         self.items: list[SnippetLine] = []
+        self._gone: list[int] | None = None  # moved-away original lines before each line (set_moved)
+        self._moved: set[int] = set()
         self.rebase(items, {})
         self.fuzzy: set[int] = set()
 
@@ -85,6 +87,20 @@ class Aligner:
             self._blocks: dict[tuple[str, int], int | None] = {}
         self.items = items
         self.pairs = pairs
+
+    def set_moved(self, drop: set[int]) -> None:
+        """The original lines of definitions the snippet moves elsewhere (moves.py): an anchor
+        chain that passes over them deletes nothing there, and lines matched in order from an
+        anchor pass over them like blank lines. O(n) once."""
+        self._moved = set(drop)
+        self._gone = list(accumulate((o in drop for o in range(len(self.orig))), initial=0)) if drop else None
+
+    def moved_between(self, o1: int, o2: int) -> int:
+        """How many original lines strictly between o1 and o2 (either order) were moved away. O(1)."""
+        if self._gone is None:
+            return 0
+        low, high = min(o1, o2), max(o1, o2)
+        return self._gone[high] - self._gone[low + 1] if high > low else 0
 
     def key_of(self, norm: str) -> str | None:
         """lines.header_key, memoised per text for the call: several passes ask it of the same lines."""
@@ -228,9 +244,28 @@ class Aligner:
             oc = self._orig_end(o)
             if oc >= o_hi or oc == o:
                 return None
-        if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc]:
+        if sc is not None and oc is not None and self.snorm[sc] == self.onorm[oc] \
+                and self._tail_fits(s, sc, o, oc):
             return sc, oc
         return None
+
+    def _tail_fits(self, s: int, sc: int, o: int, oc: int) -> bool:
+        """False when the snippet block s..sc elides part of itself with a marker and a line between
+        the last such marker and its closing line is an original line found elsewhere but nowhere
+        inside the original block o..oc (`done`, `fi` after a marker, while that block has
+        neither): the closing line then ends a later block, which the marker reaches into.
+        O(tail lines * log n)."""
+        if self._markers_upto[sc] == self._markers_upto[s + 1]:
+            return True  # (no marker inside the snippet block)
+        for t in range(sc - 1, s, -1):
+            if t in self.markers:
+                return True
+            where = self.opos.get(self.snorm[t], ()) if self.snorm[t] else ()
+            if where:  # (a new or edited line says nothing about where it stands)
+                at = bisect_right(where, o)
+                if at >= len(where) or where[at] >= oc:
+                    return False
+        return True
 
     # -- recursion ----------------------------------------------------------------------------
 
@@ -322,7 +357,8 @@ class Aligner:
                 if not self._marker_between(s1, s2):
                     if self._orphans(s1, o1, s2, o2):
                         continue
-                    score -= min(max(0, (o2 - o1) - (s2 - s1)) * _DROP_COST, _DROP_CAP)
+                    gone = self.moved_between(o1, o2)
+                    score -= min(max(0, (o2 - o1) - (s2 - s1) - gone) * _DROP_COST, _DROP_CAP)
                 if score > top:
                     top, arg = score, i
             best[j], back[j] = top + w2, arg
@@ -423,7 +459,7 @@ class Aligner:
         return o if matched else start
 
     def _skip_blank(self, o: int, stop: int, step: int) -> int:
-        while (o - stop) * step < 0 and not self.onorm[o]:
+        while (o - stop) * step < 0 and (not self.onorm[o] or o in self._moved):
             o += step
         return o
 

@@ -135,6 +135,13 @@ def _preamble_start(node: Any) -> int:
     line between), or the node's own first line."""
     first = node.start_point[0]
     sibling = node.prev_named_sibling
+    parent = node.parent
+    if sibling is None and parent is not None and parent.start_byte == node.start_byte:
+        # the first statement of a body (Ruby: the comments above a class's first method belong
+        # to the class, beside its body); not a comment that ends the class's own header line
+        sibling = parent.prev_named_sibling
+        if sibling is not None and sibling.start_point[1] > node.start_point[1]:
+            sibling = None
     while sibling is not None and _is_preamble(sibling.type):
         end = sibling.end_point[0] - (sibling.end_point[1] == 0)  # a line comment holds its newline
         if end != first - 1 and not (end == first and sibling.end_point[1] == 0):

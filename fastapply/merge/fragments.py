@@ -3,7 +3,8 @@
 A part is a piece of a file: it may start inside a doc comment or a class body, or by closing a
 block opened before it, and end inside a block or a parameter list that the next marker elides.
 Parsed as it is, tree-sitter's error recovery often turns a cut definition into an ERROR node, and
-the definition is lost. So the lines closing blocks opened before the part are blanked out, and a
+the definition is lost. So the lines closing blocks opened before the part (or, in Python, a
+docstring opened before it) are blanked out, and a
 few variants are parsed, the one with the fewest errors kept: the part as it is (dedented; PHP
 after `<?php`; one starting inside `/* ... */` after `/*`); with the brackets left open closed
 (or one to three `end`s); for an indented part of a language whose members live in classes
@@ -51,7 +52,7 @@ def parse_part(spec: LanguageSpec, part: list[str], cut_short: bool, whole: bool
     if whole:
         tree = parse(spec, "\n".join(lines))
         return Parsed(tree, 0, False) if tree is not None else None
-    lines = _without_open_tail(lines, spec)
+    lines = _without_open_string(_without_open_tail(lines, spec), spec)
     heads: list[str] = []  # lines before everything (`<?php`)
     if spec.name in _HEADS and not any(_HEADS[spec.name] in line for line in lines):
         heads.append(_HEADS[spec.name])
@@ -98,6 +99,32 @@ def _without_open_tail(lines: list[str], spec: LanguageSpec) -> list[str]:
         if depth < lowest:
             lowest, last = depth, row
     return ["" if row <= last else line for row, line in enumerate(lines)]
+
+
+_TRIPLE_QUOTES = ('"' * 3, "'" * 3)
+# what stands before a triple quote that opens a string (`x = `, `(`, `return `, a prefix `r`)
+_OPENS_STRING = re.compile(r"(?:[=(\[{,:+]|\breturn|(?:^|\W)[rRbBfFuU]{1,2})\s*$")
+
+
+def _without_open_string(lines: list[str], spec: LanguageSpec) -> list[str]:
+    """The lines with a Python part's head blanked out when the part starts inside a triple-quoted
+    string (the end of a docstring whose start a marker elides): read as an opening quote, its
+    end would turn the definitions after it into a string. Its first triple quote ends a line of
+    text (`applicable).` and the quote, not `x = ` and the quote) and the part holds an odd
+    number of them. O(part)."""
+    if spec.name != "python":
+        return lines
+    for row, line in enumerate(lines):
+        text = line.strip()
+        quote = next((q for q in _TRIPLE_QUOTES if q in text), None)
+        if quote is None:
+            continue
+        before = text[:-3]
+        if text.count(quote) != 1 or not text.endswith(quote) or not before.strip() or _OPENS_STRING.search(before) \
+                or sum(other.count(quote) for other in lines) % 2 == 0:
+            return lines
+        return ["" for _ in lines[:row + 1]] + lines[row + 1:]
+    return lines
 
 
 def _variants(spec: LanguageSpec, heads: list[str], body: str, cut_short: bool,

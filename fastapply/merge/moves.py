@@ -26,6 +26,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
+from .lines import is_closer, opens_block
 from .order import anchor_of
 from .segments import code_segments
 
@@ -111,8 +112,7 @@ def _cross_moves(al: Aligner, segments: list[list[int]], counts: Counter[str],
             apart = all(rest[1] < h[0] or rest[0] > h[1] for h in others)
             if inside and apart:
                 drop.update(range(*old))
-                for s in unit.lines:
-                    al.items[s].fresh = True
+                _mark_moved(al, unit, old)
                 hulls[i] = rest
     return drop
 
@@ -132,7 +132,7 @@ def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: De
     if all(a < b for a, b in zip(keys, keys[1:])):
         return set()
     olds = [_old_copy(al, u, match) for u in units]
-    chain = _best_chain(al, units, keys, [old is not None for old in olds])
+    chain = _best_chain(al, units, keys, olds)
     kept = [o for index in chain for o in units[index].where]
     drop: set[int] = set()
     for index, unit in enumerate(units):
@@ -145,13 +145,43 @@ def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: De
             # and drops the other's old copy by itself; only the segment order must not count it
             swapped.update(unit.lines)
             continue
-        for s in unit.lines:
-            al.items[s].fresh = True
+        _mark_moved(al, unit, old)
         if first > 0 and not al.onorm[first - 1]:
             while stop < len(al.orig) and not al.onorm[stop]:
                 stop += 1  # one of the two blank runs around it goes with it
         drop.update(range(first, stop))
     return drop
+
+
+def _mark_moved(al: Aligner, unit: _Unit, old: tuple[int, int]) -> None:
+    """Make a moved unit's lines new code, and tell its first line the blank lines that separated
+    its old copy from its siblings: at its new place it is spaced like them (models drop or double
+    the blank line above what they move; splice.py reads it). O(blank runs around it)."""
+    for s in unit.lines:
+        al.items[s].fresh = True
+    above, below = _sibling_gaps(al, *old)
+    first = al.items[unit.lines[0]]
+    if below >= 0:
+        first.gap_above, first.gap_firm = below, above == below
+    elif old[1] < len(al.onorm) and is_closer(al.onorm[old[1]]):
+        first.gap_above = 0  # it ended its block right at the closing line: shown glued, it stays so
+
+
+def _sibling_gaps(al: Aligner, first: int, stop: int) -> tuple[int, int]:
+    """The blank lines between the original lines [first, stop) and the sibling before them, and
+    the one after them; -1 where there is none (the start or end of their block). O(blank runs)."""
+    onorm, width = al.onorm, al.owidth[first]
+    after = stop
+    while after < len(onorm) and not onorm[after]:
+        after += 1
+    below = after - stop if after < len(onorm) and al.owidth[after] == width and not is_closer(onorm[after]) \
+        else -1
+    before = first
+    while before > 0 and not onorm[before - 1]:
+        before -= 1
+    above = first - before if before > 0 and al.owidth[before - 1] >= width \
+        and not opens_block(onorm[before - 1]) else -1
+    return above, below
 
 
 def _edge_context(al: Aligner, units: list[_Unit], match: DefinitionMatch) -> None:
@@ -227,15 +257,18 @@ def _units(code: list[int], match: DefinitionMatch) -> list[_Unit]:
     return units
 
 
-def _best_chain(al: Aligner, units: list[_Unit], keys: list[int], movable: list[bool]) -> set[int]:
+def _best_chain(al: Aligner, units: list[_Unit], keys: list[int], olds: list[tuple[int, int] | None]) -> set[int]:
     """Indices of the units that stay in place: an increasing chain that holds every unit that
     cannot move, drops the fewest original lines between consecutive kept units, and then keeps
-    the most snippet lines. Empty when the units that cannot move are out of order themselves."""
-    fixed = [j for j, can in enumerate(movable) if not can]
+    the most snippet lines. A unit that is a whole definition (`olds`: its old copy) covers its
+    old copy's lines, not only its anchors: an edited body between its header and its end drops
+    nothing. Empty when the units that cannot move are out of order themselves."""
+    fixed = [j for j, old in enumerate(olds) if old is None]
     solid = [0] * (len(al.orig) + 1)  # non-blank original lines before each line
     for o, norm in enumerate(al.onorm):
         solid[o + 1] = solid[o] + bool(norm)
-    spans = [(min(u.where), max(u.where)) for u in units]
+    spans = [(min(u.where), max(u.where)) if old is None else (min(old[0], *u.where), max(old[1] - 1, *u.where))
+             for u, old in zip(units, olds)]
     inf = (10**9, 0)
     best: list[tuple[int, int]] = []  # (original lines dropped, -snippet lines kept)
     back: list[int] = []

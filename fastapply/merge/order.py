@@ -19,7 +19,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
-from .lines import indent_width, opens_block
+from .lines import block_stop, indent_width, opens_block
 from .segments import SnippetLine, is_gap
 
 if TYPE_CHECKING:
@@ -61,6 +61,7 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
                  if s not in defs.swapped and (o := anchor_of(al, s, counts, None)) is not None]
         if all(a < b for a, b in zip(lines, lines[1:])):
             return items  # a segment has too few anchors, but all lines are in file order
+    match: DefinitionMatch | None = None
     if spans is None or [s[2] for s in sorted(spans)] != [s[2] for s in spans]:
         match = defs.match()  # the lines alone do not settle it: ask the definitions
         if match is not None:
@@ -76,13 +77,14 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     if segments[0] and ordered[0][2] != 0 or segments[-1] and ordered[-1][2] != len(segments) - 1:
         return items
     result: list[SnippetLine] = []
-    if not segments[0]:
-        result.append(markers[0])
+    if not segments[0] and any(al.onorm[:ordered[0][0]]):
+        result.append(markers[0])  # (none before the file's first line: it would stand for nothing)
     for position, (_, _, index) in enumerate(ordered):
         if position:
             # the marker that stood before this segment describes where it starts
             marker = markers[index - 1] if index > 0 else markers[0]
-            if _unplaced(marker, result, [items[s] for s in segments[index]]):
+            if _unplaced(marker, result, [items[s] for s in segments[index]]) \
+                    and not _inside_header(al, segments[ordered[position - 1][2]], segments[index], counts, match):
                 return items
             result.append(marker)
         result.extend(items[s] for s in segments[index])
@@ -94,13 +96,29 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
 def _unplaced(marker: SnippetLine, before: list[SnippetLine], after: list[SnippetLine]) -> bool:
     """True for a marker written at column 0 that would now stand right after a block's header and
     before a deeper line: whether it stands for that block's body only or for more (the rest of
-    the block, and the start of the next one) is a guess, and the merge would rest on it."""
+    the block, and the start of the next one) is a guess, and the merge would rest on it (unless
+    that deeper line is an anchor inside that block: then the marker stands for the start of
+    its body; file_order checks that with _inside_header)."""
     if marker.text[:1].isspace():
         return False
     above = next((i for i in reversed(before) if i.kind == "code"), None)
     below = next((i for i in after if i.kind == "code"), None)
     return above is not None and below is not None and opens_block(above.norm) \
         and indent_width(below.text) > indent_width(above.text)
+
+
+def _inside_header(al: Aligner, before: list[int], after: list[int], counts: Counter[str],
+                   match: DefinitionMatch | None) -> bool:
+    """True when the last code line of `before` (a block's header) and the first of `after` are
+    anchors, and the second lies inside the block the first opens in the original: the marker
+    between them then stands for the start of that block's body, no more. O(the block)."""
+    above = next((s for s in reversed(before) if al.items[s].kind == "code"), None)
+    below = next((s for s in after if al.items[s].kind == "code"), None)
+    if above is None or below is None:
+        return False
+    header, inner = anchor_of(al, above, counts, match), anchor_of(al, below, counts, match)
+    return header is not None and inner is not None \
+        and header < inner <= block_stop(al.orig, al.onorm, header, al.owidth)
 
 
 def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: DefinitionMatch | None,

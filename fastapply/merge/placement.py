@@ -35,7 +35,7 @@ _NEAR = 3  # code lines looked at on each side for a kept twin
 def check_placement(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
     _check_orphaned_preamble(al, spliced, drop)
     _check_pairs_in_drop(al, spliced, drop)
-    _check_empty_marker_beside_deletion(al, spliced)
+    _check_empty_marker_beside_deletion(al, spliced, drop)
     _check_unplaced_context(al)
     _check_unplaced_marker_lookalikes(al)
     _check_unique_lines_twice(al, spliced)
@@ -121,11 +121,12 @@ def _snippet_item_near(al: Aligner, spliced: Spliced, row: int) -> SnippetLine:
     return al.items[after]
 
 
-def _check_empty_marker_beside_deletion(al: Aligner, spliced: Spliced) -> None:
+def _check_empty_marker_beside_deletion(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
     """An explicit marker that stands for no code, in a segment that deletes original lines
     between two of its anchors, with only common lines between the marker and the deletion:
     models write a marker where code is elided, so the marker more likely stands for those lines
-    and the lines next to it sit on a copy (`return;` / `}` end several blocks in a row).
+    and the lines next to it sit on a copy (`return;` / `}` end several blocks in a row). Lines
+    of a definition the snippet moves elsewhere (`drop`) are no deletion: the snippet shows them.
     O(m + deletions): each marker walks its two neighbouring segments once."""
     empty = [m for m in spliced.empty_markers if al.items[m].kind == "marker"]
     if not empty or not spliced.deleted:
@@ -133,7 +134,7 @@ def _check_empty_marker_beside_deletion(al: Aligner, spliced: Spliced) -> None:
     at = {o: s for s, o in al.pairs.items()}
     ends: dict[int, tuple[int, int]] = {}  # snippet line next to a deletion -> the deletion
     for start, stop in spliced.deleted:
-        if any(al.onorm[o] for o in range(start, stop)):
+        if any(al.onorm[o] and o not in drop for o in range(start, stop)):
             for o in (stop, start - 1):
                 if o in at:
                     ends[at[o]] = (start, stop)

@@ -70,6 +70,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     suspects: list[tuple[SnippetLine, SnippetLine]] = []
     if explicit:
         drop |= find_moves(aligner, defs)
+        aligner.set_moved(drop)
         suspects = markers_in_new_definitions(aligner)  # before reordering drops markers after segments
         reordered = file_order(aligner, defs)
         if reordered is not items:

@@ -180,7 +180,8 @@ def isolated_common(al: Aligner, s: int, o: int) -> bool:
                 seen += 1
                 o2 = al.pairs.get(s2)
                 if o2 is not None and not al.strivial[s2] and len(al.opos.get(other, ())) < 3 \
-                        and (o2 - o) * step > 0 and (abs((o2 - o) - (s2 - s)) <= 2 or step > 0
+                        and (o2 - o) * step > 0 and (abs((o2 - o) - step * al.moved_between(o, o2) - (s2 - s)) <= 2
+                                                     or step > 0
                                                      and _before_deleted_blocks(al, s, o, s2, o2)):
                     return False
             s2 += step

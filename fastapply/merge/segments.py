@@ -26,6 +26,9 @@ class SnippetLine(msgspec.Struct, gc=False):
     number: int = 0  # 1-based line number in the snippet as sent (0 for implicit markers)
     targets: Sequence[str] = ()  # for "delete": identifiers the note names (no list per line: GC work)
     fresh: bool = False  # new code wherever its text also occurs (a moved definition's lines)
+    # a moved definition's first line: the blank lines it had from its siblings (firm: on both sides)
+    gap_above: int = -1
+    gap_firm: bool = False
 
 
 def classify(snippet: str, original_norms: set[str]) -> list[SnippetLine]:

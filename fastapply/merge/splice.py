@@ -85,7 +85,8 @@ def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, 
         else:
             pending.append(s)
     flush(pending, o_pos, len(orig), None)
-    lines, rows, origin = _merge_blank_runs(out, orig, Spacing(orig))
+    moved = {s: (item.gap_above, item.gap_firm) for s, item in enumerate(items) if item.gap_above >= 0}
+    lines, rows, origin = _merge_blank_runs(out, orig, Spacing(orig), moved)
     return Spliced(lines, kept, deleted, resolved, rows, origin, empty_markers)
 
 
@@ -135,12 +136,14 @@ def _segment_shifts(items: list[SnippetLine], orig: list[str], pairs: dict[int, 
     return [chosen.get(segment_of[s], default) for s in range(len(items))]
 
 
-def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str],
-                      spacing: Spacing) -> tuple[list[str], set[int], list[tuple[int, int]]]:
+def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spacing: Spacing,
+                      moved: dict[int, tuple[int, bool]]) -> tuple[list[str], set[int], list[tuple[int, int]]]:
     """Blank lines where kept original code meets snippet code. Two lines that were neighbours in
     the original keep the original's spacing; otherwise the blank lines from both sides merge (the
     larger count wins); around a marker that stood for nothing they go when they would sit just
-    inside a block's braces."""
+    inside a block's braces. Above a moved definition (`moved`: its first snippet line -> the blank
+    lines it had from its siblings, and whether both agreed), a run of the snippet's own blank
+    lines is that."""
     result: list[str] = []
     rows: set[int] = set()
     origin: list[tuple[int, int]] = []
@@ -152,6 +155,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str],
             if last_index == index - 1 and last_index >= 0 and source == SNIP:
                 # no blank line at all before a new definition: the file's own spacing, if it has one
                 count = spacing.before_new(out, last_index, index) or _gap_before_anchor(out, last_index, index, orig, 0)
+                count = _moved_gap(out, last_index, index, moved, count, 0)
                 result.extend([""] * count)
                 origin.extend([(-1, -1)] * count)
             if source == SNIP:
@@ -194,10 +198,24 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str],
                 count = min(count, spacing.most())
                 if count > 1:
                     count = min(count, spacing.most(indent_width(after[0])) or 1)
+            count = _moved_gap(out, last_index, run_end, moved, count, len(run))
         result.extend([""] * count)
         origin.extend([(-1, -1)] * count)
         index = run_end
     return result, rows, origin
+
+
+def _moved_gap(out: list[tuple[str, str, int, int]], before: int, after: int, moved: dict[int, tuple[int, bool]],
+               count: int, shown: int) -> int:
+    """The blank lines between out[before] and out[after] when out[after] is a moved definition's
+    first line and not the first thing in its block: the blank lines it had from its siblings when
+    they agree on both sides, or when the snippet glued it to the code above (`shown`: the
+    snippet's blank lines there); else `count`."""
+    s = out[after][3]
+    if s not in moved or out[before][1] == EMPTY or opens_block(out[before][0].strip()):
+        return count
+    gap, firm = moved[s]
+    return gap if firm or shown == 0 else count
 
 
 def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after: int, orig: list[str],

@@ -169,3 +169,24 @@ def test_no_grammar_or_too_large_means_no_definitions() -> None:
     assert read_definitions(None, lines, lines) is None
     big = ["x = 1"] * 200_000
     assert read_definitions(get_language("python"), big, big) is None
+
+
+def test_the_comments_above_a_ruby_classs_first_method_go_with_the_method() -> None:
+    """tree-sitter-ruby puts the comments before a class's first statement in the class, beside
+    its body: they are still the method's own (a move of that method takes them along); a comment
+    that ends the class's header line is not."""
+    found = _by_name(_read("ruby", '''class BodyProxy
+  # Set the response body to wrap.
+  # And the block to call.
+  def initialize(body, &block)
+    @body = body
+  end
+end
+
+class Other # a note on the header
+  def run
+    1
+  end
+end'''))
+    assert (found["initialize"].first, found["initialize"].header) == (1, 3)
+    assert (found["run"].first, found["run"].header) == (9, 9)

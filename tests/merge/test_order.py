@@ -67,3 +67,132 @@ DISCOUNT = 0
     with pytest.raises(ApplyError) as error:
         apply(PRICING, snippet, filename="pricing.py")
     assert error.value.code == "ambiguous_anchor"
+
+
+SESSION = '''require 'time'
+require 'securerandom'
+
+module Session
+  class SessionId
+    attr_reader :public_id
+
+    def initialize(public_id)
+      @public_id = public_id
+    end
+
+    # Commit the session to the response.
+    def commit_session(req, res)
+      session = req.session
+      options = session.options
+      res.set(options)
+    end
+  end
+end
+'''
+
+
+def test_a_column_0_marker_after_a_header_is_placed_by_the_anchored_segment_after_it() -> None:
+    """Put back in file order, the column-0 marker stands right after `class SessionId` and before
+    the deeper segment shown first: that segment's first line is unique in both texts, so it says
+    where the marker ends (main refused: "it would break the order of the snippet's other parts")."""
+    snippet = '''# ... existing code ...
+    # Commit the session to the response.
+    def commit_session(req, res)
+      log_step("commit_session")
+      session = req.session
+# ... existing code ...
+require 'time'
+require 'securerandom'
+
+def log_step(message)
+  warn message
+end
+
+module Session
+  class SessionId
+# ... existing code ...
+'''
+    expected = SESSION.replace("\nmodule Session", "\ndef log_step(message)\n  warn message\nend\n\nmodule Session")
+    expected = expected.replace("res)\n      session", "res)\n      log_step(\"commit_session\")\n      session")
+    assert apply(SESSION, snippet, filename="session.rb").merged_code == expected
+
+
+def test_the_files_head_put_first_gets_no_marker_before_it() -> None:
+    """Put back in file order, a part that starts on the file's first line has nothing before it:
+    the marker that stood before the first part of the snippet is not put above it (standing for
+    nothing there, next to a swapped definition's old copy, it made the merge refuse)."""
+    from fastapply.languages import get_language
+    from fastapply.merge.anchor import Aligner
+    from fastapply.merge.defmatch import DefIndex
+    from fastapply.merge.order import file_order
+    from fastapply.merge.segments import classify, normalize_all
+
+    orig = PRICING.rstrip("\n").split("\n")
+    snippet = '''# ... existing code ...
+def order_total(items: list[Item]) -> int:
+    subtotal = sum(line_total(item) for item in items)
+    return round_cents(subtotal * (1 + TAX_RATE) - DISCOUNT)
+# ... existing code ...
+import math
+from dataclasses import dataclass
+
+TAX_RATE = 0.21
+DISCOUNT = 0
+# ... existing code ...
+'''
+    items = classify(snippet, set(normalize_all(orig)))
+    al = Aligner(items, orig, normalize_all(orig))
+    ordered = file_order(al, DefIndex(get_language("python"), al))
+    assert [item.text for item in ordered[:2]] == ["import math", "from dataclasses import dataclass"]
+    assert sum(item.kind == "marker" for item in ordered) == 2
+
+
+
+LVM_BASH = '''_lvm_volumegroups()
+{
+    COMPREPLY=($(compgen -W "$(vgscan)" -- "$cur"))
+}
+
+_lvm_physicalvolumes()
+{
+    COMPREPLY=($(compgen -W "$(pvscan)" -- "$cur"))
+}
+
+_lvm_logicalvolumes()
+{
+    COMPREPLY=($(compgen -W "$(lvscan)" -- "$cur"))
+    if [[ $cur == /dev/mapper/* ]]; then
+        for i in "${!COMPREPLY[@]}"; do
+            unset 'COMPREPLY[i]'
+        done
+    fi
+}
+
+_lvm_units()
+{
+    COMPREPLY=($(compgen -W 'h s b k m g' -- "$cur"))
+}
+'''
+SNIPPET_LVM_BASH = '''# ... existing code ...
+_lvm_physicalvolumes()
+{
+    COMPREPLY=($(compgen -W "$(pvscan)" -- "$cur"))
+    # ... existing code ...
+        done
+    fi
+}
+
+_lvm_units()
+{
+    COMPREPLY=($(compgen -W 'h s b k m g t' -- "$cur"))
+}
+'''
+
+
+def test_a_closing_line_after_a_marker_closes_the_block_its_context_lines_belong_to() -> None:
+    """The marker inside `_lvm_physicalvolumes` reaches into `_lvm_logicalvolumes`: `done` and
+    `fi` after it are lines of that later function, so the `}` after them closes it, not the
+    function whose header the part shows (main paired the `}` with the first function's end and
+    read the second function as deleted, or refused)."""
+    expected = LVM_BASH.replace("h s b k m g'", "h s b k m g t'")
+    assert apply(LVM_BASH, SNIPPET_LVM_BASH, filename="lvm.sh").merged_code == expected

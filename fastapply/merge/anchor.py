@@ -20,7 +20,7 @@ from itertools import accumulate, islice
 from ..deadline import check_deadline
 from .blocks import block_last, enclosing, opens_at, shallower_before, within
 from .chain import SortedIndices, count_in, heaviest_chain, span
-from .context import context_block
+from .context import context_before_marker, context_block
 from .lines import LazyWidths, block_end, block_stop, header_key, is_closer, is_trivial, opens_block, widths_of
 from .segments import SnippetLine, is_gap
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
@@ -31,6 +31,7 @@ _DROP_CAP = 6.0
 _ORPHAN_MIN = 3  # deleted lines from which a dropped block header means a misplaced anchor
 _WORDS = re.compile(r"\w")
 _SCALAR_FIELD = re.compile(r"^[\w.-]+: \S")
+_HIDDEN_END = 0.5  # weight of a block's closing line paired through a marker (below any unique line)
 
 
 class Aligner:
@@ -265,7 +266,10 @@ class Aligner:
         for s, o, weight in list(cands):
             ends = self._block_ends(s, o, s_hi, o_hi)
             if ends is not None:
-                cands.append((*ends, weight))
+                # A marker inside the snippet's block may hide where the original's block ends
+                # (it stands for the rest of this function and the head of the next one): the
+                # closing line then yields to any unique line it contradicts.
+                cands.append((*ends, weight if not self._marker_between(s, ends[0]) else _HIDDEN_END))
         chain = heaviest_chain(cands) if len(cands) > _DP_LIMIT else \
             self._best_chain(cands, (s_lo - 1, o_lo - 1), (s_hi, o_hi))
         if not chain:
@@ -370,6 +374,9 @@ class Aligner:
         self._greedy(tail[::-1], o_hi - 1, stop - 1, -1)
         if tail and tail[0] not in self.pairs:
             context_block(self, tail, stop, o_hi)
+        if gaps and head and head[-1] not in self.pairs:
+            upto = min((self.pairs[s] for s in tail if s in self.pairs), default=o_hi)
+            context_before_marker(self, head, o_lo, upto)
 
     def _greedy(self, lines: list[int], start: int, stop: int, step: int) -> int:
         """Match `lines` in order against the original lines from `start` towards `stop` while they
@@ -379,7 +386,10 @@ class Aligner:
         o = start
         matched = False
         inserted = 0
-        for s in lines:
+        index = 0
+        while index < len(lines):
+            s = lines[index]
+            index += 1
             if self.in_new_definition(s):
                 continue  # a new definition is inserted here; the code around it goes on matching
             o = self._skip_blank(o, stop, step)
@@ -398,12 +408,54 @@ class Aligner:
                 o = target + step
                 matched, inserted = True, 0
                 continue
+            if target is not None and step < 0:
+                # walking up, a closing line comes before its opening line: the whole block, as
+                # the original has it right there, is context (`if (!x) { ... }` above an anchor)
+                whole = self._whole_block_up(lines, index - 1, target, stop)
+                if whole:
+                    self.pairs.update(whole)
+                    o = whole[-1][1] + step
+                    index += len(whole) - 1
+                    matched, inserted = True, 0
+                    continue
             if self.scloser[s] or self.strivial[s]:
                 break
             inserted += 1
             if inserted > 3:
                 break
         return o if matched else start
+
+    def _whole_block_up(self, lines: list[int], at: int, target: int, stop: int) -> list[tuple[int, int]]:
+        """For the closing line `lines[at]` (lines walked upwards) matched at original line
+        `target`: the pairs of its whole block, closing line up to opening line, when every line
+        of it equals the original lines right above `target` (blank lines aside); else none.
+        O(block length)."""
+        closer = lines[at]
+        width, opener = self.swidth[closer], None
+        for s in range(closer - 1, -1, -1):
+            if s in self.markers:
+                return []
+            if not self.snorm[s]:
+                continue
+            if self.swidth[s] < width:
+                return []
+            if self.swidth[s] == width:
+                if not self.s_opens(s):
+                    return []
+                opener = s
+                break
+        if opener is None:
+            return []
+        found, o = [], target
+        for s in lines[at:]:
+            if s < opener:
+                break
+            o = self._skip_blank(o, stop, -1)
+            if o <= stop or self.onorm[o] != self.snorm[s] or self.in_new_definition(s):
+                return []
+            found.append((s, o))
+            o -= 1
+        return found if found and found[-1][0] == opener else []
 
     def _skip_blank(self, o: int, stop: int, step: int) -> int:
         while (o - stop) * step < 0 and not self.onorm[o]:

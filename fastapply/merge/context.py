@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .chain import nearest_below
-from .lines import is_trivial
+from .chain import nearest_above, nearest_below
+from .lines import header_key, is_closer, is_trivial
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -74,3 +74,64 @@ def ends_before_whole_blocks(al: Aligner, pair: tuple[int, int], hi: int) -> boo
     between = [index for index in range(o + 1, hi) if al.onorm[index]]
     return bool(between) and al.owidth[between[0]] == base and \
         all(al.owidth[index] >= base for index in between)
+
+
+_PREAMBLE_STARTS = ("@", "#", "//", "/*", "*", "--")
+
+
+def context_before_marker(al: Aligner, head: list[int], lo: int, hi: int) -> None:
+    """The unpaired lines at the end of a segment, right before a marker and after its last
+    paired line (the anchor), when they copy the original lines that follow the anchor's block
+    after whole definitions, at the anchor's depth (`end` / `private` / marker, with a method
+    between `end` and `private` in the original): the snippet shows them as context and deletes
+    those definitions, the mirror of context_block. Read as new code instead, they would repeat
+    a line of the file right after the definitions they were shown without. Only whole
+    definitions (headers, their bodies and closing lines, comments) may lie between; statements
+    between would make the lines as likely new code, and they stay unpaired (refused later).
+    O(lines between the anchor and the copy)."""
+    paired = [s for s in head if s in al.pairs]
+    if paired:
+        anchor = paired[-1]
+    elif head and head[0] - 1 >= 0 and al.pairs.get(head[0] - 1) == lo - 1:
+        anchor = head[0] - 1
+    else:
+        return
+    block = [s for s in head if s > anchor]
+    a = al.pairs[anchor]
+    if not block or any(al.in_new_definition(s) or not al.snorm[s] for s in block) \
+            or al.swidth[block[0]] != al.swidth[anchor] or al.o_opens(a) \
+            or len(block) == 1 and al.snorm[block[0]].startswith(_PREAMBLE_STARTS):
+        return
+    copies = nearest_above(al.opos.get(al.snorm[block[0]], []), a + 1)
+    if not copies or copies[0] >= hi or al.owidth[copies[0]] != al.owidth[a]:
+        return
+    start, run, o = copies[0], [], copies[0]
+    for s in block:
+        o = al._skip_blank(o, hi, +1)
+        if o >= hi or al.onorm[o] != al.snorm[s]:
+            return
+        run.append((s, o))
+        o += 1
+    if _whole_definitions(al, a, start):
+        al.pairs.update(run)
+        al.fuzzy.update(s for s, _ in run)
+
+
+def _whole_definitions(al: Aligner, lo: int, hi: int) -> bool:
+    """True when the original lines strictly between lo and hi are whole definitions at hi's
+    depth: every line at that depth a definition header, its closing line, or a comment or
+    decorator, and at least one header."""
+    base, headers = al.owidth[hi], 0
+    for index in range(lo + 1, hi):
+        norm = al.onorm[index]
+        if not norm:
+            continue
+        width = al.owidth[index]
+        if width < base:
+            return False
+        if width > base or is_closer(norm) or norm.startswith(_PREAMBLE_STARTS):
+            continue
+        if header_key(norm) is None or not al.o_opens(index):
+            return False
+        headers += 1
+    return headers > 0

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 # Original lines compared, over all straggler searches of one merge (rapidfuzz, ~20 ns each).
 STRAGGLER_BUDGET = 2_000_000
+_RUN_REACH = 12  # code lines a common line's unbroken run of context is followed to an anchor
 
 
 def prune_orphans(al: Aligner) -> None:
@@ -183,7 +184,31 @@ def isolated_common(al: Aligner, s: int, o: int) -> bool:
                                                      and _before_deleted_blocks(al, s, o, s2, o2)):
                     return False
             s2 += step
-    return True
+    return not any(_runs_to_distinct(al, s, o, step) for step in (-1, 1))
+
+
+def _runs_to_distinct(al: Aligner, s: int, o: int, step: int) -> bool:
+    """True when the snippet lines from (s, o) on, towards `step`, stand line for line on the
+    original's lines (a gap of edited lines as long on both sides allowed) up to a distinctive
+    paired line, within _RUN_REACH code lines: context that runs without a break into an anchor
+    (`GET_DELTA(...)`, `if (!delta) {`, ... above an edited line and a unique one).
+    O(_RUN_REACH)."""
+    s2, seen, last_s, last_o = s + step, 0, s, o
+    while 0 <= s2 < len(al.items) and s2 not in al.markers and seen < _RUN_REACH:
+        other = al.snorm[s2]
+        if other:
+            seen += 1
+            o2 = al.pairs.get(s2)
+            if o2 is not None:
+                code = sum(1 for k in range(min(s2, last_s) + 1, max(s2, last_s)) if al.snorm[k])
+                solid = sum(1 for k in range(min(o2, last_o) + 1, max(o2, last_o)) if al.onorm[k])
+                if (o2 - last_o) * step <= 0 or code != solid:
+                    return False
+                if not al.strivial[s2] and len(al.opos.get(other, ())) < 3:
+                    return True
+                last_s, last_o = s2, o2
+        s2 += step
+    return False
 
 
 def _before_deleted_blocks(al: Aligner, s: int, o: int, s2: int, o2: int) -> bool:

@@ -1,0 +1,142 @@
+"""Context lines that only their neighbours place (issue 8, needless refusals): each test is a small
+version of a class of snippets that were refused although a careful reader places every line, and
+the near miss that must stay refused."""
+
+import pytest
+
+from fastapply import ApplyError, apply
+
+
+def _kind(n: int, extra: str = "") -> str:
+    return (f"static PyObject *escape_kind{n}(PyObject *in)\n{{\n"
+            f"\tGET_DELTA(in, delta);\n\tif (!delta) {{\n\t\tPy_INCREF(in);\n\t\treturn in;\n\t}}\n"
+            f"\tout = New(LENGTH(in) + delta);\n\tif (!out)\n\t\treturn NULL;\n\tinp = DATA_{n}(in);\n{extra}\treturn out;\n}}\n\n")
+
+
+C_FILE = _kind(1) + _kind(2) + _kind(4)
+
+
+def test_a_whole_block_above_a_unique_line_is_context_of_its_copy() -> None:
+    # `if (!delta) { ... }` is in all three functions; walking up from the unique `DATA_4` line
+    # past the edited line, the block's closing brace comes first, and the whole block is the
+    # original's right there: it is context, placed by the run of lines down to `DATA_4`.
+    update = ("// ... existing code ...\n\tGET_DELTA(in, delta);\n\tif (!delta) {\n\t\tPy_INCREF(in);\n\t\treturn in;\n\t}\n"
+              "\tout = New(LENGTH(in) + context);\n\tif (!out)\n\t\treturn NULL;\n\tinp = DATA_4(in);\n// ... existing code ...\n")
+    merged = apply(C_FILE, update, filename="speedups.c").merged_code
+    assert merged == _kind(1) + _kind(2) + _kind(4).replace("+ delta", "+ context")
+
+
+GO_FILE = """\
+package logrus
+
+func (l *Logger) Println(args ...interface{}) {
+	entry := l.newEntry()
+	entry.Println(args...)
+	l.release(entry)
+}
+
+func (l *Logger) Warnln(args ...interface{}) {
+	l.Logln(WarnLevel, args...)
+}
+
+func (l *Logger) Warningln(args ...interface{}) {
+	l.Warnln(args...)
+}
+
+func (l *Logger) Errorln(args ...interface{}) {
+	l.Logln(ErrorLevel, args...)
+}
+"""
+
+
+def test_a_unique_line_after_a_marker_inside_a_block_outweighs_the_blocks_closing_line() -> None:
+    # The marker hides the end of Println and the head of Warnln: the `}` after the unique
+    # `Logln(WarnLevel` line closes Warnln, not Println, and Warningln is deleted.
+    update = """\
+// ... existing code ...
+func (l *Logger) Println(args ...interface{}) {
+	entry := l.newEntry()
+// ... existing code ...
+	l.Logln(WarnLevel, args...)
+}
+
+func (l *Logger) Errorln(args ...interface{}) {
+// ... existing code ...
+"""
+    merged = apply(GO_FILE, update, filename="logger.go").merged_code
+    start = GO_FILE.index("func (l *Logger) Warningln")
+    assert merged == GO_FILE[:start] + GO_FILE[GO_FILE.index("func (l *Logger) Errorln"):]
+
+
+def _ruby(between: str) -> str:
+    return ("class Chunked\n  def each\n    yield chunk\n    yield term\n  end\n\n" + between +
+            "  private\n\n  def trailers\n  end\nend\n\nclass Plain\n  def each\n    yield body\n  end\n\n"
+            "  private\n\n  def close\n  end\nend\n")
+
+
+RUBY_UPDATE = "  # ... existing code ...\n    yield term\n  end\n\n  private\n  # ... existing code ...\n"
+
+
+def test_a_line_before_a_marker_after_whole_deleted_definitions_is_context() -> None:
+    # `private` follows `end` in the snippet; in the file a whole method stands between them:
+    # the snippet deletes it, and `private` is the file's own line, not a new one.
+    original = _ruby("  # Close the body.\n  def close\n    @body.close\n  end\n\n")
+    merged = apply(original, RUBY_UPDATE, filename="chunked.rb").merged_code
+    assert merged == _ruby("")
+
+
+def test_a_line_before_a_marker_after_statements_stays_refused() -> None:
+    # With a statement between them (not a whole definition), `private` may as well be new code
+    # that makes what follows private: nothing tells, so the merge is refused, naming the line.
+    original = _ruby("  attr_reader :body\n  attr_reader :size\n\n")
+    with pytest.raises(ApplyError) as caught:
+        apply(original, RUBY_UPDATE, filename="chunked.rb")
+    assert caught.value.code == "ambiguous_anchor"
+    assert "snippet line 5 ('private')" in caught.value.message
+
+
+JS_FILE = """\
+/**
+ * Module dependencies.
+ * @private
+ */
+
+var encode = require('encodeurl');
+var mime = require('mime');
+
+/**
+ * Module variables.
+ * @private
+ */
+
+var charsetRegExp = /;\\s*charset\\s*=/;
+
+/**
+ * Set status `code`.
+ * @public
+ */
+
+res.status = function status(code) {
+  this.statusCode = code;
+  return this;
+};
+"""
+
+
+def test_a_comment_tail_as_context_is_not_read_as_an_earlier_comments_tail() -> None:
+    # ` * @private` / ` */` end two comments; read as the first, the snippet would delete the code
+    # that comment describes and keep the comment's head: no reader means that.
+    update = """\
+// ... existing code ...
+ * @private
+ */
+
+var charsetRegExp = /;\\s*charset\\s*=/;
+var hostRegExp = /^\\/\\//;
+
+/**
+ * Set status `code`.
+// ... existing code ...
+"""
+    merged = apply(JS_FILE, update, filename="response.js").merged_code
+    assert merged == JS_FILE.replace("charset\\s*=/;\n", "charset\\s*=/;\nvar hostRegExp = /^\\/\\//;\n")

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 # Original lines compared, over all straggler searches of one merge (rapidfuzz, ~20 ns each).
 STRAGGLER_BUDGET = 2_000_000
 _RUN_REACH = 12  # code lines a common line's unbroken run of context is followed to an anchor
+_NEW_REACH = 200  # snippet lines walked in all (lines of new definitions in the run included)
 
 
 def prune_orphans(al: Aligner) -> None:
@@ -191,16 +192,20 @@ def _runs_to_distinct(al: Aligner, s: int, o: int, step: int) -> bool:
     """True when the snippet lines from (s, o) on, towards `step`, stand line for line on the
     original's lines (a gap of edited lines as long on both sides allowed) up to a distinctive
     paired line, within _RUN_REACH code lines: context that runs without a break into an anchor
-    (`GET_DELTA(...)`, `if (!delta) {`, ... above an edited line and a unique one).
-    O(_RUN_REACH)."""
+    (`GET_DELTA(...)`, `if (!delta) {`, ... above an edited line and a unique one). A new
+    definition in the run is inserted there and breaks nothing (`}` / new method / `/**`).
+    O(_NEW_REACH)."""
     s2, seen, last_s, last_o = s + step, 0, s, o
-    while 0 <= s2 < len(al.items) and s2 not in al.markers and seen < _RUN_REACH:
+    walked = 0
+    while 0 <= s2 < len(al.items) and s2 not in al.markers and seen < _RUN_REACH and walked < _NEW_REACH:
         other = al.snorm[s2]
-        if other:
+        walked += 1
+        if other and not al.in_new_definition(s2):  # (a new definition is inserted in the run)
             seen += 1
             o2 = al.pairs.get(s2)
             if o2 is not None:
-                code = sum(1 for k in range(min(s2, last_s) + 1, max(s2, last_s)) if al.snorm[k])
+                code = sum(1 for k in range(min(s2, last_s) + 1, max(s2, last_s))
+                           if al.snorm[k] and not al.in_new_definition(k))
                 solid = sum(1 for k in range(min(o2, last_o) + 1, max(o2, last_o)) if al.onorm[k])
                 if (o2 - last_o) * step <= 0 or code != solid:
                     return False

@@ -52,10 +52,23 @@ def context_block(al: Aligner, tail: list[int], lo: int, hi: int) -> None:
         if weak and not complete:
             continue  # `pass` / `return result` together, further up
         if complete and (len(run) >= 2 and not weak
-                         or shift is not None and ends_before_whole_blocks(al, run[-1], hi)):
+                         or shift is not None and ends_before_whole_blocks(al, run[-1], hi)) \
+                or not complete and offset == 0 and shift is not None and _edits_up_to(al, block, run, hi):
             al.pairs.update(run)
             al.fuzzy.update(s for s, _ in run)
         return
+
+
+def _edits_up_to(al: Aligner, block: list[int], run: list[tuple[int, int]], hi: int) -> bool:
+    """True when the block's lines after its matched head `run` (edited lines) are as many as
+    the original lines between the run's copy and the next anchor `hi`, none of them the same:
+    context, then a run of lines that replaces the original's lines one for one up to the anchor
+    (`matches,` / `slots,` then four edited arguments before `)`). O(block + lines up to hi)."""
+    if not run or all(is_trivial(al.snorm[s]) for s, _ in run):
+        return False
+    rest = block[len(run):]
+    between = [o for o in range(run[-1][1] + 1, hi) if al.onorm[o]]
+    return len(rest) == len(between) and all(al.snorm[s] != al.onorm[o] for s, o in zip(rest, between))
 
 
 def ends_before_whole_blocks(al: Aligner, pair: tuple[int, int], hi: int) -> bool:

@@ -140,3 +140,59 @@ var hostRegExp = /^\\/\\//;
 """
     merged = apply(JS_FILE, update, filename="response.js").merged_code
     assert merged == JS_FILE.replace("charset\\s*=/;\n", "charset\\s*=/;\nvar hostRegExp = /^\\/\\//;\n")
+
+
+RUST_FILE = """\
+impl Exec {
+    fn exec_nfa(&self, text: &[u8], matches: &mut [bool], slots: &mut [Slot]) -> bool {
+        if self.ro.nfa.uses_bytes() {
+            pikevm::Fsm::exec(
+                matches,
+                slots,
+                quit_after_match,
+                ByteInput::new(text),
+                start,
+                end,
+            )
+        } else {
+            pikevm::Fsm::exec(
+                matches,
+                slots,
+                quit_after_match,
+                CharInput::new(text),
+                start,
+                end,
+            )
+        }
+    }
+
+    /// Always runs the NFA using bounded backtracking.
+    fn exec_backtrack(&self) -> bool {
+        false
+    }
+}
+"""
+
+
+def test_context_then_edited_lines_that_replace_the_originals_one_for_one() -> None:
+    # `matches,` / `slots,` start both calls; after them, four edited lines up to `)` replace the
+    # four lines the nearest copy has there: the second call is edited, nothing is inserted.
+    update = """\
+                // ... existing code ...
+                matches,
+                slots,
+                element,
+                Buffer::new(text),
+                source,
+                candidate,
+            )
+        }
+    }
+
+    /// Always runs the NFA using bounded backtracking.
+    // ... existing code ...
+"""
+    merged = apply(RUST_FILE, update, filename="exec.rs").merged_code
+    old = "quit_after_match,\n                CharInput::new(text),\n                start,\n                end,\n"
+    new = "element,\n                Buffer::new(text),\n                source,\n                candidate,\n"
+    assert merged == RUST_FILE.replace(old, new)

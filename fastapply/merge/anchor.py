@@ -403,7 +403,7 @@ class Aligner:
                 nxt = self._skip_blank(o + step, stop, step)
                 if (nxt - stop) * step < 0 and self.onorm[nxt] == norm:
                     target = nxt
-            if target is not None and self._closer_ok(s):
+            if target is not None and (self._closer_ok(s) or step > 0 and self._edited_opener(s, target)):
                 self.pairs[s] = target
                 o = target + step
                 matched, inserted = True, 0
@@ -424,6 +424,31 @@ class Aligner:
             if inserted > 3:
                 break
         return o if matched else start
+
+    def _edited_opener(self, s: int, target: int) -> bool:
+        """For the closing line s matched at original line `target`: True when the block it closes
+        opens with an unpaired (edited) line while every code line of its body is paired inside
+        the original block that `target` closes (`for (auto& element : chunks) {` for
+        `for (auto& tensor : chunks) {`, its body and `}` unchanged): the same block, its first
+        line edited. O(block length)."""
+        width, body = self.swidth[s], []
+        for index in range(s - 1, -1, -1):
+            if index in self.markers:
+                return False
+            if not self.snorm[index]:
+                continue
+            if self.swidth[index] <= width:
+                if self.swidth[index] < width or index in self.pairs or not self.s_opens(index):
+                    return False
+                break
+            body.append(index)
+        else:
+            return False
+        opener = next((o for o in range(target - 1, -1, -1)
+                       if self.onorm[o] and self.owidth[o] <= self.owidth[target]), -1)
+        if opener < 0 or self.owidth[opener] != self.owidth[target] or not self.o_opens(opener):
+            return False
+        return bool(body) and all(opener < self.pairs.get(b, -1) < target for b in body)
 
     def _whole_block_up(self, lines: list[int], at: int, target: int, stop: int) -> list[tuple[int, int]]:
         """For the closing line `lines[at]` (lines walked upwards) matched at original line

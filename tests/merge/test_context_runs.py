@@ -196,3 +196,23 @@ def test_context_then_edited_lines_that_replace_the_originals_one_for_one() -> N
     old = "quit_after_match,\n                CharInput::new(text),\n                start,\n                end,\n"
     new = "element,\n                Buffer::new(text),\n                source,\n                candidate,\n"
     assert merged == RUST_FILE.replace(old, new)
+
+
+def _method(name: str, body: str) -> str:
+    return f"  void {name}(at::Tensor& input) {{\n    at::AutoDispatchBelowAutograd guard;\n{body}    return make_work();\n  }}\n\n"
+
+
+CPP_FILE = ("class FakeGroup {\n public:\n" + _method("broadcast", "    input.zero_();\n")
+            + _method("allgather", "    auto chunks = output.chunk(size_);\n    for (auto& tensor : chunks) {\n"
+                      "      tensor.copy_(input);\n    }\n")
+            + _method("barrier", "") + "};\n")
+
+
+def test_a_block_whose_first_line_is_edited_keeps_its_closing_line_and_what_follows() -> None:
+    # The `for` line is edited, its body and `}` are not: the `}` and the common `return` after it
+    # are the original's lines in that block, not new ones next to them.
+    update = ("  // ... existing code ...\n    auto chunks = output.chunk(size_);\n"
+              "    for (auto& element : chunks) {\n      tensor.copy_(input);\n    }\n"
+              "    return make_work();\n  // ... existing code ...\n")
+    merged = apply(CPP_FILE, update, filename="fake.hpp").merged_code
+    assert merged == CPP_FILE.replace("auto& tensor", "auto& element")

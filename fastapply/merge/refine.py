@@ -190,9 +190,10 @@ def isolated_common(al: Aligner, s: int, o: int) -> bool:
 
 def _runs_to_distinct(al: Aligner, s: int, o: int, step: int) -> bool:
     """True when the snippet lines from (s, o) on, towards `step`, stand line for line on the
-    original's lines (a gap of edited lines as long on both sides allowed) up to a distinctive
-    paired line, within _RUN_REACH code lines: context that runs without a break into an anchor
-    (`GET_DELTA(...)`, `if (!delta) {`, ... above an edited line and a unique one). A new
+    original's lines (edited or inserted lines between them allowed, skipped original lines
+    not) up to a distinctive paired line, within _RUN_REACH code lines: context that runs
+    without a break into an anchor (`GET_DELTA(...)`, `if (!delta) {`, ... above an edited
+    line and a unique one). A new
     definition in the run is inserted there and breaks nothing (`}` / new method / `/**`).
     O(_NEW_REACH)."""
     s2, seen, last_s, last_o = s + step, 0, s, o
@@ -207,7 +208,7 @@ def _runs_to_distinct(al: Aligner, s: int, o: int, step: int) -> bool:
                 code = sum(1 for k in range(min(s2, last_s) + 1, max(s2, last_s))
                            if al.snorm[k] and not al.in_new_definition(k))
                 solid = sum(1 for k in range(min(o2, last_o) + 1, max(o2, last_o)) if al.onorm[k])
-                if (o2 - last_o) * step <= 0 or code != solid:
+                if (o2 - last_o) * step <= 0 or solid > code:
                     return False
                 if not al.strivial[s2] and len(al.opos.get(other, ())) < 3:
                     return True

@@ -216,3 +216,24 @@ def test_a_block_whose_first_line_is_edited_keeps_its_closing_line_and_what_foll
               "    return make_work();\n  // ... existing code ...\n")
     merged = apply(CPP_FILE, update, filename="fake.hpp").merged_code
     assert merged == CPP_FILE.replace("auto& tensor", "auto& element")
+
+
+def _schema(name: str, extra: str = "") -> str:
+    return (f'    "{name}": {{\n      "properties": {{\n        "title": {{\n          "type": "string",\n{extra}'
+            f'          "description": "The title of the {name}."\n        }},\n'
+            f'        "{name}_version": {{\n          "type": "string"\n        }}\n      }}\n    }}')
+
+
+JSON_FILE = "{\n  \"definitions\": {\n" + ",\n".join(_schema(n) for n in ("info", "contact", "license")) + "\n  }\n}\n"
+
+
+def test_common_context_with_a_line_inserted_in_it_runs_into_its_anchor() -> None:
+    # `"properties": {`, `"title": {` and `"type": "string",` are in every schema; the unique
+    # lines below them, after the inserted line, place them all in `contact`, and the last
+    # `"type": "string"` after `contact_version` is that block's own line, not a new one.
+    update = ('      // ... existing code ...\n      "properties": {\n        "title": {\n'
+              '          "type": "string",\n          "log_level": true,\n'
+              '          "description": "The title of the contact."\n        },\n'
+              '        "contact_version": {\n          "type": "string"\n      // ... existing code ...\n')
+    merged = apply(JSON_FILE, update, filename="schema.json").merged_code
+    assert merged == JSON_FILE.replace(_schema("contact"), _schema("contact", '          "log_level": true,\n'))

@@ -38,6 +38,10 @@ def context_block(al: Aligner, tail: list[int], lo: int, hi: int) -> None:
         hi = al.pairs[after]  # the block's copy must come before the anchor that follows it
     shift = None if after is None or al.pairs[after] != hi else \
         al.swidth[first] - al.swidth[after]
+    if shift is not None and (run := _unique_head(al, block, lo, hi)):
+        al.pairs.update(run)
+        al.fuzzy.update(s for s, _ in run)
+        return
     for start in nearest_below(al.opos.get(al.snorm[first], []), hi, lo):
         if weak and shift is not None and al.owidth[start] - al.owidth[hi] != shift:
             continue  # only a copy at the same depth can be it
@@ -57,6 +61,42 @@ def context_block(al: Aligner, tail: list[int], lo: int, hi: int) -> None:
             al.pairs.update(run)
             al.fuzzy.update(s for s, _ in run)
         return
+
+
+def _unique_head(al: Aligner, block: list[int], lo: int, hi: int) -> list[tuple[int, int]]:
+    """The pairs of the block's head (its leading lines that the original has) when one of them
+    occurs once in the original, in [lo, hi), the head stands there line for line, and the
+    block's other lines (new or edited) replace the original lines from there up to the next
+    anchor `hi`, as many or fewer, none of them the same (`return true;` / `}` once in the file,
+    then a rewritten declaration before the anchor). Else none. O(block + lines up to hi)."""
+    head: list[int] = []
+    for s in block:
+        if not al.opos.get(al.snorm[s]):
+            break
+        head.append(s)
+    key = next((k for k, s in enumerate(head) if len(al.opos[al.snorm[s]]) == 1), None)
+    if key is None or len(head) == len(block) or not lo <= al.opos[al.snorm[head[key]]][0] < hi:
+        return []
+    at = al.opos[al.snorm[head[key]]][0]
+    run = [(head[key], at)]
+    o = at
+    for s in reversed(head[:key]):
+        o = al._skip_blank(o - 1, lo - 1, -1)
+        if o < lo or al.onorm[o] != al.snorm[s]:
+            return []
+        run.insert(0, (s, o))
+    o = at
+    for s in head[key + 1:]:
+        o = al._skip_blank(o + 1, hi, +1)
+        if o >= hi or al.onorm[o] != al.snorm[s]:
+            return []
+        run.append((s, o))
+    rest = {al.snorm[s] for s in block[len(head):]}
+    between = [o for o in range(run[-1][1] + 1, hi) if al.onorm[o]]
+    if len(between) > len(block) - len(head) or any(al.onorm[o] in rest for o in between) \
+            or hi < len(al.orig) and any(al.owidth[o] < al.owidth[hi] for o in between):
+        return []  # (more lines, one shown, or a block's end: not what those lines replace)
+    return run
 
 
 def _edits_up_to(al: Aligner, block: list[int], run: list[tuple[int, int]], hi: int) -> bool:

@@ -237,3 +237,50 @@ def test_common_context_with_a_line_inserted_in_it_runs_into_its_anchor() -> Non
               '        "contact_version": {\n          "type": "string"\n      // ... existing code ...\n')
     merged = apply(JSON_FILE, update, filename="schema.json").merged_code
     assert merged == JSON_FILE.replace(_schema("contact"), _schema("contact", '          "log_level": true,\n'))
+
+
+ROUTE_JS = """\
+Route.prototype._handles_method = function _handles_method(method) {
+  if (this.methods._all) {
+    return true;
+  }
+
+  var name = method.toLowerCase();
+
+  if (name === 'head' && !this.methods['head']) {
+    name = 'get';
+  }
+
+  return Boolean(this.methods[name]);
+};
+
+Route.prototype._options = function _options() {
+  var methods = Object.keys(this.methods);
+  if (this.methods.get && !this.methods.head) {
+    methods.push('head');
+  }
+  return methods;
+};
+"""
+
+
+def test_a_line_found_once_in_the_file_places_its_context_before_a_rewritten_line() -> None:
+    # `return true;` reads like a line found everywhere, but this file has it once: with its `}`
+    # it is context, and the four lines after it replace the one line up to the `if` anchor.
+    update = """\
+// ... unchanged ...
+    return true;
+  }
+
+  // normalize name
+  var name = typeof method === 'string'
+    ? method.toLowerCase()
+    : method
+
+  if (name === 'head' && !this.methods['head']) {
+// ... unchanged ...
+"""
+    merged = apply(ROUTE_JS, update, filename="route.js").merged_code
+    assert merged == ROUTE_JS.replace(
+        "  var name = method.toLowerCase();\n",
+        "  // normalize name\n  var name = typeof method === 'string'\n    ? method.toLowerCase()\n    : method\n")

@@ -284,3 +284,30 @@ def test_a_line_found_once_in_the_file_places_its_context_before_a_rewritten_lin
     assert merged == ROUTE_JS.replace(
         "  var name = method.toLowerCase();\n",
         "  // normalize name\n  var name = typeof method === 'string'\n    ? method.toLowerCase()\n    : method\n")
+
+
+def test_a_lost_original_line_is_refused_naming_the_snippet_line_next_to_it() -> None:
+    # Every refusal names a snippet line: also the provenance check that finds an original line
+    # gone without a reason (a splice that forgot a kept line, as a misplaced anchor leaves it).
+    from fastapply.errors import ValidationError
+    from fastapply.merge.anchor import Aligner
+    from fastapply.merge.indent import detect_style
+    from fastapply.merge.provenance import check_provenance
+    from fastapply.merge.segments import classify, normalize
+    from fastapply.merge.splice import splice
+
+    original = "def pop(self):\n    item = self.items.pop(0)\n    self.size_changed()\n    return item\n"
+    update = "def pop(self):\n    item = self.items.pop(0)\n    # ... existing code ...\n"
+    orig = original.rstrip("\n").split("\n")
+    onorm = [normalize(line) for line in orig]
+    items = classify(update, set(onorm))
+    al = Aligner(items, orig, onorm)
+    al.rebase(items, {0: 0, 1: 1})
+    style = detect_style(orig)
+    spliced = splice(items, orig, {0: 0, 1: 1}, file_style=style, snip_style=style, drop=set())
+    row = spliced.origin.index((-1, 2))
+    del spliced.lines[row], spliced.origin[row]
+    with pytest.raises(ValidationError) as caught:
+        check_provenance(al, spliced, set())
+    assert "original line 3" in caught.value.message
+    assert "near snippet line 2 ('item = self.items.pop(0)')" in caught.value.message

@@ -31,7 +31,6 @@ _DROP_CAP = 6.0
 _ORPHAN_MIN = 3  # deleted lines from which a dropped block header means a misplaced anchor
 _WORDS = re.compile(r"\w")
 _SCALAR_FIELD = re.compile(r"^[\w.-]+: \S")
-_HIDDEN_END = 0.5  # weight of a block's closing line paired through a marker (below any unique line)
 
 
 class Aligner:
@@ -265,11 +264,11 @@ class Aligner:
                         cands.append((s, o, 1.0))
         for s, o, weight in list(cands):
             ends = self._block_ends(s, o, s_hi, o_hi)
-            if ends is not None:
-                # A marker inside the snippet's block may hide where the original's block ends
-                # (it stands for the rest of this function and the head of the next one): the
-                # closing line then yields to any unique line it contradicts.
-                cands.append((*ends, weight if not self._marker_between(s, ends[0]) else _HIDDEN_END))
+            if ends is not None and not self._marker_between(s, ends[0]):
+                # (a marker inside the snippet's block may hide where the original's block ends:
+                # it may stand for the rest of this block and more, up to another block's end;
+                # such a closing line is placed by the lines around it, or by pair_closers)
+                cands.append((*ends, weight))
         chain = heaviest_chain(cands) if len(cands) > _DP_LIMIT else \
             self._best_chain(cands, (s_lo - 1, o_lo - 1), (s_hi, o_hi))
         if not chain:

@@ -311,3 +311,38 @@ def test_a_lost_original_line_is_refused_naming_the_snippet_line_next_to_it() ->
         check_provenance(al, spliced, set())
     assert "original line 3" in caught.value.message
     assert "near snippet line 2 ('item = self.items.pop(0)')" in caught.value.message
+
+
+GO_HEADER = """\
+package doc
+
+func fillHeader(header *GenManHeader, name string) error {
+	if header.Title == "" {
+		header.Title = strings.ToUpper(name)
+	}
+	if header.Section == "" {
+		header.Section = "1"
+	}
+	if header.Date == nil {
+		now := time.Now()
+		header.Date = &now
+	}
+	return nil
+}
+"""
+
+
+def test_a_closing_line_after_a_marker_is_the_one_before_the_next_anchor() -> None:
+    # The marker inside the `Title` block may stand for its body or for more; the `}` after it
+    # closes whatever ends right before `if header.Date`: the reading that deletes nothing.
+    update = """\
+func fillHeader(header *GenManHeader, name string) error {
+	if header.Title == "" {
+	// ... existing code ...
+	}
+	if header.Date == nil {
+		now := time.Now().UTC()
+	// ... existing code ...
+"""
+    merged = apply(GO_HEADER, update, filename="man_docs.go").merged_code
+    assert merged == GO_HEADER.replace("now := time.Now()", "now := time.Now().UTC()")

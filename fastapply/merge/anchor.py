@@ -31,6 +31,7 @@ _DROP_CAP = 6.0
 _ORPHAN_MIN = 3  # deleted lines from which a dropped block header means a misplaced anchor
 _WORDS = re.compile(r"\w")
 _SCALAR_FIELD = re.compile(r"^[\w.-]+: \S")
+_HIDDEN_END = 0.5  # weight of a block's closing line paired through a marker (below any unique line)
 
 
 class Aligner:
@@ -54,6 +55,7 @@ class Aligner:
         self.items: list[SnippetLine] = []
         self.rebase(items, {})
         self.fuzzy: set[int] = set()
+        self._hidden_ends: set[tuple[int, int]] = set()  # closing lines seen through a marker (_step)
 
     def rebase(self, items: list[SnippetLine], pairs: dict[int, int]) -> None:
         """Use a new snippet line list (with assumed markers added) and its pairs."""
@@ -262,13 +264,18 @@ class Aligner:
                     o = okeys[first]
                     if not self._paired_exactly(o, s_lo, s_hi):
                         cands.append((s, o, 1.0))
+        self._hidden_ends = set()
         for s, o, weight in list(cands):
             ends = self._block_ends(s, o, s_hi, o_hi)
             if ends is not None and not self._marker_between(s, ends[0]):
-                # (a marker inside the snippet's block may hide where the original's block ends:
-                # it may stand for the rest of this block and more, up to another block's end;
-                # such a closing line is placed by the lines around it, or by pair_closers)
                 cands.append((*ends, weight))
+            elif ends is not None:
+                # A marker inside the snippet's block may hide where the original's block ends: it
+                # may stand for the rest of this block and more, up to another block's end. Such
+                # a closing line never anchors a deletion right after it (_best_chain: the `}`
+                # before the next anchor is meant), and it yields to the lines that say so.
+                cands.append((*ends, _HIDDEN_END if self._end_in_doubt(s, *ends) else weight))
+                self._hidden_ends.add(ends)
         chain = heaviest_chain(cands) if len(cands) > _DP_LIMIT else \
             self._best_chain(cands, (s_lo - 1, o_lo - 1), (s_hi, o_hi))
         if not chain:
@@ -308,7 +315,8 @@ class Aligner:
                     continue
                 score = best[i]
                 if not self._marker_between(s1, s2):
-                    if self._orphans(s1, o1, s2, o2):
+                    if self._orphans(s1, o1, s2, o2) or (s1, o1) in self._hidden_ends \
+                            and self._deletes(s1, o1, s2, o2):
                         continue
                     score -= min(max(0, (o2 - o1) - (s2 - s1)) * _DROP_COST, _DROP_CAP)
                 if score > top:
@@ -326,6 +334,31 @@ class Aligner:
             chain.append((cands[index][0], cands[index][1]))
             index = back[index]
         return chain[::-1]
+
+    def _end_in_doubt(self, s: int, sc: int, oc: int) -> bool:
+        """For a block opened at snippet line s and closed at sc (original oc), a marker between:
+        True when a line found once in the original stands between the marker and sc (it may sit
+        in a later block), or the first such line after sc in its segment sits further down the
+        original than the lines between them account for (the `}` would anchor a deletion).
+        O(lines up to the markers around sc)."""
+        k = sc - 1
+        while k > s and k not in self.markers:
+            if len(self.opos.get(self.snorm[k], ())) == 1:
+                return True
+            k -= 1
+        for k in range(sc + 1, len(self.items)):
+            if k in self.markers:
+                return False
+            where = self.opos.get(self.snorm[k], ())
+            if len(where) == 1 and not self.in_new_definition(k):
+                return where[0] > oc and self._deletes(sc, oc, k, where[0])
+        return False
+
+    def _deletes(self, s1: int, o1: int, s2: int, o2: int) -> bool:
+        """True when linking (s1, o1) to (s2, o2) drops original code lines (more of them between
+        the two than snippet code lines). O(o2 - o1 + s2 - s1)."""
+        solid = sum(1 for o in range(o1 + 1, o2) if self.onorm[o])
+        return solid > sum(1 for s in range(s1 + 1, s2) if self.snorm[s])
 
     def _marker_between(self, s1: int, s2: int) -> bool:
         return s2 > s1 + 1 and self._markers_upto[s2] > self._markers_upto[s1 + 1]

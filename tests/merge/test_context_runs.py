@@ -346,3 +346,37 @@ func fillHeader(header *GenManHeader, name string) error {
 """
     merged = apply(GO_HEADER, update, filename="man_docs.go").merged_code
     assert merged == GO_HEADER.replace("now := time.Now()", "now := time.Now().UTC()")
+
+
+CSS_FILE = """\
+.table th,
+.table td {
+  border-bottom: 1px solid #ddd;
+}
+
+@media (max-width: 720px) {
+  .layout {
+    grid-template-columns: 1fr;
+  }
+}
+"""
+
+
+def test_a_closing_line_after_a_marker_with_only_new_code_after_it_closes_its_own_block() -> None:
+    # Nothing after the `}` says the marker stands for more than the block's rest, so the `}` is
+    # the block's own; the copies of `.table th,` inside the new block are new code, not anchors.
+    update = """\
+/* ... existing code ... */
+@media (max-width: 720px) {
+  /* ... existing code ... */
+}
+
+@media (prefers-color-scheme: dark) {
+  .table th,
+  .table td {
+    border-bottom-color: #262a33;
+  }
+}
+"""
+    merged = apply(CSS_FILE, update, filename="dashboard.css").merged_code
+    assert merged == CSS_FILE + update.split("}\n\n", 1)[1].join(["\n", ""])

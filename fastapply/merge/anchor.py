@@ -20,6 +20,7 @@ from itertools import accumulate, islice
 from ..deadline import check_deadline
 from .blocks import block_last, enclosing, opens_at, shallower_before, within
 from .chain import SortedIndices, count_in, heaviest_chain, span
+from .closers import edited_opener, end_in_doubt, whole_block_up
 from .context import context_before_marker, context_block
 from .lines import LazyWidths, block_end, block_stop, header_key, is_closer, is_trivial, opens_block, widths_of
 from .segments import SnippetLine, is_gap
@@ -274,7 +275,7 @@ class Aligner:
                 # may stand for the rest of this block and more, up to another block's end. Such
                 # a closing line never anchors a deletion right after it (_best_chain: the `}`
                 # before the next anchor is meant), and it yields to the lines that say so.
-                cands.append((*ends, _HIDDEN_END if self._end_in_doubt(s, *ends) else weight))
+                cands.append((*ends, _HIDDEN_END if end_in_doubt(self, s, *ends) else weight))
                 self._hidden_ends.add(ends)
         chain = heaviest_chain(cands) if len(cands) > _DP_LIMIT else \
             self._best_chain(cands, (s_lo - 1, o_lo - 1), (s_hi, o_hi))
@@ -316,7 +317,7 @@ class Aligner:
                 score = best[i]
                 if not self._marker_between(s1, s2):
                     if self._orphans(s1, o1, s2, o2) or (s1, o1) in self._hidden_ends \
-                            and self._deletes(s1, o1, s2, o2):
+                            and self.deletes(s1, o1, s2, o2):
                         continue
                     score -= min(max(0, (o2 - o1) - (s2 - s1)) * _DROP_COST, _DROP_CAP)
                 if score > top:
@@ -335,26 +336,7 @@ class Aligner:
             index = back[index]
         return chain[::-1]
 
-    def _end_in_doubt(self, s: int, sc: int, oc: int) -> bool:
-        """For a block opened at snippet line s and closed at sc (original oc), a marker between:
-        True when a line found once in the original stands between the marker and sc (it may sit
-        in a later block), or the first such line after sc in its segment sits further down the
-        original than the lines between them account for (the `}` would anchor a deletion).
-        O(lines up to the markers around sc)."""
-        k = sc - 1
-        while k > s and k not in self.markers:
-            if len(self.opos.get(self.snorm[k], ())) == 1:
-                return True
-            k -= 1
-        for k in range(sc + 1, len(self.items)):
-            if k in self.markers:
-                return False
-            where = self.opos.get(self.snorm[k], ())
-            if len(where) == 1 and not self.in_new_definition(k):
-                return where[0] > oc and self._deletes(sc, oc, k, where[0])
-        return False
-
-    def _deletes(self, s1: int, o1: int, s2: int, o2: int) -> bool:
+    def deletes(self, s1: int, o1: int, s2: int, o2: int) -> bool:
         """True when linking (s1, o1) to (s2, o2) drops original code lines (more of them between
         the two than snippet code lines). O(o2 - o1 + s2 - s1)."""
         solid = sum(1 for o in range(o1 + 1, o2) if self.onorm[o])
@@ -435,7 +417,7 @@ class Aligner:
                 nxt = self._skip_blank(o + step, stop, step)
                 if (nxt - stop) * step < 0 and self.onorm[nxt] == norm:
                     target = nxt
-            if target is not None and (self._closer_ok(s) or step > 0 and self._edited_opener(s, target)):
+            if target is not None and (self._closer_ok(s) or step > 0 and edited_opener(self, s, target)):
                 self.pairs[s] = target
                 o = target + step
                 matched, inserted = True, 0
@@ -443,7 +425,7 @@ class Aligner:
             if target is not None and step < 0:
                 # walking up, a closing line comes before its opening line: the whole block, as
                 # the original has it right there, is context (`if (!x) { ... }` above an anchor)
-                whole = self._whole_block_up(lines, index - 1, target, stop)
+                whole = whole_block_up(self, lines, index - 1, target, stop)
                 if whole:
                     self.pairs.update(whole)
                     o = whole[-1][1] + step
@@ -456,63 +438,6 @@ class Aligner:
             if inserted > 3:
                 break
         return o if matched else start
-
-    def _edited_opener(self, s: int, target: int) -> bool:
-        """For the closing line s matched at original line `target`: True when the block it closes
-        opens with an unpaired (edited) line while every code line of its body is paired inside
-        the original block that `target` closes (`for (auto& element : chunks) {` for
-        `for (auto& tensor : chunks) {`, its body and `}` unchanged): the same block, its first
-        line edited. O(block length)."""
-        width, body = self.swidth[s], []
-        for index in range(s - 1, -1, -1):
-            if index in self.markers:
-                return False
-            if not self.snorm[index]:
-                continue
-            if self.swidth[index] <= width:
-                if self.swidth[index] < width or index in self.pairs or not self.s_opens(index):
-                    return False
-                break
-            body.append(index)
-        else:
-            return False
-        opener = next((o for o in range(target - 1, -1, -1)
-                       if self.onorm[o] and self.owidth[o] <= self.owidth[target]), -1)
-        if opener < 0 or self.owidth[opener] != self.owidth[target] or not self.o_opens(opener):
-            return False
-        return bool(body) and all(opener < self.pairs.get(b, -1) < target for b in body)
-
-    def _whole_block_up(self, lines: list[int], at: int, target: int, stop: int) -> list[tuple[int, int]]:
-        """For the closing line `lines[at]` (lines walked upwards) matched at original line
-        `target`: the pairs of its whole block, closing line up to opening line, when every line
-        of it equals the original lines right above `target` (blank lines aside); else none.
-        O(block length)."""
-        closer = lines[at]
-        width, opener = self.swidth[closer], None
-        for s in range(closer - 1, -1, -1):
-            if s in self.markers:
-                return []
-            if not self.snorm[s]:
-                continue
-            if self.swidth[s] < width:
-                return []
-            if self.swidth[s] == width:
-                if not self.s_opens(s):
-                    return []
-                opener = s
-                break
-        if opener is None:
-            return []
-        found, o = [], target
-        for s in lines[at:]:
-            if s < opener:
-                break
-            o = self._skip_blank(o, stop, -1)
-            if o <= stop or self.onorm[o] != self.snorm[s] or self.in_new_definition(s):
-                return []
-            found.append((s, o))
-            o -= 1
-        return found if found and found[-1][0] == opener else []
 
     def _skip_blank(self, o: int, stop: int, step: int) -> int:
         while (o - stop) * step < 0 and not self.onorm[o]:

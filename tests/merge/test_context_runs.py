@@ -18,12 +18,13 @@ C_FILE = _kind(1) + _kind(2) + _kind(4)
 
 def test_a_whole_block_above_a_unique_line_is_context_of_its_copy() -> None:
     # `if (!delta) { ... }` is in all three functions; walking up from the unique `DATA_4` line
-    # past the edited line, the block's closing brace comes first, and the whole block is the
-    # original's right there: it is context, placed by the run of lines down to `DATA_4`.
-    update = ("// ... existing code ...\n\tGET_DELTA(in, delta);\n\tif (!delta) {\n\t\tPy_INCREF(in);\n\t\treturn in;\n\t}\n"
-              "\tout = New(LENGTH(in) + context);\n\tif (!out)\n\t\treturn NULL;\n\tinp = DATA_4(in);\n// ... existing code ...\n")
+    # past the new `trace` line, the block's closing brace comes first, and the whole block is
+    # the original's right there: it is context, placed by the run of lines down to `DATA_4`.
+    update = ("// ... existing code ...\n\tGET_DELTA(in, delta);\n\tif (!delta) {\n\t\tPy_INCREF(in);\n"
+              "\t\treturn in;\n\t}\n\ttrace(in);\n\tout = New(LENGTH(in) + delta);\n\tif (!out)\n"
+              "\t\treturn NULL;\n\tinp = DATA_4(in);\n// ... existing code ...\n")
     merged = apply(C_FILE, update, filename="speedups.c").merged_code
-    assert merged == _kind(1) + _kind(2) + _kind(4).replace("+ delta", "+ context")
+    assert merged == _kind(1) + _kind(2) + _kind(4).replace("\tout = New", "\ttrace(in);\n\tout = New")
 
 
 GO_FILE = """\
@@ -380,3 +381,71 @@ def test_a_closing_line_after_a_marker_with_only_new_code_after_it_closes_its_ow
 """
     merged = apply(CSS_FILE, update, filename="dashboard.css").merged_code
     assert merged == CSS_FILE + update.split("}\n\n", 1)[1].join(["\n", ""])
+
+
+PHP_FILE = """\
+<?php
+
+class PushoverHandler
+{
+    private function buildHeader(string $content): string
+    {
+        $header = "POST /1/messages.json HTTP/1.1\\r\\n";
+        $header .= "Host: api.pushover.net\\r\\n";
+        return $header;
+    }
+
+    protected function write(array $record): void
+    {
+        $this->user = null;
+    }
+
+    public function setHighPriorityLevel($value): self
+    {
+        $this->highPriorityLevel = $value;
+        return $this;
+    }
+
+    /**
+     * Use the formatted message?
+     */
+    public function useFormattedMessage(bool $value): self
+    {
+        $this->useFormattedMessage = $value;
+        return $this;
+    }
+}
+"""
+
+NEW_METHOD = """\
+    private function fallbackValue($value, $fallback = null)
+    {
+        return $value ?? $fallback;
+    }
+
+"""
+
+
+def test_a_closing_line_after_a_marker_yields_to_the_unique_line_after_it() -> None:
+    # The marker in buildHeader stands for its rest and two more methods: the `return $this;` / `}`
+    # after it end setHighPriorityLevel (the `/** Use the formatted message?` line after the new
+    # method says where the snippet goes on), not buildHeader, which would delete both methods.
+    update = """\
+    // ... existing code ...
+    private function buildHeader(string $content): string
+    {
+        error_log('buildHeader: start');
+        $header = "POST /1/messages.json HTTP/1.1\\r\\n";
+    // ... existing code ...
+        return $this;
+    }
+
+""" + NEW_METHOD + """\
+    /**
+     * Use the formatted message?
+    // ... existing code ...
+"""
+    merged = apply(PHP_FILE, update, filename="PushoverHandler.php").merged_code
+    expected = PHP_FILE.replace("    {\n        $header =", "    {\n        error_log('buildHeader: start');\n"
+                                "        $header =").replace("    /**\n", NEW_METHOD + "    /**\n")
+    assert merged == expected

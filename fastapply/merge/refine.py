@@ -193,9 +193,9 @@ def _runs_to_distinct(al: Aligner, s: int, o: int, step: int) -> bool:
     original's lines (edited or inserted lines between them allowed, skipped original lines
     not) up to a distinctive paired line, within _RUN_REACH code lines: context that runs
     without a break into an anchor (`GET_DELTA(...)`, `if (!delta) {`, ... above an edited
-    line and a unique one). A new
-    definition in the run is inserted there and breaks nothing (`}` / new method / `/**`).
-    O(_NEW_REACH)."""
+    line and a unique one). A new definition in the run is inserted there and breaks nothing
+    (`}` / new method / `/**`). O(_NEW_REACH) snippet lines, and the original lines between the
+    pairs met (at most as many code lines as the snippet has between them)."""
     s2, seen, last_s, last_o = s + step, 0, s, o
     walked = 0
     while 0 <= s2 < len(al.items) and s2 not in al.markers and seen < _RUN_REACH and walked < _NEW_REACH:
@@ -207,13 +207,24 @@ def _runs_to_distinct(al: Aligner, s: int, o: int, step: int) -> bool:
             if o2 is not None:
                 code = sum(1 for k in range(min(s2, last_s) + 1, max(s2, last_s))
                            if al.snorm[k] and not al.in_new_definition(k))
-                solid = sum(1 for k in range(min(o2, last_o) + 1, max(o2, last_o)) if al.onorm[k])
-                if (o2 - last_o) * step <= 0 or solid > code:
+                if (o2 - last_o) * step <= 0 or _solid_over(al, min(o2, last_o), max(o2, last_o), code):
                     return False
                 if not al.strivial[s2] and len(al.opos.get(other, ())) < 3:
                     return True
                 last_s, last_o = s2, o2
         s2 += step
+    return False
+
+
+def _solid_over(al: Aligner, lo: int, hi: int, most: int) -> bool:
+    """True when more than `most` original code lines lie strictly between lo and hi (it stops
+    counting there: a far pair costs no walk over the lines between)."""
+    solid = 0
+    for k in range(lo + 1, hi):
+        if al.onorm[k]:
+            solid += 1
+            if solid > most:
+                return True
     return False
 
 

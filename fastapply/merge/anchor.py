@@ -385,6 +385,11 @@ class Aligner:
         head = [s for s in code if not gaps or s < gaps[0]]
         tail = [s for s in code if gaps and s > gaps[-1]]
         stop = self._greedy(head, o_lo, o_hi, +1)
+        if not gaps and self.pairs.get(s_hi) == o_hi:
+            # no marker up to the next anchor: what the walk down left unpaired is matched up
+            # from that anchor (context right above it, after new code)
+            rest = head[next((i for i in range(len(head) - 1, -1, -1) if head[i] in self.pairs), -1) + 1:]
+            self._greedy(rest[::-1], o_hi - 1, stop - 1, -1)
         self._greedy(tail[::-1], o_hi - 1, stop - 1, -1)
         if tail and tail[0] not in self.pairs:
             context_block(self, tail, stop, o_hi)

@@ -449,3 +449,49 @@ def test_a_closing_line_after_a_marker_yields_to_the_unique_line_after_it() -> N
     expected = PHP_FILE.replace("    {\n        $header =", "    {\n        error_log('buildHeader: start');\n"
                                 "        $header =").replace("    /**\n", NEW_METHOD + "    /**\n")
     assert merged == expected
+
+
+BASH_FILE = """\
+_have apt-cache && {
+    _installable()
+    {
+        apt-cache pkgnames "$1"
+    }
+} || {
+    _installable()
+    {
+        command grep -A 1 "Package: $1" /var/lib/dpkg/available
+    }
+}
+
+_have grep-status && {
+    _purgeable()
+    {
+        grep-status -P -e "^$1" -n -s Package
+    }
+} || {
+    _purgeable()
+    {
+        command grep -A 1 "Package: $1" /var/lib/dpkg/status
+    }
+}
+"""
+
+
+def test_context_above_the_next_anchor_is_matched_up_from_it() -> None:
+    # Between `_have grep-status && {` and the unique `grep ... dpkg/status` line there is no
+    # marker: the snippet deletes the first `_purgeable`. Its `} || {` reads like a closing line,
+    # so matching down from the first anchor stops at once; matched up from the next anchor,
+    # `} || {` and the two lines after it are the file's own, right above it.
+    update = """\
+# ... unchanged ...
+_have grep-status && {
+} || {
+    _purgeable()
+    {
+        command grep -A 1 "Package: $1" /var/lib/dpkg/status
+# ... unchanged ...
+"""
+    merged = apply(BASH_FILE, update, filename="dpkg-query.sh").merged_code
+    first = '    _purgeable()\n    {\n        grep-status -P -e "^$1" -n -s Package\n    }\n'
+    assert merged == BASH_FILE.replace(first, "")

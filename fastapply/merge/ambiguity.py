@@ -8,6 +8,7 @@ refuses instead of guessing (plan.py raises ambiguous_anchor).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .chain import nearest_above, nearest_below
@@ -82,6 +83,22 @@ def ambiguous_block(al: Aligner) -> int | None:
                 if at >= o or al.onorm[at] != al.snorm[b]:
                     break
                 run, at = run + 1, at + 1
-            if run == len(block) and _whole_blocks(al, at - 1, al.pairs[anchor]):
+            if run == len(block) and _whole_blocks(al, at - 1, al.pairs[anchor]) \
+                    and not _comment_tail(al, block, c):
                 return first
     return None
+
+
+# A comment line (`#` only with a space after it: `#include`, `#endif` are code).
+_COMMENT = re.compile(r"^(?:\*|//|--|;|#(?:\s|$))")
+
+
+def _comment_tail(al: Aligner, block: list[int], c: int) -> bool:
+    """True when the block is the tail of a comment (` * @private`, ` */`) and so is its copy at
+    original line c (a comment line right above it): read there, the snippet would delete the code
+    that comment describes and hand the comment's head, which the marker keeps, to the definition
+    after it. Nobody deletes code that way, so that copy is no reading of the snippet."""
+    if not all(_COMMENT.match(al.snorm[b]) for b in block):
+        return False
+    above = c - 1
+    return above >= 0 and bool(_COMMENT.match(al.onorm[above])) and al.owidth[above] == al.owidth[c]

@@ -20,7 +20,8 @@ from itertools import accumulate, islice
 from ..deadline import check_deadline
 from .blocks import block_last, enclosing, opens_at, shallower_before, within
 from .chain import SortedIndices, count_in, heaviest_chain, span
-from .context import context_block
+from .closers import edited_opener, end_in_doubt, whole_block_up
+from .context import context_before_marker, context_block
 from .lines import LazyWidths, block_end, block_stop, header_key, is_closer, is_trivial, opens_block, widths_of
 from .segments import SnippetLine, is_gap
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
@@ -31,6 +32,7 @@ _DROP_CAP = 6.0
 _ORPHAN_MIN = 3  # deleted lines from which a dropped block header means a misplaced anchor
 _WORDS = re.compile(r"\w")
 _SCALAR_FIELD = re.compile(r"^[\w.-]+: \S")
+_HIDDEN_END = 0.5  # weight of a block's closing line paired through a marker (below any unique line)
 
 
 class Aligner:
@@ -57,6 +59,7 @@ class Aligner:
         self._moved: set[int] = set()
         self.rebase(items, {})
         self.fuzzy: set[int] = set()
+        self._hidden_ends: set[tuple[int, int]] = set()  # closing lines seen through a marker (_step)
 
     def rebase(self, items: list[SnippetLine], pairs: dict[int, int]) -> None:
         """Use a new snippet line list (with assumed markers added) and its pairs."""
@@ -304,11 +307,19 @@ class Aligner:
                     o = okeys[first]
                     if not self._paired_exactly(o, s_lo, s_hi):
                         cands.append((s, o, 1.0))
+        self._hidden_ends = set()
         # (with one code line in the range no block can end inside it: _block_ends finds nothing)
         for s, o, weight in list(cands) if self._code_upto[s_hi] - self._code_upto[s_lo] > 1 else ():
             ends = self._block_ends(s, o, s_hi, o_hi)
-            if ends is not None:
+            if ends is not None and not self._marker_between(s, ends[0]):
                 cands.append((*ends, weight))
+            elif ends is not None:
+                # A marker inside the snippet's block may hide where the original's block ends: it
+                # may stand for the rest of this block and more, up to another block's end. Such
+                # a closing line never anchors a deletion right after it (_best_chain: the `}`
+                # before the next anchor is meant), and it yields to the lines that say so.
+                cands.append((*ends, _HIDDEN_END if end_in_doubt(self, s, *ends) else weight))
+                self._hidden_ends.add(ends)
         chain = heaviest_chain(cands) if len(cands) > _DP_LIMIT else \
             self._best_chain(cands, (s_lo - 1, o_lo - 1), (s_hi, o_hi))
         if not chain:
@@ -355,7 +366,8 @@ class Aligner:
                     continue
                 score = best[i]
                 if not self._marker_between(s1, s2):
-                    if self._orphans(s1, o1, s2, o2):
+                    if self._orphans(s1, o1, s2, o2) or (s1, o1) in self._hidden_ends \
+                            and self.deletes(s1, o1, s2, o2):
                         continue
                     gone = self.moved_between(o1, o2)
                     score -= min(max(0, (o2 - o1) - (s2 - s1) - gone) * _DROP_COST, _DROP_CAP)
@@ -374,6 +386,12 @@ class Aligner:
             chain.append((cands[index][0], cands[index][1]))
             index = back[index]
         return chain[::-1]
+
+    def deletes(self, s1: int, o1: int, s2: int, o2: int) -> bool:
+        """True when linking (s1, o1) to (s2, o2) drops original code lines (more of them between
+        the two than snippet code lines). O(o2 - o1 + s2 - s1)."""
+        solid = sum(1 for o in range(o1 + 1, o2) if self.onorm[o])
+        return solid > sum(1 for s in range(s1 + 1, s2) if self.snorm[s])
 
     def _marker_between(self, s1: int, s2: int) -> bool:
         return s2 > s1 + 1 and self._markers_upto[s2] > self._markers_upto[s1 + 1]
@@ -420,9 +438,17 @@ class Aligner:
         head = [s for s in code if not gaps or s < gaps[0]]
         tail = [s for s in code if gaps and s > gaps[-1]]
         stop = self._greedy(head, o_lo, o_hi, +1)
+        if not gaps and self.pairs.get(s_hi) == o_hi:
+            # no marker up to the next anchor: what the walk down left unpaired is matched up
+            # from that anchor (context right above it, after new code)
+            rest = head[next((i for i in range(len(head) - 1, -1, -1) if head[i] in self.pairs), -1) + 1:]
+            self._greedy(rest[::-1], o_hi - 1, stop - 1, -1)
         self._greedy(tail[::-1], o_hi - 1, stop - 1, -1)
         if tail and tail[0] not in self.pairs:
             context_block(self, tail, stop, o_hi)
+        if gaps and head and head[-1] not in self.pairs:
+            upto = min((self.pairs[s] for s in tail if s in self.pairs), default=o_hi)
+            context_before_marker(self, head, o_lo, upto)
 
     def _greedy(self, lines: list[int], start: int, stop: int, step: int) -> int:
         """Match `lines` in order against the original lines from `start` towards `stop` while they
@@ -432,7 +458,10 @@ class Aligner:
         o = start
         matched = False
         inserted = 0
-        for s in lines:
+        index = 0
+        while index < len(lines):
+            s = lines[index]
+            index += 1
             if self.in_new_definition(s):
                 continue  # a new definition is inserted here; the code around it goes on matching
             o = self._skip_blank(o, stop, step)
@@ -446,11 +475,21 @@ class Aligner:
                 nxt = self._skip_blank(o + step, stop, step)
                 if (nxt - stop) * step < 0 and self.onorm[nxt] == norm:
                     target = nxt
-            if target is not None and self._closer_ok(s):
+            if target is not None and (self._closer_ok(s) or step > 0 and edited_opener(self, s, target)):
                 self.pairs[s] = target
                 o = target + step
                 matched, inserted = True, 0
                 continue
+            if target is not None and step < 0:
+                # walking up, a closing line comes before its opening line: the whole block, as
+                # the original has it right there, is context (`if (!x) { ... }` above an anchor)
+                whole = whole_block_up(self, lines, index - 1, target, stop)
+                if whole:
+                    self.pairs.update(whole)
+                    o = whole[-1][1] + step
+                    index += len(whole) - 1
+                    matched, inserted = True, 0
+                    continue
             if self.scloser[s] or self.strivial[s]:
                 break
             inserted += 1

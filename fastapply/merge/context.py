@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .chain import nearest_below
-from .lines import is_trivial
+from .chain import nearest_above, nearest_below
+from .lines import header_key, is_closer, is_trivial
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -38,6 +38,10 @@ def context_block(al: Aligner, tail: list[int], lo: int, hi: int) -> None:
         hi = al.pairs[after]  # the block's copy must come before the anchor that follows it
     shift = None if after is None or al.pairs[after] != hi else \
         al.swidth[first] - al.swidth[after]
+    if shift is not None and (run := _unique_head(al, block, lo, hi)):
+        al.pairs.update(run)
+        al.fuzzy.update(s for s, _ in run)
+        return
     for start in nearest_below(al.opos.get(al.snorm[first], []), hi, lo):
         if weak and shift is not None and al.owidth[start] - al.owidth[hi] != shift:
             continue  # only a copy at the same depth can be it
@@ -52,10 +56,59 @@ def context_block(al: Aligner, tail: list[int], lo: int, hi: int) -> None:
         if weak and not complete:
             continue  # `pass` / `return result` together, further up
         if complete and (len(run) >= 2 and not weak
-                         or shift is not None and ends_before_whole_blocks(al, run[-1], hi)):
+                         or shift is not None and ends_before_whole_blocks(al, run[-1], hi)) \
+                or not complete and offset == 0 and shift is not None and _edits_up_to(al, block, run, hi):
             al.pairs.update(run)
             al.fuzzy.update(s for s, _ in run)
         return
+
+
+def _unique_head(al: Aligner, block: list[int], lo: int, hi: int) -> list[tuple[int, int]]:
+    """The pairs of the block's head (its leading lines that the original has) when one of them
+    occurs once in the original, in [lo, hi), the head stands there line for line, and the
+    block's other lines (new or edited) replace the original lines from there up to the next
+    anchor `hi`, as many or fewer, none of them the same (`return true;` / `}` once in the file,
+    then a rewritten declaration before the anchor). Else none. O(block + lines up to hi)."""
+    head: list[int] = []
+    for s in block:
+        if not al.opos.get(al.snorm[s]):
+            break
+        head.append(s)
+    key = next((k for k, s in enumerate(head) if len(al.opos[al.snorm[s]]) == 1), None)
+    if key is None or len(head) == len(block) or not lo <= al.opos[al.snorm[head[key]]][0] < hi:
+        return []
+    at = al.opos[al.snorm[head[key]]][0]
+    run = [(head[key], at)]
+    o = at
+    for s in reversed(head[:key]):
+        o = al._skip_blank(o - 1, lo - 1, -1)
+        if o < lo or al.onorm[o] != al.snorm[s]:
+            return []
+        run.insert(0, (s, o))
+    o = at
+    for s in head[key + 1:]:
+        o = al._skip_blank(o + 1, hi, +1)
+        if o >= hi or al.onorm[o] != al.snorm[s]:
+            return []
+        run.append((s, o))
+    rest = {al.snorm[s] for s in block[len(head):]}
+    between = [o for o in range(run[-1][1] + 1, hi) if al.onorm[o]]
+    if len(between) > len(block) - len(head) or any(al.onorm[o] in rest for o in between) \
+            or hi < len(al.orig) and any(al.owidth[o] < al.owidth[hi] for o in between):
+        return []  # (more lines, one shown, or a block's end: not what those lines replace)
+    return run
+
+
+def _edits_up_to(al: Aligner, block: list[int], run: list[tuple[int, int]], hi: int) -> bool:
+    """True when the block's lines after its matched head `run` (edited lines) are as many as
+    the original lines between the run's copy and the next anchor `hi`, none of them the same:
+    context, then a run of lines that replaces the original's lines one for one up to the anchor
+    (`matches,` / `slots,` then four edited arguments before `)`). O(block + lines up to hi)."""
+    if not run or all(is_trivial(al.snorm[s]) for s, _ in run):
+        return False
+    rest = block[len(run):]
+    between = [o for o in range(run[-1][1] + 1, hi) if al.onorm[o]]
+    return len(rest) == len(between) and all(al.snorm[s] != al.onorm[o] for s, o in zip(rest, between))
 
 
 def ends_before_whole_blocks(al: Aligner, pair: tuple[int, int], hi: int) -> bool:
@@ -74,3 +127,64 @@ def ends_before_whole_blocks(al: Aligner, pair: tuple[int, int], hi: int) -> boo
     between = [index for index in range(o + 1, hi) if al.onorm[index]]
     return bool(between) and al.owidth[between[0]] == base and \
         all(al.owidth[index] >= base for index in between)
+
+
+_PREAMBLE_STARTS = ("@", "#", "//", "/*", "*", "--")
+
+
+def context_before_marker(al: Aligner, head: list[int], lo: int, hi: int) -> None:
+    """The unpaired lines at the end of a segment, right before a marker and after its last
+    paired line (the anchor), when they copy the original lines that follow the anchor's block
+    after whole definitions, at the anchor's depth (`end` / `private` / marker, with a method
+    between `end` and `private` in the original): the snippet shows them as context and deletes
+    those definitions, the mirror of context_block. Read as new code instead, they would repeat
+    a line of the file right after the definitions they were shown without. Only whole
+    definitions (headers, their bodies and closing lines, comments) may lie between; statements
+    between would make the lines as likely new code, and they stay unpaired (refused later).
+    O(lines between the anchor and the copy)."""
+    paired = [s for s in head if s in al.pairs]
+    if paired:
+        anchor = paired[-1]
+    elif head and head[0] - 1 >= 0 and al.pairs.get(head[0] - 1) == lo - 1:
+        anchor = head[0] - 1
+    else:
+        return
+    block = [s for s in head if s > anchor]
+    a = al.pairs[anchor]
+    if not block or any(al.in_new_definition(s) or not al.snorm[s] for s in block) \
+            or al.swidth[block[0]] != al.swidth[anchor] or al.o_opens(a) \
+            or len(block) == 1 and al.snorm[block[0]].startswith(_PREAMBLE_STARTS):
+        return
+    copies = nearest_above(al.opos.get(al.snorm[block[0]], []), a + 1)
+    if not copies or copies[0] >= hi or al.owidth[copies[0]] != al.owidth[a]:
+        return
+    start, run, o = copies[0], [], copies[0]
+    for s in block:
+        o = al._skip_blank(o, hi, +1)
+        if o >= hi or al.onorm[o] != al.snorm[s]:
+            return
+        run.append((s, o))
+        o += 1
+    if _whole_definitions(al, a, start):
+        al.pairs.update(run)
+        al.fuzzy.update(s for s, _ in run)
+
+
+def _whole_definitions(al: Aligner, lo: int, hi: int) -> bool:
+    """True when the original lines strictly between lo and hi are whole definitions at hi's
+    depth: every line at that depth a definition header, its closing line, or a comment or
+    decorator, and at least one header."""
+    base, headers = al.owidth[hi], 0
+    for index in range(lo + 1, hi):
+        norm = al.onorm[index]
+        if not norm:
+            continue
+        width = al.owidth[index]
+        if width < base:
+            return False
+        if width > base or is_closer(norm) or norm.startswith(_PREAMBLE_STARTS):
+            continue
+        if header_key(norm) is None or not al.o_opens(index):
+            return False
+        headers += 1
+    return headers > 0

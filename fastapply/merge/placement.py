@@ -67,7 +67,7 @@ def _check_orphaned_preamble(al: Aligner, spliced: Spliced, drop: set[int]) -> N
                 indent_width(al.orig[above]) in (width, width + 1):
             if above in kept:
                 row = next(r for r, (_, at) in enumerate(spliced.origin) if at == above)
-                item = _snippet_item_near(al, spliced, row)
+                item = snippet_item_near(al, spliced, row)
                 raise ValidationError(
                     f"the merge would drop original line {o + 1} ({al.orig[o].strip()!r}) but keep the comment "
                     f"or decorator above it (line {above + 1}, {al.orig[above].strip()!r}), which would then "
@@ -113,7 +113,7 @@ def _kept_twin(al: Aligner, spliced: Spliced, row: int) -> int | None:
     return None
 
 
-def _snippet_item_near(al: Aligner, spliced: Spliced, row: int) -> SnippetLine:
+def snippet_item_near(al: Aligner, spliced: Spliced, row: int) -> SnippetLine:
     """The snippet line nearest to merged row `row` (the first one after it, else before it)."""
     after = next((s for s, _ in spliced.origin[row:] if s >= 0), None)
     if after is None:

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 from ..errors import ErrorCode, ValidationError
 from .lines import header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine
-from .placement import check_placement
+from .placement import check_placement, snippet_item_near
 from .splice import Spliced
 
 if TYPE_CHECKING:
@@ -70,10 +70,14 @@ def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
         deleted[start:stop] = [True] * (stop - start)
     for o, norm in enumerate(al.onorm):
         if norm and o not in present and not deleted[o] and o not in drop:
+            # name the snippet line where the lost line would stand (the first one after it)
+            row = next((r for r, (_, at) in enumerate(spliced.origin) if at > o), len(spliced.origin) - 1)
+            item = snippet_item_near(al, spliced, max(row, 0)) if spliced.origin else None
+            near = f", near snippet line {item.number} ({item.text.strip()!r})," if item is not None else ""
             raise ValidationError(
-                f"the merge would lose original line {o + 1} ({al.orig[o].strip()!r}) although no part "
-                "of the snippet replaces or deletes it. Put a '... existing code ...' marker where it "
-                "is, or show the lines around it",
+                f"the merge would lose original line {o + 1} ({al.orig[o].strip()!r}){near} although no "
+                "part of the snippet replaces or deletes it. Put a '... existing code ...' marker where "
+                "it is, or show the lines around it",
                 code=ErrorCode.CONTENT_LOST, line=o + 1)
 
 

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 # Original lines compared, over all straggler searches of one merge (rapidfuzz, ~20 ns each).
 STRAGGLER_BUDGET = 2_000_000
+_RUN_REACH = 12  # code lines a common line's unbroken run of context is followed to an anchor
+_NEW_REACH = 200  # snippet lines walked in all (lines of new definitions in the run included)
 
 
 def prune_orphans(al: Aligner) -> None:
@@ -185,7 +187,47 @@ def isolated_common(al: Aligner, s: int, o: int) -> bool:
                                                      and _before_deleted_blocks(al, s, o, s2, o2)):
                     return False
             s2 += step
-    return True
+    return not any(_runs_to_distinct(al, s, o, step) for step in (-1, 1))
+
+
+def _runs_to_distinct(al: Aligner, s: int, o: int, step: int) -> bool:
+    """True when the snippet lines from (s, o) on, towards `step`, stand line for line on the
+    original's lines (edited or inserted lines between them allowed, skipped original lines
+    not) up to a distinctive paired line, within _RUN_REACH code lines: context that runs
+    without a break into an anchor (`GET_DELTA(...)`, `if (!delta) {`, ... above an edited
+    line and a unique one). A new definition in the run is inserted there and breaks nothing
+    (`}` / new method / `/**`). O(_NEW_REACH) snippet lines, and the original lines between the
+    pairs met (at most as many code lines as the snippet has between them)."""
+    s2, seen, last_s, last_o = s + step, 0, s, o
+    walked = 0
+    while 0 <= s2 < len(al.items) and s2 not in al.markers and seen < _RUN_REACH and walked < _NEW_REACH:
+        other = al.snorm[s2]
+        walked += 1
+        if other and not al.in_new_definition(s2):  # (a new definition is inserted in the run)
+            seen += 1
+            o2 = al.pairs.get(s2)
+            if o2 is not None:
+                code = sum(1 for k in range(min(s2, last_s) + 1, max(s2, last_s))
+                           if al.snorm[k] and not al.in_new_definition(k))
+                if (o2 - last_o) * step <= 0 or _solid_over(al, min(o2, last_o), max(o2, last_o), code):
+                    return False
+                if not al.strivial[s2] and len(al.opos.get(other, ())) < 3:
+                    return True
+                last_s, last_o = s2, o2
+        s2 += step
+    return False
+
+
+def _solid_over(al: Aligner, lo: int, hi: int, most: int) -> bool:
+    """True when more than `most` original code lines lie strictly between lo and hi (it stops
+    counting there: a far pair costs no walk over the lines between)."""
+    solid = 0
+    for k in range(lo + 1, hi):
+        if al.onorm[k]:
+            solid += 1
+            if solid > most:
+                return True
+    return False
 
 
 def _before_deleted_blocks(al: Aligner, s: int, o: int, s2: int, o2: int) -> bool:

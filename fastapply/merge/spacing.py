@@ -32,6 +32,7 @@ class Spacing:
         self.orig = orig
         self._usual: dict[int, int | None] = {}
         self._most: dict[int | None, int] = {}
+        self._lines: set[str] | None = None
 
     def before_new(self, out: list[tuple[str, str, int, int]], before: int, after: int) -> int | None:
         """For the blank run between out[before] and out[after]: the file's usual count when
@@ -44,7 +45,7 @@ class Spacing:
         if at >= 0:
             # a paired header right after a new block's closing line: only the missing blank line
             ends_sibling = indent_width(prev) > indent_width(text) and pep8_gap(text.strip()) \
-                and _new_definition_ends(out, before, indent_width(text)) or \
+                and new_definition_ends(out, before, indent_width(text)) or \
                 is_closer(prev.strip()) and indent_width(prev) == indent_width(text)
             if after - before - 1 or prev_source != SNIP or prev_at >= 0 or not ends_sibling \
                     or at > 0 and self.orig[at - 1].strip():
@@ -67,15 +68,61 @@ class Spacing:
         if width not in self._usual:
             self._usual[width] = self._measure(width)
         usual = self._usual[width]
+        if usual is None and at < 0 and prev_source != EMPTY and not self._in_original(out[head][0]):
+            # too few or mixed samples in the file: a new definition (not one moved here, which
+            # brings its own spacing) one blank line off the spacing of the sibling it follows is
+            # a doubled or dropped blank line
+            local = self.neighbours(prev_at, width)
+            if local is not None and abs(local - (after - before - 1)) == 1:
+                return local
         if after - before - 1 == 0:
             # no blank line at all between a block's closing line and the next definition is a slip
             # (an indentation-ended block: only a new Python definition before another one)
             if usual is None and (is_closer(prev_norm) and indent_width(prev) == width
                                   or indent_width(prev) > width and pep8_gap(norm)
-                                  and _new_definition_ends(out, before, width)):
+                                  and new_definition_ends(out, before, width)):
                 return 1
             return usual
         return None if pep8_gap(out[head][0]) else usual
+
+    def neighbours(self, at: int, width: int) -> int | None:
+        """The blank lines that separate the definition ending at original line `at` from its
+        siblings at `width`: those after it, or, when it is the last of its block, those above
+        it (a new sibling written after it gets the spacing its neighbours have). None when the
+        original says nothing: no sibling on either side, or no blank line at all (files that pack
+        definitions also show blank lines the snippet may mean). O(length of that definition)."""
+        if at < 0 or at >= len(self.orig):
+            return None
+        after = at + 1
+        while after < len(self.orig) and not self.orig[after].strip():
+            after += 1
+        if after < len(self.orig):
+            following = self.orig[after]
+            if indent_width(following) == width and not is_closer(following.strip()):
+                return min(after - at - 1, 2) if after > at + 1 else None
+            if indent_width(following) > width:
+                return None
+        top = at
+        while top > 0 and (not self.orig[top].strip() or indent_width(self.orig[top]) > width
+                           or is_closer(self.orig[top].strip())):
+            top -= 1
+        if indent_width(self.orig[top]) != width or not opens_block(self.orig[top].strip()):
+            return None
+        while top > 0 and _preamble_at(self.orig[top - 1], width):
+            top -= 1
+        blank = top
+        while blank > 0 and not self.orig[blank - 1].strip():
+            blank -= 1
+        if blank == top or blank == 0 or opens_block(self.orig[blank - 1].strip()) \
+                or indent_width(self.orig[blank - 1]) < width:
+            return None
+        return min(top - blank, 2)
+
+    def _in_original(self, line: str) -> bool:
+        """The line occurs in the original (a header that does is moved code). O(n) once."""
+        if self._lines is None:
+            self._lines = {text.strip() for text in self.orig}
+        return line.strip() in self._lines
 
     def most(self, width: int | None = None) -> int:
         """The longest run of blank lines in the original (more is a slip of the snippet's), or,
@@ -122,7 +169,7 @@ class Spacing:
         return value if count >= self._SHARE * len(runs) else None
 
 
-def _new_definition_ends(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
+def new_definition_ends(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
     """out[before] ends new snippet code that opened with a Python definition at `width` (a new
     sibling, not statements inserted at the end of a body). O(length of the new code)."""
     index = before

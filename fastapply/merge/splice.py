@@ -10,7 +10,7 @@ import msgspec
 from .indent import Style, level, render
 from .lines import indent_width, is_closer, opens_block
 from .segments import SnippetLine, is_gap
-from .spacing import EMPTY, ORIG, SNIP, Spacing, pep8_gap
+from .spacing import EMPTY, ORIG, SNIP, Spacing, new_definition_ends, pep8_gap
 
 
 
@@ -212,6 +212,8 @@ def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after:
         last = out[before][0]
         if count == 0 and is_closer(last.strip()) and indent_width(last) == indent_width(out[after][0]):
             return gap  # a new block closed right before its next sibling: the file's spacing
+        if count == 0 and new_definition_ends(out, before, indent_width(out[after][0])):
+            return gap  # (the same for a new Python definition that its body's indentation ends)
         return min(count, gap)
     return gap
 

@@ -102,6 +102,8 @@ class Spacing:
                 return min(after - at - 1, 2) if after > at + 1 else None
             if indent_width(following) > width:
                 return None
+        else:
+            return None  # (the end of the file: what the snippet writes there is as good a guess)
         top = at
         while top > 0 and (not self.orig[top].strip() or indent_width(self.orig[top]) > width
                            or is_closer(self.orig[top].strip())):

@@ -16,6 +16,8 @@ from .lines import header_key, indent_width, is_closer, opens_block
 ORIG, SNIP, EMPTY = "o", "s", "m"
 
 _STATEMENT = re.compile(r"^(?:return|if|for|while|switch|else|try|do|catch|case|with|match|loop)\b")
+# a line of a definition's header above its name: `template <typename T>`, `static inline int`
+_HEADER_PREFIX = re.compile(r"^(?:template\s*<.*>|[\w:*&<>, ]+)$")
 _PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--")
 
 
@@ -68,12 +70,15 @@ class Spacing:
         if width not in self._usual:
             self._usual[width] = self._measure(width)
         usual = self._usual[width]
-        if usual is None and at < 0 and prev_source != EMPTY and not self._in_original(out[head][0]):
-            # too few or mixed samples in the file: a new definition (not one moved here, which
-            # brings its own spacing) one blank line off the spacing of the sibling it follows is
-            # a doubled or dropped blank line
-            local = self.neighbours(prev_at, width)
-            if local is not None and abs(local - (after - before - 1)) == 1:
+        if at < 0 and prev_source != EMPTY and not self._in_original(out[head][0]):
+            # a new definition (not one moved here, which brings its own spacing): the spacing of
+            # the sibling it follows, when the snippet writes that too (whatever the rest of the
+            # file does), or when the file has no usual spacing and the snippet is one blank line
+            # off it (a doubled or dropped one; at the file's end, where nothing follows, only a
+            # doubled one)
+            local, written = self.neighbours(prev_at, width), after - before - 1
+            if local is not None and (written == local or usual is None and (
+                    written == local + 1 or written == local - 1 and not self._ends_file(prev_at))):
                 return local
         if after - before - 1 == 0:
             # no blank line at all between a block's closing line and the next definition is a slip
@@ -88,9 +93,9 @@ class Spacing:
     def neighbours(self, at: int, width: int) -> int | None:
         """The blank lines that separate the definition ending at original line `at` from its
         siblings at `width`: those after it, or, when it is the last of its block, those above
-        it (a new sibling written after it gets the spacing its neighbours have). None when the
-        original says nothing: no sibling on either side, or no blank line at all (files that pack
-        definitions also show blank lines the snippet may mean). O(length of that definition)."""
+        it (a new sibling written after it gets the spacing its neighbours have), one at least.
+        None when the original says nothing: no sibling on either side.
+        O(length of that definition)."""
         if at < 0 or at >= len(self.orig):
             return None
         after = at + 1
@@ -99,11 +104,10 @@ class Spacing:
         if after < len(self.orig):
             following = self.orig[after]
             if indent_width(following) == width and not is_closer(following.strip()):
-                return min(after - at - 1, 2) if after > at + 1 else None
+                # (siblings packed without a blank line still set a new definition apart by one)
+                return max(1, min(after - at - 1, 2))
             if indent_width(following) > width:
                 return None
-        else:
-            return None  # (the end of the file: what the snippet writes there is as good a guess)
         top = at
         while top > 0 and (not self.orig[top].strip() or indent_width(self.orig[top]) > width
                            or is_closer(self.orig[top].strip())):
@@ -119,6 +123,10 @@ class Spacing:
                 or indent_width(self.orig[blank - 1]) < width:
             return None
         return min(top - blank, 2)
+
+    def _ends_file(self, at: int) -> bool:
+        """Only blank lines follow original line `at`. O(those lines)."""
+        return all(not line.strip() for line in self.orig[at + 1:])
 
     def _in_original(self, line: str) -> bool:
         """The line occurs in the original (a header that does is moved code). O(n) once."""
@@ -159,7 +167,9 @@ class Spacing:
             while blank > 0 and not self.orig[blank - 1].strip():
                 blank -= 1
             above = self.orig[blank - 1] if blank > 0 else ""
-            if blank > 0 and indent_width(above) >= width and not opens_block(above.strip()):
+            if blank > 0 and indent_width(above) >= width and not opens_block(above.strip()) \
+                    and not (blank == top and _HEADER_PREFIX.match(above.strip())):
+                # (a template or return type line right above the header is part of it)
                 # (the first definition of a block, right under its opening line, says nothing
                 # about how siblings are separated)
                 runs.append(top - blank)

@@ -192,3 +192,177 @@ def test_new_method_closed_right_before_the_end_of_its_section_keeps_the_blank_l
         "      string\n    end\n\n    def coalesce(value, fallback = nil)\n      return fallback if value.nil?\n\n"
         "      value\n    end\n\n")
     assert apply(RUBY, update, filename="basic.rb").merged_code == expected
+
+
+RUBY_SECTIONS = """\
+module Rack
+  class Request
+    def valid?
+      !@env.nil?
+    end
+
+    def parts
+      @parts ||= @env.split(' ', 2)
+    end
+
+    def scheme
+      @scheme ||= parts.first
+    end
+
+    def basic?
+      scheme == 'basic'
+    end
+
+    def digest?
+      scheme == 'digest'
+    end
+
+    def params
+      @params ||= parts.last
+    end
+
+
+    private
+
+    def key
+      'HTTP_AUTHORIZATION'
+    end
+  end
+end
+"""
+
+
+def test_snippet_and_neighbours_agreeing_win_over_the_files_usual_spacing() -> None:
+    # one blank line between methods is the file's habit, but `params` is followed by two; the
+    # snippet writes two before its new method there too: the two agree
+    update = """\
+# ... rest of the code ...
+    def params
+      @params ||= parts.last
+    end
+
+
+    def coalesce(value, fallback = nil)
+      value.nil? ? fallback : value
+    end
+
+
+    private
+# ... rest of the code ...
+"""
+    expected = RUBY_SECTIONS.replace(
+        "      @params ||= parts.last\n    end\n\n\n",
+        "      @params ||= parts.last\n    end\n\n\n    def coalesce(value, fallback = nil)\n"
+        "      value.nil? ? fallback : value\n    end\n\n\n")
+    assert apply(RUBY_SECTIONS, update, filename="request.rb").merged_code == expected
+
+
+PACKED_LUA = """\
+local M = {}
+local function match_string(s, pos)
+  return s, pos
+end
+M.match_string = match_string
+
+
+local function match_bracketed(s, pos)
+  return s, pos
+end
+M.match_bracketed = match_bracketed
+
+
+local function gsub(s, f)
+  return s
+end
+M.gsub = gsub
+
+
+return M
+"""
+
+
+def test_doubled_blank_line_next_to_packed_siblings_is_one() -> None:
+    # `end` and the export line after it are packed: a new function there is set apart by one
+    update = """\
+-- ... unchanged ...
+local function gsub(s, f)
+  return s
+end
+
+
+local function coalesce_value(value, fallback)
+  if value == nil then
+    return fallback
+  end
+  return value
+end
+M.gsub = gsub
+-- ... unchanged ...
+"""
+    expected = PACKED_LUA.replace(
+        "  return s\nend\nM.gsub",
+        "  return s\nend\n\nlocal function coalesce_value(value, fallback)\n  if value == nil then\n"
+        "    return fallback\n  end\n  return value\nend\nM.gsub")
+    assert apply(PACKED_LUA, update, filename="balanced.lua").merged_code == expected
+
+
+CPP_TEMPLATES = """\
+template <typename EventType>
+std::vector<int> FlightRecorder<EventType>::entries() {
+  std::vector<int> out;
+  return out;
+}
+
+template <typename EventType>
+int FlightRecorder<EventType>::size() {
+  return 0;
+}
+
+template <typename EventType>
+void FlightRecorder<EventType>::reset() {
+  size_ = 0;
+}
+
+template <typename EventType>
+void FlightRecorder<EventType>::record() {
+  size_ += 1;
+}
+
+template <typename EventType>
+bool FlightRecorder<EventType>::enabled() {
+  return true;
+}
+
+template <typename EventType>
+bool FlightRecorder<EventType>::empty() {
+  return size_ == 0;
+}
+
+template <typename EventType>
+int FlightRecorder<EventType>::capacity() {
+  return 64;
+}
+"""
+
+
+def test_template_lines_are_part_of_the_header_when_measuring_spacing() -> None:
+    # every definition opens with a `template` line right above its name: the file separates them
+    # by one blank line, not by none
+    update = """\
+// ... existing code ...
+  std::vector<int> out;
+  return out;
+}
+
+static int valueOrDefault(int value, int low, int high) {
+  return value < low ? low : value > high ? high : value;
+}
+template <typename EventType>
+int FlightRecorder<EventType>::size() {
+// ... existing code ...
+"""
+    expected = CPP_TEMPLATES.replace(
+        "  return out;\n}\n\n",
+        "  return out;\n}\n\nstatic int valueOrDefault(int value, int low, int high) {\n"
+        "  return value < low ? low : value > high ? high : value;\n}\n\n")
+    assert apply(CPP_TEMPLATES, update, filename="recorder.hpp").merged_code == expected

@@ -70,15 +70,19 @@ class Spacing:
         if width not in self._usual:
             self._usual[width] = self._measure(width)
         usual = self._usual[width]
-        if at < 0 and prev_source != EMPTY and not self._in_original(out[head][0]):
-            # a new definition (not one moved here, which brings its own spacing): the spacing of
-            # the sibling it follows, when the snippet writes that too (whatever the rest of the
-            # file does), or when the file has no usual spacing and the snippet is one blank line
-            # off it (a doubled or dropped one; at the file's end, where nothing follows, only a
-            # doubled one)
+        ends_sibling = is_closer(prev_norm) and indent_width(prev) == width \
+            or pep8_gap(norm) and indent_width(prev) > width
+        if at < 0 and prev_source != EMPTY and ends_sibling and not self._in_original(out[head][0]):
+            # A new definition (not one moved here: that brings its own spacing) right after the
+            # closing line of a sibling (or a Python body) gets that sibling's spacing when the
+            # snippet writes it too, whatever the rest of the file does; or, when the file has no
+            # usual spacing, when the snippet is one blank line off it (doubled or dropped; at the
+            # file's end, where nothing follows, only doubled). A Python definition's blank lines
+            # are PEP 8's, never a slip, unless there are none at all.
             local, written = self.neighbours(prev_at, width), after - before - 1
             if local is not None and (written == local or usual is None and (
-                    written == local + 1 or written == local - 1 and not self._ends_file(prev_at))):
+                    written == 0 if pep8_gap(norm) else written == local + 1 or written == local - 1
+                    and not self._ends_file(prev_at))):
                 return local
         if after - before - 1 == 0:
             # no blank line at all between a block's closing line and the next definition is a slip

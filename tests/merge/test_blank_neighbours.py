@@ -366,3 +366,79 @@ int FlightRecorder<EventType>::size() {
         "  return out;\n}\n\nstatic int valueOrDefault(int value, int low, int high) {\n"
         "  return value < low ? low : value > high ? high : value;\n}\n\n")
     assert apply(CPP_TEMPLATES, update, filename="recorder.hpp").merged_code == expected
+
+
+PY_WIDE = '''\
+class BuildScripts:
+    def initialize_options(self):
+        self.scripts = None
+
+
+    def run(self):
+        if not self.scripts:
+            return
+        self.copy_scripts()
+
+
+    def copy_scripts(self):
+        return []
+'''
+
+
+def test_one_blank_line_between_python_methods_is_pep8_not_a_slip() -> None:
+    # the file writes two blank lines between its methods; the snippet's one is PEP 8's, kept
+    update = '''\
+# ... existing code ...
+        self.copy_scripts()
+
+    def describe(self):
+        return "build_scripts"
+
+
+    def copy_scripts(self):
+# ... existing code ...
+'''
+    expected = PY_WIDE.replace(
+        "        self.copy_scripts()\n",
+        "        self.copy_scripts()\n\n    def describe(self):\n        return \"build_scripts\"\n")
+    assert apply(PY_WIDE, update, filename="build_scripts.py").merged_code == expected
+
+
+PHP = """\
+<?php
+
+final class InvoiceRepository
+{
+    public function forCustomer(int $customerId, int $page = 1): array
+    {
+        $sql = "SELECT * FROM invoices WHERE customer_id = :customer
+                ORDER BY issued_at DESC";
+        $rows = $this->fetchAll($sql, [
+            'customer' => $customerId,
+        ]);
+
+        return $rows;
+    }
+}
+"""
+
+
+def test_a_new_statement_after_a_continuation_line_is_no_new_definition() -> None:
+    # `$params = [` opens a block after a deeper line, but that line ends no sibling: no blank line
+    update = """\
+// ... existing code ...
+        $sql = "SELECT * FROM invoices WHERE customer_id = :customer
+                ORDER BY issued_at DESC";
+        $params = [
+            'customer' => $customerId,
+        ];
+        $rows = $this->fetchAll($sql, $params);
+
+        return $rows;
+// ... existing code ...
+"""
+    expected = PHP.replace(
+        "        $rows = $this->fetchAll($sql, [\n            'customer' => $customerId,\n        ]);\n",
+        "        $params = [\n            'customer' => $customerId,\n        ];\n"
+        "        $rows = $this->fetchAll($sql, $params);\n")
+    assert apply(PHP, update, filename="InvoiceRepository.php").merged_code == expected

@@ -442,3 +442,75 @@ def test_a_new_statement_after_a_continuation_line_is_no_new_definition() -> Non
         "        $params = [\n            'customer' => $customerId,\n        ];\n"
         "        $rows = $this->fetchAll($sql, $params);\n")
     assert apply(PHP, update, filename="InvoiceRepository.php").merged_code == expected
+
+
+# lua-http's style: some functions packed right under the one before, some set apart
+PACKED_HTTP = """\
+local hpack = {}
+
+local function encode_integer(i, prefix, first_byte)
+	return i
+end
+local function decode_integer(str, prefix, pos)
+	return str, pos
+end
+
+local function encode_string(s, huffman)
+	return s
+end
+local function decode_string(str, pos)
+	return str, pos
+end
+
+local function compound_key(name, value)
+	return name .. value
+end
+local function uncompound_key(key)
+	return key
+end
+
+return hpack
+"""
+
+
+def test_a_new_function_packed_under_packed_siblings_stays_packed() -> None:
+    update = """\
+-- ... existing code ...
+local function encode_string(s, huffman)
+	return s
+end
+local function log_encode_string_step(message)
+	print(message)
+end
+local function decode_string(str, pos)
+-- ... existing code ...
+"""
+    expected = PACKED_HTTP.replace(
+        "\treturn s\nend\n",
+        "\treturn s\nend\nlocal function log_encode_string_step(message)\n\tprint(message)\nend\n")
+    assert apply(PACKED_HTTP, update, filename="hpack.lua").merged_code == expected
+
+
+def test_a_moved_function_packed_where_it_was_stays_packed() -> None:
+    # `encode_integer` moves down under `compound_key`; where it was, its sibling followed it
+    # with no blank line between, and the snippet writes it packed here too
+    update = """\
+local hpack = {}
+
+local function decode_integer(str, prefix, pos)
+	return str, pos
+end
+-- ... existing code ...
+local function compound_key(name, value)
+	return name .. value
+end
+local function encode_integer(i, prefix, first_byte)
+	return i
+end
+local function uncompound_key(key)
+-- ... existing code ...
+"""
+    moved = "local function encode_integer(i, prefix, first_byte)\n\treturn i\nend\n"
+    expected = PACKED_HTTP.replace(moved, "").replace(
+        "\treturn name .. value\nend\n", "\treturn name .. value\nend\n" + moved)
+    assert apply(PACKED_HTTP, update, filename="hpack.lua").merged_code == expected

@@ -83,8 +83,10 @@ class Spacing:
             moved = self._original_index(out[head][0])
             written = after - before - 1
             if moved is not None:
-                if written == 0 and self._moved_gap(moved, width) == 0:
-                    return None  # (moved here, it brings its spacing: packed where it was)
+                # moved here, it brings its spacing: packed where it was, or as the snippet writes
+                own = self._moved_gap(moved, width)
+                if own == written:
+                    return None if written == 0 else written
             elif (local := self.neighbours(prev_at, width)) == 0:
                 if written == 2 and not pep8_gap(norm):
                     return 1

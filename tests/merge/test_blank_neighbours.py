@@ -514,3 +514,88 @@ local function uncompound_key(key)
     expected = PACKED_HTTP.replace(moved, "").replace(
         "\treturn name .. value\nend\n", "\treturn name .. value\nend\n" + moved)
     assert apply(PACKED_HTTP, update, filename="hpack.lua").merged_code == expected
+
+
+SPACED = """\
+local M = {}
+
+function M.a()
+    return 1
+end
+
+function M.b()
+    return 2
+end
+
+function M.c()
+    return 3
+end
+
+function M.d()
+    return 4
+end
+
+
+function M.e()
+    return 5
+end
+
+function M.f()
+    return 6
+end
+
+function M.g()
+    return 7
+end
+
+function M.h()
+    return 8
+end
+
+function M.i()
+    return 9
+end
+
+function M.j()
+    return 10
+end
+
+function M.k()
+    return 11
+end
+
+function M.l()
+    return 12
+end
+
+return M
+"""
+
+
+def test_a_moved_function_brings_the_blank_lines_it_had_where_it_was() -> None:
+    # the file sets functions apart by one blank line, but `M.d` was followed by two; moved up
+    # under `M.a` with the two blank lines the snippet writes before it, it keeps them
+    update = """\
+-- ... existing code ...
+function M.a()
+    return 1
+end
+
+
+function M.d()
+    return 4
+end
+
+function M.b()
+-- ... existing code ...
+function M.c()
+    return 3
+end
+
+function M.e()
+-- ... existing code ...
+"""
+    moved = "function M.d()\n    return 4\nend\n\n\n"
+    expected = SPACED.replace(moved, "").replace(
+        "    return 1\nend\n\n", "    return 1\nend\n\n\nfunction M.d()\n    return 4\nend\n\n")
+    assert apply(SPACED, update, filename="m.lua").merged_code == expected

@@ -37,9 +37,11 @@ class Spacing:
         self._lines: dict[str, int] | None = None
 
     def before_new(self, out: list[tuple[str, str, int, int]], before: int, after: int) -> int | None:
-        """For the blank run between out[before] and out[after]: the file's usual count when
-        out[after] starts a new definition (its header or the comments above it) that follows the
-        end of a sibling, else None."""
+        """For the blank run between out[before] and out[after]: when out[after] starts a new
+        definition (its header or the comments above it) after the end of a sibling, the count its
+        neighbours or the file's usual spacing give, else None (the snippet's count stands).
+        O(1) amortised: the file's spacing is measured once per indentation, the neighbours'
+        in the length of one definition."""
         text, source, at, _ = out[after]
         prev, prev_source, prev_at, _ = out[before]
         if source != SNIP or not prev.strip():
@@ -92,9 +94,8 @@ class Spacing:
                     return 1
                 if written == 0 and self._starts_definition(prev_at + 1, width):
                     return None
-            elif local is not None and (written == local or usual is None and (
-                    written == 0 if pep8_gap(norm) else written == local + 1 or written == local - 1
-                    and not self._ends_file(prev_at))):
+            elif local is not None and (written == local or usual is None
+                                        and self._slip(written, local, pep8_gap(norm), prev_at)):
                 return local
         if after - before - 1 == 0:
             # no blank line at all between a block's closing line and the next definition is a slip
@@ -176,6 +177,13 @@ class Spacing:
         return indent_width(self.orig[index]) == width and header_key(norm) is not None \
             and not _STATEMENT.match(norm) and (opens_block(norm) or index + 1 < len(self.orig)
                                                  and self.orig[index + 1].strip() == "{")
+
+    def _slip(self, written: int, local: int, python: bool, at: int) -> bool:
+        """`written` blank lines where the neighbours of original line `at` have `local` are a
+        doubled or dropped one (at the file's end only doubled; in Python only none at all)."""
+        if python:
+            return written == 0
+        return written == local + 1 or written == local - 1 and not self._ends_file(at)
 
     def _ends_file(self, at: int) -> bool:
         """Only blank lines follow original line `at`. O(those lines)."""

@@ -101,6 +101,7 @@ class Spacing:
             # no blank line at all between a block's closing line and the next definition is a slip
             # (an indentation-ended block: only a new Python definition before another one)
             if usual is None and (is_closer(prev_norm) and indent_width(prev) == width
+                                  and not _closes_statement(out, before, width)
                                   or indent_width(prev) > width and pep8_gap(norm)
                                   and new_definition_ends(out, before, width)):
                 return 1
@@ -244,6 +245,15 @@ class Spacing:
             return None
         value, count = Counter(runs).most_common(1)[0]
         return value if count >= self._SHARE * len(runs) else None
+
+
+def _closes_statement(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
+    """out[before], a closing line at `width`, ends a statement block (`for ... do`, `if`), not a
+    definition: no sibling definition ends there. O(length of that block)."""
+    index = before - 1
+    while index >= 0 and (not out[index][0].strip() or indent_width(out[index][0]) > width):
+        index -= 1
+    return index >= 0 and bool(_STATEMENT.match(out[index][0].strip()))
 
 
 def new_definition_ends(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:

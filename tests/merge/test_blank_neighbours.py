@@ -599,3 +599,37 @@ function M.e()
     expected = SPACED.replace(moved, "").replace(
         "    return 1\nend\n\n", "    return 1\nend\n\n\nfunction M.d()\n    return 4\nend\n\n")
     assert apply(SPACED, update, filename="m.lua").merged_code == expected
+
+
+LUA_UTIL = """\
+local util = {}
+
+do
+	local blacklist = {}
+	for char in ("#$&+,/:;=?@"):gmatch(".") do
+		blacklist[string.byte(char)] = true
+	end
+end
+
+return util
+"""
+
+
+def test_a_function_right_after_a_loop_block_is_no_dropped_blank_line() -> None:
+    # the `end` before the new function closes a `for` loop, not a sibling definition
+    update = """\
+-- ... existing code ...
+	for char in ("#$&+,/:;=?@"):gmatch(".") do
+		blacklist[string.byte(char)] = true
+	end
+	function util.is_blacklisted(byte)
+		return blacklist[byte] == true
+	end
+end
+-- ... existing code ...
+"""
+    expected = LUA_UTIL.replace(
+        "\t\tblacklist[string.byte(char)] = true\n\tend\n",
+        "\t\tblacklist[string.byte(char)] = true\n\tend\n\tfunction util.is_blacklisted(byte)\n"
+        "\t\treturn blacklist[byte] == true\n\tend\n")
+    assert apply(LUA_UTIL, update, filename="util.lua").merged_code == expected

@@ -51,6 +51,10 @@ PACKAGES: list[Package] = [
     Package("pypi", "msgpack", "1.1.0", "dev"),
     Package("npm", "axios", "1.7.7", "dev"),
     Package("npm", "lodash", "4.17.21", "dev"),
+    # more Lua and JavaScript styles for dev (penlight alone hid Lua's blank-line habits)
+    Package("deb", "lua-http", "0.4-1", "dev"),
+    Package("deb", "lua-busted", "2.1.1-1", "dev"),
+    Package("npm", "ws", "8.18.0", "dev"),
     # held out: never used by the dev split
     Package("npm", "immer", "10.1.1", "heldout"),
     Package("npm", "koa", "2.15.3", "heldout"),

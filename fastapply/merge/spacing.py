@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .lines import header_key, indent_width, is_closer, opens_block
+from .lines import continues_block, header_key, indent_width, is_closer, opens_block
 
 # where a merged line came from (splice.py): an original line, a snippet line, a marker that kept nothing
 ORIG, SNIP, EMPTY = "o", "s", "m"
 
 _STATEMENT = re.compile(r"^(?:return|if|for|while|switch|else|try|do|catch|case|with|match|loop)\b")
+# a line of a definition's header above its name: `template <typename T>`, `static inline int`
+_HEADER_PREFIX = re.compile(r"^(?:template\s*<.*>|[\w:*&<>, ]+)$")
 _PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--")
 
 
@@ -32,11 +34,14 @@ class Spacing:
         self.orig = orig
         self._usual: dict[int, int | None] = {}
         self._most: dict[int | None, int] = {}
+        self._lines: dict[str, int] | None = None
 
     def before_new(self, out: list[tuple[str, str, int, int]], before: int, after: int) -> int | None:
-        """For the blank run between out[before] and out[after]: the file's usual count when
-        out[after] starts a new definition (its header or the comments above it) that follows the
-        end of a sibling, else None."""
+        """For the blank run between out[before] and out[after]: when out[after] starts a new
+        definition (its header or the comments above it) after the end of a sibling, the count its
+        neighbours or the file's usual spacing give, else None (the snippet's count stands).
+        O(1) amortised: the file's spacing is measured once per indentation, the neighbours'
+        in the length of one definition."""
         text, source, at, _ = out[after]
         prev, prev_source, prev_at, _ = out[before]
         if source != SNIP or not prev.strip():
@@ -46,7 +51,7 @@ class Spacing:
                 return None  # (the cheap tests of the condition below, first: most paired lines stop here)
             # a paired header right after a new block's closing line: only the missing blank line
             ends_sibling = indent_width(prev) > indent_width(text) and pep8_gap(text.strip()) \
-                and _new_definition_ends(out, before, indent_width(text)) or \
+                and new_definition_ends(out, before, indent_width(text)) or \
                 is_closer(prev.strip()) and indent_width(prev) == indent_width(text)
             if after - before - 1 or prev_source != SNIP or prev_at >= 0 or not ends_sibling \
                     or at > 0 and self.orig[at - 1].strip():
@@ -69,15 +74,133 @@ class Spacing:
         if width not in self._usual:
             self._usual[width] = self._measure(width)
         usual = self._usual[width]
+        ends_sibling = is_closer(prev_norm) and indent_width(prev) == width \
+            or pep8_gap(norm) and indent_width(prev) > width
+        if at < 0 and prev_source != EMPTY and ends_sibling:
+            # A new definition right after the closing line of a sibling (or a Python body) gets
+            # that sibling's spacing when the snippet writes it too, whatever the rest of the file
+            # does; or, when the file has no usual spacing, when the snippet is one blank line off
+            # it (doubled or dropped; at the file's end, where nothing follows, only doubled). A
+            # Python definition's blank lines are PEP 8's, never a slip, unless there are none.
+            # Siblings packed without a blank line: a new one written so stays so (no slip to
+            # mend), one written with a doubled blank line gets one.
+            moved = self._original_index(out[head][0])
+            written = after - before - 1
+            if moved is not None:
+                # moved here, it brings its spacing: packed where it was, or as the snippet writes
+                own = self._moved_gap(moved, width)
+                if own == written:
+                    return None if written == 0 else written
+            elif (local := self.neighbours(prev_at, width)) == 0:
+                if written == 2 and not pep8_gap(norm):
+                    return 1
+                if written == 0 and self._starts_definition(prev_at + 1, width):
+                    return None
+            elif local is not None and (written == local or usual is None
+                                        and self._slip(written, local, pep8_gap(norm), prev_at)):
+                return local
         if after - before - 1 == 0:
             # no blank line at all between a block's closing line and the next definition is a slip
             # (an indentation-ended block: only a new Python definition before another one)
             if usual is None and (is_closer(prev_norm) and indent_width(prev) == width
+                                  and not _closes_statement(out, before, width)
                                   or indent_width(prev) > width and pep8_gap(norm)
-                                  and _new_definition_ends(out, before, width)):
+                                  and new_definition_ends(out, before, width)):
                 return 1
             return usual
         return None if pep8_gap(out[head][0]) else usual
+
+    def neighbours(self, at: int, width: int) -> int | None:
+        """The blank lines that separate the definition ending at original line `at` from its
+        siblings at `width`: those after it, or, when it is the last of its block, those above
+        it (a new sibling written after it gets the spacing its neighbours have), at most two.
+        None when the original says nothing: no sibling on either side.
+        O(length of that definition)."""
+        if at < 0 or at >= len(self.orig):
+            return None
+        after = at + 1
+        while after < len(self.orig) and not self.orig[after].strip():
+            after += 1
+        if after < len(self.orig):
+            following = self.orig[after]
+            if indent_width(following) == width and not is_closer(following.strip()):
+                return min(after - at - 1, 2)
+            if indent_width(following) > width:
+                return None
+        top = at
+        while top > 0 and (not self.orig[top].strip() or indent_width(self.orig[top]) > width
+                           or is_closer(self.orig[top].strip())):
+            top -= 1
+        return self.above(top, width)
+
+    def above(self, top: int, width: int) -> int | None:
+        """The blank lines above the definition whose header is original line `top` (over its
+        comments), at most two; None for the first of its block (or of the file), or when `top`
+        is no header at `width` (-1: a line the original has more than once). O(its comments)."""
+        if top < 0 or indent_width(self.orig[top]) != width or not opens_block(self.orig[top].strip()):
+            return None
+        while top > 0 and _preamble_at(self.orig[top - 1], width):
+            top -= 1
+        blank = top
+        while blank > 0 and not self.orig[blank - 1].strip():
+            blank -= 1
+        upper = self.orig[blank - 1].strip() if blank > 0 else ""
+        if blank == top or blank == 0 or opens_block(upper) or indent_width(self.orig[blank - 1]) < width:
+            return None  # (no blank line: the line above may still be part of a long header)
+        return min(top - blank, 2)
+
+    def _moved_gap(self, header: int, width: int) -> int | None:
+        """The blank lines that followed the definition opening at original line `header` where
+        it was (a moved definition brings them); None when no sibling followed it.
+        O(length of the definition)."""
+        if header < 0 or indent_width(self.orig[header]) != width:
+            return None
+        end = header + 1
+        while end < len(self.orig) and (not self.orig[end].strip() or indent_width(self.orig[end]) > width
+                                        or continues_block(self.orig[end].strip())):
+            end += 1
+        if end < len(self.orig) and is_closer(self.orig[end].strip()):
+            end += 1
+        while not self.orig[end - 1].strip():
+            end -= 1
+        after = end
+        while after < len(self.orig) and not self.orig[after].strip():
+            after += 1
+        if after == len(self.orig) or indent_width(self.orig[after]) != width:
+            return None
+        return after - end
+
+    def _starts_definition(self, index: int, width: int) -> bool:
+        """Original line `index` opens a definition at `width`, or the comments above one."""
+        if index >= len(self.orig):
+            return False
+        while index + 1 < len(self.orig) and _preamble_at(self.orig[index], width):
+            index += 1
+        norm = self.orig[index].strip()
+        return indent_width(self.orig[index]) == width and header_key(norm) is not None \
+            and not _STATEMENT.match(norm) and (opens_block(norm) or index + 1 < len(self.orig)
+                                                 and self.orig[index + 1].strip() == "{")
+
+    def _slip(self, written: int, local: int, python: bool, at: int) -> bool:
+        """`written` blank lines where the neighbours of original line `at` have `local` are a
+        doubled or dropped one (at the file's end only doubled; in Python only none at all)."""
+        if python:
+            return written == 0
+        return written == local + 1 or written == local - 1 and not self._ends_file(at)
+
+    def _ends_file(self, at: int) -> bool:
+        """Only blank lines follow original line `at`. O(those lines)."""
+        return all(not line.strip() for line in self.orig[at + 1:])
+
+    def _original_index(self, line: str) -> int | None:
+        """Where the line occurs in the original (a header that does is moved code), -1 when
+        more than once, None when nowhere. O(n) once."""
+        if self._lines is None:
+            self._lines = {}
+            for index, text in enumerate(self.orig):
+                key = text.strip()
+                self._lines[key] = -1 if key in self._lines else index
+        return self._lines.get(line.strip())
 
     def most(self, width: int | None = None) -> int:
         """The longest run of blank lines in the original (more is a slip of the snippet's), or,
@@ -112,7 +235,9 @@ class Spacing:
             while blank > 0 and not self.orig[blank - 1].strip():
                 blank -= 1
             above = self.orig[blank - 1] if blank > 0 else ""
-            if blank > 0 and indent_width(above) >= width and not opens_block(above.strip()):
+            if blank > 0 and indent_width(above) >= width and not opens_block(above.strip()) \
+                    and not (blank == top and _HEADER_PREFIX.match(above.strip())):
+                # (a template or return type line right above the header is part of it)
                 # (the first definition of a block, right under its opening line, says nothing
                 # about how siblings are separated)
                 runs.append(top - blank)
@@ -124,7 +249,16 @@ class Spacing:
         return value if count >= self._SHARE * len(runs) else None
 
 
-def _new_definition_ends(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
+def _closes_statement(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
+    """out[before], a closing line at `width`, ends a statement block (`for ... do`, `if`), not a
+    definition: no sibling definition ends there. O(length of that block)."""
+    index = before - 1
+    while index >= 0 and (not out[index][0].strip() or indent_width(out[index][0]) > width):
+        index -= 1
+    return index >= 0 and bool(_STATEMENT.match(out[index][0].strip()))
+
+
+def new_definition_ends(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
     """out[before] ends new snippet code that opened with a Python definition at `width` (a new
     sibling, not statements inserted at the end of a body). O(length of the new code)."""
     index = before

@@ -10,7 +10,7 @@ import msgspec
 from .indent import Style, level, render
 from .lines import indent_width, is_closer, opens_block
 from .segments import SnippetLine, is_gap
-from .spacing import EMPTY, ORIG, SNIP, Spacing, pep8_gap
+from .spacing import EMPTY, ORIG, SNIP, Spacing, new_definition_ends, pep8_gap
 
 
 
@@ -247,8 +247,10 @@ def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after:
         if count == 0 and all(out[k][0].strip() for k in range(index + 1, after)):
             return gap  # no blank line around or inside the new code: the file's run follows it
         last = out[before][0]
-        if count == 0 and is_closer(last.strip()) and indent_width(last) == indent_width(out[after][0]):
-            return gap  # a new block closed right before its next sibling: the file's spacing
+        if count == 0 and is_closer(last.strip()) and indent_width(last) >= indent_width(out[after][0]):
+            return gap  # a new block closed right before its next sibling (or its block's end): the file's spacing
+        if count == 0 and new_definition_ends(out, before, indent_width(out[after][0])):
+            return gap  # (the same for a new Python definition that its body's indentation ends)
         return min(count, gap)
     return gap
 

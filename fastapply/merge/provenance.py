@@ -40,6 +40,7 @@ from .lines import header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine
 from .placement import check_placement
 from .splice import Spliced
+from .validate import check_invisible_deletions, check_unreachable
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -60,6 +61,8 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
     check_placement(al, spliced, drop)
     _check_markers_in_new_definitions(al, [*suspects, *markers_in_new_definitions(al)])
     _check_decorators_before_markers(al)
+    check_invisible_deletions(al, spliced)
+    check_unreachable(al, spliced)
 
 
 def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import re
+from typing import TYPE_CHECKING
+
 from ..errors import ErrorCode, ValidationError
 from ..languages import LanguageSpec
+from .lines import header_key, indent_width, is_closer
 from .markers import marker_text_in
-from .segments import normalize
+from .segments import is_gap, normalize
 from .splice import Spliced
+
+if TYPE_CHECKING:
+    from .anchor import Aligner
 
 # A single deletion between two anchors larger than this share of the file (and at least this
 # many lines), with a snippet much shorter than what it replaces, looks like a misplaced anchor.
@@ -94,3 +101,130 @@ def check_generated(language: str | None, original: str, merged: str) -> None:
     check_markers({normalize(line) for line in original.split("\n")}, merged_lines,
                   set(range(len(merged_lines))))
     check_syntax(find_language(language), original, merged)
+
+
+def check_invisible_deletions(al: Aligner, spliced: Spliced) -> None:
+    """Refuse a deletion that the snippet's context does not show.
+
+    Code dropped between two anchors is a deletion only when the snippet shows the code around it.
+    Take the snippet lines between a marker and the first line after it that occurs once in the
+    original (its anchor). When the merge drops a definition among them (a header and its block;
+    a line or two replaced by an edited one is an edit, not a deletion), but their context lines
+    (the paired ones) also stand, in order and at the same relative depth, right before that anchor
+    with nothing between them but blank lines, the same snippet reads as well with the context
+    there and nothing deleted (two functions that end alike). A careful reader cannot tell which is
+    meant: refused. The same for the lines before a marker, back to the anchor before them.
+    Context of closing lines alone (`}`, `end`) is the usual way to show a deletion and passes.
+    (The generator, evals/llmgen, never writes such a deletion: `_invisible_deletion`.)
+    O(snippet lines + deleted lines)."""
+    gone = [False] * len(al.orig)
+    for start, stop in spliced.deleted:
+        for o in range(start, stop):
+            gone[o] = bool(al.onorm[o])
+    if not any(gone):
+        return
+    for m in al.marker_list:
+        for step in (1, -1):
+            block = _context_block(al, m, step)
+            if block is None:
+                continue
+            context, anchor = block
+            first = next(c for c in context if c in al.pairs)
+            ends = sorted((al.pairs[first], al.pairs[anchor]))
+            if not any(gone[o] and _defines(al.onorm[o]) for o in range(ends[0] + 1, ends[1])) \
+                    or not _fits_next_to(al, context, anchor, step):
+                continue
+            item = al.items[first]
+            raise ValidationError(
+                f"the context lines from snippet line {item.number} ({item.text.strip()!r}) next to a marker "
+                f"fit two places: where the merge puts them, deleting original lines between "
+                f"{ends[0] + 1} and {ends[1] + 1}, and right {'before' if step > 0 else 'after'} original line "
+                f"{al.pairs[anchor] + 1}, deleting nothing. Show a line that occurs once in the file next "
+                "to that context, or the lines on both sides of the code to delete",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _defines(norm: str) -> bool:
+    key = header_key(norm)
+    return key is not None and not key.startswith(("key:", "css:", "<"))
+
+
+def _context_block(al: Aligner, m: int, step: int) -> tuple[list[int], int] | None:
+    """From marker m walking by `step`: the snippet code lines (nearest the marker first) up to
+    the first paired line that occurs once in the original (the anchor); None when a marker or
+    the end comes first, when none of them is paired, or when they are only closing lines."""
+    context: list[int] = []
+    s = m + step
+    while 0 <= s < len(al.items) and not is_gap(al.items[s]):
+        if al.snorm[s]:
+            if s in al.pairs and len(al.opos.get(al.snorm[s], ())) == 1:
+                if not any(c in al.pairs for c in context) or all(is_closer(al.snorm[c]) for c in context):
+                    return None
+                return context, s
+            context.append(s)
+        s += step
+    return None
+
+
+def _fits_next_to(al: Aligner, context: list[int], anchor: int, step: int) -> bool:
+    """True when the context, read from the anchor back towards the marker, equals the original's
+    non-blank lines next to the anchor one for one, at the same depth relative to it. Unpaired
+    snippet lines are new code there, or context the alignment missed: both readings are tried
+    (passed over; or taken when equal to the next original line, greedily)."""
+    return _fits(al, context, anchor, step, False) or _fits(al, context, anchor, step, True)
+
+
+def _fits(al: Aligner, context: list[int], anchor: int, step: int, take_unpaired: bool) -> bool:
+    a = al.pairs[anchor]
+    o = a - step
+    for s in reversed(context):
+        if s not in al.pairs and not take_unpaired:
+            continue
+        while 0 <= o < len(al.orig) and not al.onorm[o]:
+            o -= step
+        same = 0 <= o < len(al.orig) and al.onorm[o] == al.snorm[s] \
+            and al.swidth[s] - al.swidth[anchor] == al.owidth[o] - al.owidth[a]
+        if same:
+            o -= step
+        elif s in al.pairs:
+            return False
+    return True
+
+
+# A statement that leaves its block: whatever follows it in the same block never runs.
+_EXIT = re.compile(r"^(?:return\b|raise\b|throw\b|panic\(|exit\b|break\b|continue\b)")
+# Lines that may follow an exit at its own indentation: labels and the branches of a switch,
+# closing lines, comments, preprocessor lines.
+_AFTER_EXIT = re.compile(r"^(?:case\b|default\b|when\b|else\b|elif\b|elsif\b|except\b|finally\b|catch\b|"
+                         r"rescue\b|ensure\b|end\b|fi\b|done\b|esac\b|[\w.]+:$|#|//|/\*|\*|--|;;)")
+
+
+def check_unreachable(al: Aligner, spliced: Spliced) -> None:
+    """Refuse a merge that keeps original code right after a new exit statement of the snippet
+    (`return None`, `raise`, `panic(...)`), at the same indentation, where the original has no
+    exit before it: the snippet rewrote a body and a marker after it kept the old body as well
+    (a marker written at column 0 read as inside the function). O(merged lines)."""
+    lines, origin = spliced.lines, spliced.origin
+    for row, (s, o) in enumerate(origin):
+        if s < 0 or not _EXIT.match(al.snorm[s] or "") or is_closer(al.snorm[s]):
+            continue
+        after = next((r for r in range(row + 1, len(lines)) if lines[r].strip()), None)
+        if after is None:
+            continue
+        s2, o2 = origin[after]
+        if s2 >= 0 or o2 < 0 or indent_width(lines[after]) != indent_width(lines[row]):
+            continue
+        norm = al.onorm[o2]
+        if is_closer(norm) or _AFTER_EXIT.match(norm):
+            continue
+        before = next((k for k in range(o2 - 1, -1, -1) if al.onorm[k]), None)
+        if before is not None and _EXIT.match(al.onorm[before]) \
+                and al.owidth[before] == al.owidth[o2]:
+            continue  # the original has the same unreachable line (or the exit was edited)
+        item = al.items[s]
+        raise ValidationError(
+            f"snippet line {item.number} ({item.text.strip()!r}) would be followed by original line {o2 + 1} "
+            f"({al.orig[o2].strip()!r}), kept by a marker, in the same block: code that can never run. If "
+            "the snippet replaces the whole body, end it with the block's closing line (or the next "
+            "definition) before the marker; if the old code stays, show where the new lines go",
+            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)

@@ -40,7 +40,7 @@ from .lines import header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine
 from .placement import check_placement
 from .splice import Spliced
-from .validate import check_invisible_deletions, check_unreachable
+from .validate import check_invisible_deletions, check_repeated_block, check_unreachable
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -63,6 +63,7 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
     _check_decorators_before_markers(al)
     check_invisible_deletions(al, spliced)
     check_unreachable(al, spliced)
+    check_repeated_block(al, spliced)
 
 
 def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
 from ..languages import LanguageSpec
-from .lines import header_key, indent_width, is_closer
+from .lines import header_key, indent_width, is_closer, is_trivial
 from .markers import marker_text_in
 from .segments import is_gap, normalize
 from .splice import Spliced
@@ -200,31 +200,111 @@ _AFTER_EXIT = re.compile(r"^(?:case\b|default\b|when\b|else\b|elif\b|elsif\b|exc
 
 
 def check_unreachable(al: Aligner, spliced: Spliced) -> None:
-    """Refuse a merge that keeps original code right after a new exit statement of the snippet
-    (`return None`, `raise`, `panic(...)`), at the same indentation, where the original has no
-    exit before it: the snippet rewrote a body and a marker after it kept the old body as well
-    (a marker written at column 0 read as inside the function). O(merged lines)."""
+    """Refuse a merge that puts code where it can never run, where the original has none there:
+    original code kept right after a new exit statement of the snippet (`return None`, `raise`,
+    `panic(...)`) at the same indentation (the snippet rewrote a body and a marker after it kept
+    the old body as well: a marker at column 0 read as inside the function), or new code right
+    after a kept exit statement (context such as `return False` not recognised and inserted
+    again). Definitions are not counted (JavaScript hoists a function written after `return`).
+    O(merged lines)."""
     lines, origin = spliced.lines, spliced.origin
-    for row, (s, o) in enumerate(origin):
-        if s < 0 or not _EXIT.match(al.snorm[s] or "") or is_closer(al.snorm[s]):
+    rows = [r for r, line in enumerate(lines) if line.strip()]
+    for row, after in zip(rows, rows[1:]):
+        (s, o), (s2, o2) = origin[row], origin[after]
+        exit_norm = al.snorm[s] if s >= 0 else al.onorm[o] if o >= 0 else ""
+        if not _EXIT.match(exit_norm) or is_closer(exit_norm) \
+                or indent_width(lines[after]) != indent_width(lines[row]):
             continue
-        after = next((r for r in range(row + 1, len(lines)) if lines[r].strip()), None)
-        if after is None:
+        if s >= 0 and o < 0 and s2 < 0 and o2 >= 0:
+            kept, new = o2, None  # a new exit, then kept original code
+        elif s < 0 and o >= 0 and s2 >= 0 and o2 < 0:
+            kept, new = None, s2  # a kept exit, then new code
+        else:
             continue
-        s2, o2 = origin[after]
-        if s2 >= 0 or o2 < 0 or indent_width(lines[after]) != indent_width(lines[row]):
+        norm = al.onorm[kept] if kept is not None else al.snorm[new]
+        if is_closer(norm) or _AFTER_EXIT.match(norm) or header_key(norm) is not None:
             continue
-        norm = al.onorm[o2]
-        if is_closer(norm) or _AFTER_EXIT.match(norm):
-            continue
-        before = next((k for k in range(o2 - 1, -1, -1) if al.onorm[k]), None)
-        if before is not None and _EXIT.match(al.onorm[before]) \
-                and al.owidth[before] == al.owidth[o2]:
-            continue  # the original has the same unreachable line (or the exit was edited)
-        item = al.items[s]
+        if kept is not None:
+            before = next((k for k in range(kept - 1, -1, -1) if al.onorm[k]), None)
+            if before is not None and _EXIT.match(al.onorm[before]) and al.owidth[before] == al.owidth[kept]:
+                continue  # the original has the same unreachable line (or the exit was edited)
+            item = al.items[s]
+            raise ValidationError(
+                f"snippet line {item.number} ({item.text.strip()!r}) would be followed by original line "
+                f"{kept + 1} ({al.orig[kept].strip()!r}), kept by a marker, in the same block: code that can "
+                "never run. If the snippet replaces the whole body, end it with the block's closing line (or "
+                "the next definition) before the marker; if the old code stays, show where the new lines go",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+        following = _next_code(al, o)
+        if following < len(al.orig) and al.owidth[following] == al.owidth[o] \
+                and not is_closer(al.onorm[following]) and not _AFTER_EXIT.match(al.onorm[following]):
+            continue  # the original has code that never runs there too
+        item = al.items[new]
         raise ValidationError(
-            f"snippet line {item.number} ({item.text.strip()!r}) would be followed by original line {o2 + 1} "
-            f"({al.orig[o2].strip()!r}), kept by a marker, in the same block: code that can never run. If "
-            "the snippet replaces the whole body, end it with the block's closing line (or the next "
-            "definition) before the marker; if the old code stays, show where the new lines go",
+            f"snippet line {item.number} ({item.text.strip()!r}) would come right after original line {o + 1} "
+            f"({al.orig[o].strip()!r}), in the same block: code that can never run. If it is context, show "
+            "one more unchanged line around it; if it is new, show the lines around the place it goes",
             code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+_COPY_MIN = 2  # lines that occur once in the original
+
+
+def check_repeated_block(al: Aligner, spliced: Spliced) -> None:
+    """Refuse a merge in which new snippet lines repeat a block of the original, line for line,
+    that the merge also keeps: consecutive new snippet lines equal to consecutive original lines
+    (blank lines aside), at least two of them occurring once in the original, inserted while their
+    original copies stay, next to a new definition header. The snippet showed those lines as they are (context, or a renamed
+    definition's body) and the alignment could not place them: kept and inserted both. O(merged
+    lines)."""
+    present = {o for _, o in spliced.origin if o >= 0}
+    run: list[tuple[int, int]] = []  # (snippet line, its original copy)
+    unique = 0
+    for s, o in [*spliced.origin, (-1, -1)]:
+        new = s >= 0 and o < 0
+        if new and not al.snorm[s]:
+            continue  # a blank line inside the run
+        norm = al.snorm[s] if new else ""
+        once = new and len(al.opos.get(norm, ())) == 1 and not is_trivial(norm)
+        following = _next_code(al, run[-1][1]) if run else -1
+        if new and following in present and al.onorm[following] == norm:
+            run.append((s, following))
+            unique += once
+            continue
+        if unique >= _COPY_MIN and _next_to_new_header(al, run[0][0], run[-1][0]):
+            first, last = al.items[run[0][0]], al.items[run[-1][0]]
+            raise ValidationError(
+                f"snippet lines {first.number}-{last.number} ({first.text.strip()!r} ...) repeat original "
+                f"lines {run[0][1] + 1}-{run[-1][1] + 1}, which the merge also keeps: they would be in the "
+                "file twice. If they are context, show one more unchanged line around them so that they can "
+                "be placed; if they belong to a renamed or moved definition, show the old one's first line",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=first.number)
+        copy = al.opos[norm][0] if once else -1
+        run, unique = ([(s, copy)], 1) if copy in present else ([], 0)
+
+
+def _next_to_new_header(al: Aligner, first: int, last: int) -> bool:
+    """True when one of the few unpaired snippet lines right before `first` or right after
+    `last` starts a definition the original does not have: the block is that definition's comment
+    or body, copied from the old one (a rename or move not recognised). New records of a data
+    file, or new code written like old code, repeat lines without that sign. O(_HEADER_REACH)."""
+    for s, step in ((first - 1, -1), (last + 1, 1)):
+        seen = 0
+        while 0 <= s < len(al.items) and seen < _HEADER_REACH and al.items[s].kind in ("blank", "code") \
+                and s not in al.pairs:
+            if al.snorm[s]:
+                if _defines(al.snorm[s]):
+                    return True
+                seen += 1
+            s += step
+    return False
+
+
+_HEADER_REACH = 3
+
+
+def _next_code(al: Aligner, o: int) -> int:
+    o += 1
+    while o < len(al.orig) and not al.onorm[o]:
+        o += 1
+    return o

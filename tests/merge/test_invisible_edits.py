@@ -12,7 +12,7 @@ from fastapply.merge.anchor import Aligner
 from fastapply.merge.indent import detect_style
 from fastapply.merge.segments import classify, normalize
 from fastapply.merge.splice import Spliced, splice
-from fastapply.merge.validate import check_invisible_deletions, check_unreachable
+from fastapply.merge.validate import check_invisible_deletions, check_repeated_block, check_unreachable
 
 GO = '''\
 func First(a int) error {
@@ -242,3 +242,105 @@ def test_a_rewritten_body_is_never_merged_with_its_old_body_after_it() -> None:
         assert error.code == "ambiguous_anchor" and error.line == 8
         return
     assert "extracted = []" not in merged  # if it is merged, then rightly
+
+
+TS = '''\
+export class Response {
+  /**
+   * A response.
+   */
+  constructor(
+    /**
+     * The original event object.
+     */
+    public readonly originalEvent: ProgressEvent,
+    public readonly xhr: XMLHttpRequest
+  ) {}
+}
+'''
+
+
+def test_a_block_inserted_again_next_to_its_kept_copy_is_refused() -> None:
+    update = '''\
+   * A response.
+   */
+  constructor_v2(
+    /**
+     * The original event object.
+     */
+    public readonly originalEvent: ProgressEvent,
+// ... existing code ...
+'''
+    # the rename was not recognised: the header pairs with nothing, and the marker (read as
+    # standing for everything after the comment) keeps the old constructor and its parameters
+    al, spliced = aligned(TS, update, {0: 2, 1: 3})
+    with pytest.raises(ValidationError) as caught:
+        check_repeated_block(al, spliced)
+    assert caught.value.code == "ambiguous_anchor"
+    assert "snippet lines 5-7" in caught.value.message and "original lines 7-9" in caught.value.message
+
+
+def test_new_lines_that_repeat_one_unique_line_pass() -> None:
+    update = '''\
+   * A response.
+   */
+  constructor_v2(
+    public readonly originalEvent: ProgressEvent,
+// ... existing code ...
+'''
+    al, spliced = aligned(TS, update, {0: 2, 1: 3})
+    check_repeated_block(al, spliced)  # one repeated line may be new code written like old code
+
+
+def test_context_exit_inserted_again_after_its_kept_copy_is_refused() -> None:
+    original = '''\
+class Future:
+    def done(self):
+        if self.state:
+            return True
+        return False
+
+
+class Broken(RuntimeError):
+    pass
+'''
+    update = '''\
+        # ... existing code ...
+        return False
+
+    def fallback(self, value):
+        return value
+
+
+class Broken(RuntimeError):
+'''
+    # `return False` (trivial, common) was not paired: the marker keeps the original's and the
+    # snippet's is added after it
+    al, spliced = aligned(original, update, {7: 7})
+    with pytest.raises(ValidationError) as caught:
+        check_unreachable(al, spliced)
+    assert caught.value.line == 2 and "original line 5 ('return False')" in caught.value.message
+    al, spliced = aligned(original, update, {1: 4, 7: 7})
+    check_unreachable(al, spliced)  # paired, it is context: the new method follows it
+
+
+def test_a_new_record_that_repeats_an_old_one_passes() -> None:
+    original = '''\
+- tag: core
+  desc: |
+    This tag marks an operator as part of the core set.
+    Only one of {core, pointwise} can apply.
+- tag: pointwise
+  desc: short
+'''
+    update = '''\
+    Only one of {core, pointwise} can apply.
+- tag: core-v2
+  desc: |
+    This tag marks an operator as part of the core set.
+    Only one of {core, pointwise} can apply.
+# ... existing code ...
+'''
+    # a data record written after an existing one: its lines repeat it, and no definition is new
+    al, spliced = aligned(original, update, {0: 3})
+    check_repeated_block(al, spliced)

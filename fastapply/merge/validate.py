@@ -248,19 +248,22 @@ def check_unreachable(al: Aligner, spliced: Spliced) -> None:
 
 
 _COPY_MIN = 2  # lines that occur once in the original
+_COPY_REACH = 60  # merged lines between a block and its copy: further apart, it is new code like old
 
 
 def check_repeated_block(al: Aligner, spliced: Spliced) -> None:
     """Refuse a merge in which new snippet lines repeat a block of the original, line for line,
     that the merge also keeps: consecutive new snippet lines equal to consecutive original lines
     (blank lines aside), at least two of them occurring once in the original, inserted while their
-    original copies stay, next to a new definition header. The snippet showed those lines as they are (context, or a renamed
-    definition's body) and the alignment could not place them: kept and inserted both. O(merged
-    lines)."""
-    present = {o for _, o in spliced.origin if o >= 0}
+    original copies stay close by (_COPY_REACH), next to a new definition header. The snippet
+    showed those lines as they are (context, or a renamed definition's body) and the alignment
+    could not place them: kept and inserted both. O(merged lines)."""
+    row_of = {o: row for row, (_, o) in enumerate(spliced.origin) if o >= 0}
+    present = row_of.keys()
     run: list[tuple[int, int]] = []  # (snippet line, its original copy)
     unique = 0
-    for s, o in [*spliced.origin, (-1, -1)]:
+    start = 0  # the merged row of the run's first line
+    for row, (s, o) in enumerate([*spliced.origin, (-1, -1)]):
         new = s >= 0 and o < 0
         if new and not al.snorm[s]:
             continue  # a blank line inside the run
@@ -271,7 +274,8 @@ def check_repeated_block(al: Aligner, spliced: Spliced) -> None:
             run.append((s, following))
             unique += once
             continue
-        if unique >= _COPY_MIN and _next_to_new_header(al, run[0][0], run[-1][0]):
+        if unique >= _COPY_MIN and abs(row_of[run[0][1]] - start) <= _COPY_REACH \
+                and _next_to_new_header(al, run[0][0], run[-1][0]):
             first, last = al.items[run[0][0]], al.items[run[-1][0]]
             raise ValidationError(
                 f"snippet lines {first.number}-{last.number} ({first.text.strip()!r} ...) repeat original "
@@ -280,7 +284,7 @@ def check_repeated_block(al: Aligner, spliced: Spliced) -> None:
                 "be placed; if they belong to a renamed or moved definition, show the old one's first line",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=first.number)
         copy = al.opos[norm][0] if once else -1
-        run, unique = ([(s, copy)], 1) if copy in present else ([], 0)
+        run, unique, start = ([(s, copy)], 1, row) if copy in present else ([], 0, row)
 
 
 def _next_to_new_header(al: Aligner, first: int, last: int) -> bool:

@@ -344,3 +344,31 @@ def test_a_new_record_that_repeats_an_old_one_passes() -> None:
     # a data record written after an existing one: its lines repeat it, and no definition is new
     al, spliced = aligned(original, update, {0: 3})
     check_repeated_block(al, spliced)
+
+
+def test_a_new_definition_written_like_far_away_old_code_passes() -> None:
+    filler = "".join(f"x{k} = {k}\n" for k in range(80))
+    original = f'''\
+def fallback(value, default=None):
+    if value is None:
+        return default
+    return value
+
+
+{filler}
+def last():
+    pass
+'''
+    update = '''\
+# ... existing code ...
+def other(value, default=None):
+    if value is None:
+        return default
+    return value
+
+
+def last():
+'''
+    lines = original.rstrip("\n").split("\n")
+    al, spliced = aligned(original, update, {7: lines.index("def last():")})
+    check_repeated_block(al, spliced)  # the same body 80 lines away: new code written like old

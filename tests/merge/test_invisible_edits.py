@@ -372,3 +372,45 @@ def last():
     lines = original.rstrip("\n").split("\n")
     al, spliced = aligned(original, update, {7: lines.index("def last():")})
     check_repeated_block(al, spliced)  # the same body 80 lines away: new code written like old
+
+
+JS = '''\
+/**
+ * Whether the route handles a method.
+ */
+Route.prototype._handles_method = function _handles_method(method) {
+  if (this.methods._all) {
+    return true;
+  }
+
+  var name = method.toLowerCase();
+
+  if (name === 'head' && !this.methods['head']) {
+    name = 'get';
+  }
+
+  return Boolean(this.methods[name]);
+};
+'''
+
+
+def test_common_context_before_an_edit_is_the_copy_next_to_the_anchor() -> None:
+    # `return true;` + `}` right after a marker, then an edited line: they are the lines right
+    # before the edit (not new code added after the kept ones, which would not parse)
+    update = '''\
+    // ... existing code ...
+    return true;
+  }
+
+  // normalize name
+  var name = typeof method === 'string'
+    ? method.toLowerCase()
+    : method
+
+  if (name === 'head' && !this.methods['head']) {
+  // ... existing code ...
+'''
+    merged = apply(JS, update, filename="route.js").merged_code  # refused as syntax_regressed before
+    assert merged.count("return true;") == 1
+    assert "  }\n\n  // normalize name\n  var name = typeof method === 'string'" in merged
+    assert "method.toLowerCase();" not in merged

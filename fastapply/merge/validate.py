@@ -275,7 +275,7 @@ def check_repeated_block(al: Aligner, spliced: Spliced) -> None:
             unique += once
             continue
         if unique >= _COPY_MIN and abs(row_of[run[0][1]] - start) <= _COPY_REACH \
-                and _next_to_new_header(al, run[0][0], run[-1][0]):
+                and _renamed_next_to(al, run):
             first, last = al.items[run[0][0]], al.items[run[-1][0]]
             raise ValidationError(
                 f"snippet lines {first.number}-{last.number} ({first.text.strip()!r} ...) repeat original "
@@ -287,21 +287,39 @@ def check_repeated_block(al: Aligner, spliced: Spliced) -> None:
         run, unique, start = ([(s, copy)], 1, row) if copy in present else ([], 0, row)
 
 
-def _next_to_new_header(al: Aligner, first: int, last: int) -> bool:
-    """True when one of the few unpaired snippet lines right before `first` or right after
-    `last` starts a definition the original does not have: the block is that definition's comment
-    or body, copied from the old one (a rename or move not recognised). New records of a data
-    file, or new code written like old code, repeat lines without that sign. O(_HEADER_REACH)."""
-    for s, step in ((first - 1, -1), (last + 1, 1)):
+def _renamed_next_to(al: Aligner, run: list[tuple[int, int]]) -> bool:
+    """True when one of the few unpaired snippet lines right before or after the run starts a
+    definition the original does not have, whose name extends or shortens the name of a
+    definition next to the run's original copy (`constructor` -> `constructor_v2`): the block is
+    that definition's comment or body, copied from the old one (a rename not recognised). New
+    code written like old code (a sibling method, a data record) passes. O(_HEADER_REACH)."""
+    old = {(header_key(al.onorm[o]) or "").lower() for o in _near_lines(al, run[0][1], run[-1][1])
+           if _defines(al.onorm[o])}
+    for s, step in ((run[0][0] - 1, -1), (run[-1][0] + 1, 1)):
         seen = 0
         while 0 <= s < len(al.items) and seen < _HEADER_REACH and al.items[s].kind in ("blank", "code") \
                 and s not in al.pairs:
             if al.snorm[s]:
                 if _defines(al.snorm[s]):
-                    return True
+                    new = (header_key(al.snorm[s]) or "").lower()
+                    return bool(new) and any(name and name != new and (new.startswith(name) or name.startswith(new))
+                                           for name in old)
                 seen += 1
             s += step
     return False
+
+
+def _near_lines(al: Aligner, first: int, last: int) -> list[int]:
+    """The _HEADER_REACH non-blank original lines before `first` and after `last`."""
+    found: list[int] = []
+    for o, step in ((first - 1, -1), (last + 1, 1)):
+        seen = 0
+        while 0 <= o < len(al.orig) and seen < _HEADER_REACH:
+            if al.onorm[o]:
+                found.append(o)
+                seen += 1
+            o += step
+    return found
 
 
 _HEADER_REACH = 3

@@ -414,3 +414,39 @@ def test_common_context_before_an_edit_is_the_copy_next_to_the_anchor() -> None:
     assert merged.count("return true;") == 1
     assert "  }\n\n  // normalize name\n  var name = typeof method === 'string'" in merged
     assert "method.toLowerCase();" not in merged
+
+
+def test_a_sibling_written_like_its_neighbour_passes() -> None:
+    original = '''\
+export class Cart {
+  applyCoupon(code: string): void {
+    const coupon = this.state.coupon;
+    if (coupon && coupon.code === code) {
+      return;
+    }
+    this.commit({ ...this.state, coupon: lookup(code) });
+  }
+
+  clear(): void {
+    this.commit(EMPTY);
+  }
+}
+'''
+    update = '''\
+  // ... existing code ...
+  clear(): void {
+    this.commit(EMPTY);
+  }
+
+  removeCoupon(): void {
+    const coupon = this.state.coupon;
+    if (coupon && coupon.code === code) {
+      return;
+    }
+    this.commit({ ...this.state, coupon: null });
+  }
+}
+'''
+    # a new method that starts like the one above it: new code, not a rename of applyCoupon
+    merged = apply(original, update, filename="cart.ts").merged_code
+    assert merged.count("const coupon = this.state.coupon;") == 2 and "applyCoupon" in merged

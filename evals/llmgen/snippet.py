@@ -129,14 +129,17 @@ def _invisible_deletion(lines: list[str], window: Window) -> bool:
     """A deletion that the snippet cannot show: the context kept after it (up to the window's end
     or its next edit) is the start of the deleted lines too, or the context before it their end.
     Read the usual way (context lines where they stand, nothing deleted), such a snippet changes
-    nothing there, so no merge could know the deletion was meant."""
+    nothing there, so no merge could know the deletion was meant. The same holds for the lines an
+    edit replaces: with the context before them equal to their own end (a function deleted and a
+    new one written in its place, after context that also ends the deleted one), the snippet
+    reads as well as new lines inserted after that copy, nothing replaced."""
     edits = sorted(window.edits, key=lambda e: e.start)
     gap_lo = window.inner_gap[0] if window.inner_gap else window.hi
     gap_hi = window.inner_gap[1] if window.inner_gap else window.lo
     for index, edit in enumerate(edits):
-        if edit.new:
-            continue
         gone = [lines[r].strip() for r in range(edit.start, edit.end) if lines[r].strip()]
+        if not gone:
+            continue
         stop = edits[index + 1].start if index + 1 < len(edits) else window.hi
         stop = min(stop, gap_lo) if gap_lo >= edit.end else stop
         after = [lines[r].strip() for r in range(edit.end, stop) if lines[r].strip()]

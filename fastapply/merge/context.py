@@ -26,6 +26,8 @@ def context_block(al: Aligner, tail: list[int], lo: int, hi: int) -> None:
         if s in al.pairs or al.in_new_definition(s) or s in al.markers:
             break
         block.append(s)
+    if _context_before_edit(al, block, lo, hi):
+        return
     # a lone line, or a few lines like `pass` / `return None`: it takes more to trust a copy
     weak = len(block) == 1 or all(is_trivial(al.snorm[s]) for s in block)
     if not block or weak and len(block) > 3:
@@ -109,6 +111,39 @@ def _edits_up_to(al: Aligner, block: list[int], run: list[tuple[int, int]], hi: 
     rest = block[len(run):]
     between = [o for o in range(run[-1][1] + 1, hi) if al.onorm[o]]
     return len(rest) == len(between) and all(al.snorm[s] != al.onorm[o] for s, o in zip(rest, between))
+def _context_before_edit(al: Aligner, block: list[int], lo: int, hi: int) -> bool:
+    """Common context lines (`return true;`, `}`) right after a marker, then new lines, then
+    the next anchor: the context is the copy nearest the anchor, at the same depth relative to it,
+    when no more original lines stand between that copy and the anchor than the new lines that
+    replace them (the reading that deletes least, and the literal one). Pairs it; True when done.
+    O(len(block)) plus one lookup of the nearest copy."""
+    lead: list[int] = []
+    for s in block:
+        if al.snorm[s] not in al.opos:
+            break
+        lead.append(s)
+    rest = [s for s in block[len(lead):] if al.snorm[s]]
+    if not 2 <= len(lead) <= 3 or not rest or not all(is_trivial(al.snorm[s]) for s in lead):
+        return False
+    after = next((s for s in range(block[-1] + 1, len(al.items)) if s in al.pairs), None)
+    if after is None or not lo <= al.pairs[after] <= hi:
+        return False
+    hi = al.pairs[after]
+    copies = nearest_below(al.opos[al.snorm[lead[0]]], hi, lo)
+    if not copies or al.owidth[copies[0]] - al.owidth[hi] != al.swidth[lead[0]] - al.swidth[after]:
+        return False
+    o, run = copies[0], []
+    for s in lead:
+        o = al._skip_blank(o, hi, +1)
+        if o >= hi or al.onorm[o] != al.snorm[s] or al.owidth[o] - al.owidth[hi] != al.swidth[s] - al.swidth[after]:
+            return False
+        run.append((s, o))
+        o += 1
+    if sum(1 for k in range(o, hi) if al.onorm[k]) > len(rest):
+        return False
+    al.pairs.update(run)
+    al.fuzzy.update(s for s, _ in run)
+    return True
 
 
 def ends_before_whole_blocks(al: Aligner, pair: tuple[int, int], hi: int) -> bool:

@@ -41,6 +41,7 @@ from .lines import header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine
 from .placement import check_placement, snippet_item_near
 from .splice import Spliced
+from .validate import check_invisible_deletions, check_repeated_block, check_unreachable
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -61,6 +62,9 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
     check_placement(al, spliced, drop)
     _check_markers_in_new_definitions(al, [*suspects, *markers_in_new_definitions(al)])
     _check_decorators_before_markers(al)
+    check_invisible_deletions(al, spliced)
+    check_unreachable(al, spliced)
+    check_repeated_block(al, spliced)
 
 
 def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:

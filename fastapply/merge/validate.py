@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import re
+from typing import TYPE_CHECKING
+
 from ..errors import ErrorCode, ValidationError
 from ..languages import LanguageSpec
+from .lines import header_key, indent_width, is_closer, is_trivial
 from .markers import marker_text_in
-from .segments import normalize
+from .segments import is_gap, normalize
 from .splice import Spliced
+
+if TYPE_CHECKING:
+    from .anchor import Aligner
 
 # A single deletion between two anchors larger than this share of the file (and at least this
 # many lines), with a snippet much shorter than what it replaces, looks like a misplaced anchor.
@@ -94,3 +101,232 @@ def check_generated(language: str | None, original: str, merged: str) -> None:
     check_markers({normalize(line) for line in original.split("\n")}, merged_lines,
                   set(range(len(merged_lines))))
     check_syntax(find_language(language), original, merged)
+
+
+def check_invisible_deletions(al: Aligner, spliced: Spliced) -> None:
+    """Refuse a deletion that the snippet's context does not show.
+
+    Code dropped between two anchors is a deletion only when the snippet shows the code around it.
+    Take the snippet lines between a marker and the first line after it that occurs once in the
+    original (its anchor). When the merge drops a definition among them (a header and its block;
+    a line or two replaced by an edited one is an edit, not a deletion), but their context lines
+    (the paired ones) also stand, in order and at the same relative depth, right before that anchor
+    with nothing between them but blank lines, the same snippet reads as well with the context
+    there and nothing deleted (two functions that end alike). A careful reader cannot tell which is
+    meant: refused. The same for the lines before a marker, back to the anchor before them.
+    Context of closing lines alone (`}`, `end`) is the usual way to show a deletion and passes.
+    (The generator, evals/llmgen, never writes such a deletion: `_invisible_deletion`.)
+    O(snippet lines + deleted lines)."""
+    gone = [False] * len(al.orig)
+    for start, stop in spliced.deleted:
+        for o in range(start, stop):
+            gone[o] = bool(al.onorm[o])
+    if not any(gone):
+        return
+    for m in al.marker_list:
+        for step in (1, -1):
+            block = _context_block(al, m, step)
+            if block is None:
+                continue
+            context, anchor = block
+            first = next(c for c in context if c in al.pairs)
+            ends = sorted((al.pairs[first], al.pairs[anchor]))
+            if not any(gone[o] and _defines(al.onorm[o]) for o in range(ends[0] + 1, ends[1])) \
+                    or not _fits_next_to(al, context, anchor, step):
+                continue
+            item = al.items[first]
+            raise ValidationError(
+                f"the context lines from snippet line {item.number} ({item.text.strip()!r}) next to a marker "
+                f"fit two places: where the merge puts them, deleting original lines between "
+                f"{ends[0] + 1} and {ends[1] + 1}, and right {'before' if step > 0 else 'after'} original line "
+                f"{al.pairs[anchor] + 1}, deleting nothing. Show a line that occurs once in the file next "
+                "to that context, or the lines on both sides of the code to delete",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _defines(norm: str) -> bool:
+    key = header_key(norm)
+    return key is not None and not key.startswith(("key:", "css:", "<"))
+
+
+def _context_block(al: Aligner, m: int, step: int) -> tuple[list[int], int] | None:
+    """From marker m walking by `step`: the snippet code lines (nearest the marker first) up to
+    the first paired line that occurs once in the original (the anchor); None when a marker or
+    the end comes first, when none of them is paired, or when they are only closing lines."""
+    context: list[int] = []
+    s = m + step
+    while 0 <= s < len(al.items) and not is_gap(al.items[s]):
+        if al.snorm[s]:
+            if s in al.pairs and len(al.opos.get(al.snorm[s], ())) == 1:
+                if not any(c in al.pairs for c in context) or all(is_closer(al.snorm[c]) for c in context):
+                    return None
+                return context, s
+            context.append(s)
+        s += step
+    return None
+
+
+def _fits_next_to(al: Aligner, context: list[int], anchor: int, step: int) -> bool:
+    """True when the context, read from the anchor back towards the marker, equals the original's
+    non-blank lines next to the anchor one for one, at the same depth relative to it. Unpaired
+    snippet lines are new code there, or context the alignment missed: both readings are tried
+    (passed over; or taken when equal to the next original line, greedily)."""
+    return _fits(al, context, anchor, step, False) or _fits(al, context, anchor, step, True)
+
+
+def _fits(al: Aligner, context: list[int], anchor: int, step: int, take_unpaired: bool) -> bool:
+    a = al.pairs[anchor]
+    o = a - step
+    for s in reversed(context):
+        if s not in al.pairs and not take_unpaired:
+            continue
+        while 0 <= o < len(al.orig) and not al.onorm[o]:
+            o -= step
+        same = 0 <= o < len(al.orig) and al.onorm[o] == al.snorm[s] \
+            and al.swidth[s] - al.swidth[anchor] == al.owidth[o] - al.owidth[a]
+        if same:
+            o -= step
+        elif s in al.pairs:
+            return False
+    return True
+
+
+# A statement that leaves its block: whatever follows it in the same block never runs.
+_EXIT = re.compile(r"^(?:return\b|raise\b|throw\b|panic\(|exit\b|break\b|continue\b)")
+# Lines that may follow an exit at its own indentation: labels and the branches of a switch,
+# closing lines, comments, preprocessor lines.
+_AFTER_EXIT = re.compile(r"^(?:case\b|default\b|when\b|else\b|elif\b|elsif\b|except\b|finally\b|catch\b|"
+                         r"rescue\b|ensure\b|end\b|fi\b|done\b|esac\b|[\w.]+:$|#|//|/\*|\*|--|;;)")
+
+
+def check_unreachable(al: Aligner, spliced: Spliced) -> None:
+    """Refuse a merge that puts code where it can never run, where the original has none there:
+    original code kept right after a new exit statement of the snippet (`return None`, `raise`,
+    `panic(...)`) at the same indentation (the snippet rewrote a body and a marker after it kept
+    the old body as well: a marker at column 0 read as inside the function), or new code right
+    after a kept exit statement (context such as `return False` not recognised and inserted
+    again). Definitions are not counted (JavaScript hoists a function written after `return`).
+    O(merged lines)."""
+    lines, origin = spliced.lines, spliced.origin
+    rows = [r for r, line in enumerate(lines) if line.strip()]
+    for row, after in zip(rows, rows[1:]):
+        (s, o), (s2, o2) = origin[row], origin[after]
+        exit_norm = al.snorm[s] if s >= 0 else al.onorm[o] if o >= 0 else ""
+        if not _EXIT.match(exit_norm) or is_closer(exit_norm) \
+                or indent_width(lines[after]) != indent_width(lines[row]):
+            continue
+        if s >= 0 and o < 0 and s2 < 0 and o2 >= 0:
+            kept, new = o2, None  # a new exit, then kept original code
+        elif s < 0 and o >= 0 and s2 >= 0 and o2 < 0:
+            kept, new = None, s2  # a kept exit, then new code
+        else:
+            continue
+        norm = al.onorm[kept] if kept is not None else al.snorm[new]
+        if is_closer(norm) or _AFTER_EXIT.match(norm) or header_key(norm) is not None:
+            continue
+        if kept is not None:
+            before = next((k for k in range(kept - 1, -1, -1) if al.onorm[k]), None)
+            if before is not None and _EXIT.match(al.onorm[before]) and al.owidth[before] == al.owidth[kept]:
+                continue  # the original has the same unreachable line (or the exit was edited)
+            item = al.items[s]
+            raise ValidationError(
+                f"snippet line {item.number} ({item.text.strip()!r}) would be followed by original line "
+                f"{kept + 1} ({al.orig[kept].strip()!r}), kept by a marker, in the same block: code that can "
+                "never run. If the snippet replaces the whole body, end it with the block's closing line (or "
+                "the next definition) before the marker; if the old code stays, show where the new lines go",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+        following = _next_code(al, o)
+        if following < len(al.orig) and al.owidth[following] == al.owidth[o] \
+                and not is_closer(al.onorm[following]) and not _AFTER_EXIT.match(al.onorm[following]):
+            continue  # the original has code that never runs there too
+        item = al.items[new]
+        raise ValidationError(
+            f"snippet line {item.number} ({item.text.strip()!r}) would come right after original line {o + 1} "
+            f"({al.orig[o].strip()!r}), in the same block: code that can never run. If it is context, show "
+            "one more unchanged line around it; if it is new, show the lines around the place it goes",
+            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+_COPY_MIN = 2  # lines that occur once in the original
+_COPY_REACH = 60  # merged lines between a block and its copy: further apart, it is new code like old
+
+
+def check_repeated_block(al: Aligner, spliced: Spliced) -> None:
+    """Refuse a merge in which new snippet lines repeat a block of the original, line for line,
+    that the merge also keeps: consecutive new snippet lines equal to consecutive original lines
+    (blank lines aside), at least two of them occurring once in the original, inserted while their
+    original copies stay close by (_COPY_REACH), next to a new definition header. The snippet
+    showed those lines as they are (context, or a renamed definition's body) and the alignment
+    could not place them: kept and inserted both. O(merged lines)."""
+    row_of = {o: row for row, (_, o) in enumerate(spliced.origin) if o >= 0}
+    present = row_of.keys()
+    run: list[tuple[int, int]] = []  # (snippet line, its original copy)
+    unique = 0
+    start = 0  # the merged row of the run's first line
+    for row, (s, o) in enumerate([*spliced.origin, (-1, -1)]):
+        new = s >= 0 and o < 0
+        if new and not al.snorm[s]:
+            continue  # a blank line inside the run
+        norm = al.snorm[s] if new else ""
+        once = new and len(al.opos.get(norm, ())) == 1 and not is_trivial(norm)
+        following = _next_code(al, run[-1][1]) if run else -1
+        if new and following in present and al.onorm[following] == norm:
+            run.append((s, following))
+            unique += once
+            continue
+        if unique >= _COPY_MIN and abs(row_of[run[0][1]] - start) <= _COPY_REACH \
+                and _renamed_next_to(al, run):
+            first, last = al.items[run[0][0]], al.items[run[-1][0]]
+            raise ValidationError(
+                f"snippet lines {first.number}-{last.number} ({first.text.strip()!r} ...) repeat original "
+                f"lines {run[0][1] + 1}-{run[-1][1] + 1}, which the merge also keeps: they would be in the "
+                "file twice. If they are context, show one more unchanged line around them so that they can "
+                "be placed; if they belong to a renamed or moved definition, show the old one's first line",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=first.number)
+        copy = al.opos[norm][0] if once else -1
+        run, unique, start = ([(s, copy)], 1, row) if copy in present else ([], 0, row)
+
+
+def _renamed_next_to(al: Aligner, run: list[tuple[int, int]]) -> bool:
+    """True when one of the few unpaired snippet lines right before or after the run starts a
+    definition the original does not have, whose name extends or shortens the name of a
+    definition next to the run's original copy (`constructor` -> `constructor_v2`): the block is
+    that definition's comment or body, copied from the old one (a rename not recognised). New
+    code written like old code (a sibling method, a data record) passes. O(_HEADER_REACH)."""
+    old = {(header_key(al.onorm[o]) or "").lower() for o in _near_lines(al, run[0][1], run[-1][1])
+           if _defines(al.onorm[o])}
+    for s, step in ((run[0][0] - 1, -1), (run[-1][0] + 1, 1)):
+        seen = 0
+        while 0 <= s < len(al.items) and seen < _HEADER_REACH and al.items[s].kind in ("blank", "code") \
+                and s not in al.pairs:
+            if al.snorm[s]:
+                if _defines(al.snorm[s]):
+                    new = (header_key(al.snorm[s]) or "").lower()
+                    return bool(new) and any(name and name != new and (new.startswith(name) or name.startswith(new))
+                                           for name in old)
+                seen += 1
+            s += step
+    return False
+
+
+def _near_lines(al: Aligner, first: int, last: int) -> list[int]:
+    """The _HEADER_REACH non-blank original lines before `first` and after `last`."""
+    found: list[int] = []
+    for o, step in ((first - 1, -1), (last + 1, 1)):
+        seen = 0
+        while 0 <= o < len(al.orig) and seen < _HEADER_REACH:
+            if al.onorm[o]:
+                found.append(o)
+                seen += 1
+            o += step
+    return found
+
+
+_HEADER_REACH = 3
+
+
+def _next_code(al: Aligner, o: int) -> int:
+    o += 1
+    while o < len(al.orig) and not al.onorm[o]:
+        o += 1
+    return o

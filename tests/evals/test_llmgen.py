@@ -124,3 +124,17 @@ def test_generate_cli_writes_llm_cases(tmp_path):
     assert 6 <= len(loaded) <= 12 and all("llm" in c.tags for c in loaded)
     assert generate.main(["--style", "llm", "--split", "heldout", "--seeds", "3", "--out",
                           str(out), "--source", str(BASES / "go")]) == 2
+
+
+def test_a_replaced_block_ending_like_its_context_is_not_generated():
+    """A function replaced by another, after context (`conn.close()`) that also ends the replaced
+    function: the snippet reads as well as the new function inserted after the old one, nothing
+    replaced, so no reader could merge it (evals/llmgen/snippet.py `_invisible_deletion`)."""
+    from evals.llmgen.edits import Edit
+    from evals.llmgen.snippet import Window, _invisible_deletion
+
+    lines = ["def stop(conn):", "    conn.close()", "", "def serve(conn):", "    conn.send(1)",
+             "    conn.close()", "", "def after():", "    pass"]
+    replaced = Edit(2, 6, ["", "def fallback(conn):", "    return conn"])
+    assert _invisible_deletion(lines, Window(1, 8, [replaced]))  # context `conn.close()` only
+    assert not _invisible_deletion(lines, Window(0, 8, [replaced]))  # with `def stop`, it is visible

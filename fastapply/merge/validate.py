@@ -120,7 +120,8 @@ def check_invisible_deletions(al: Aligner, spliced: Spliced) -> None:
     gone = [False] * len(al.orig)
     for start, stop in spliced.deleted:
         for o in range(start, stop):
-            gone[o] = bool(al.onorm[o])
+            # (a definition the snippet moves elsewhere is not deleted: moves.py placed it)
+            gone[o] = bool(al.onorm[o]) and not al.moved_between(o - 1, o + 1)
     if not any(gone):
         return
     for m in al.marker_list:

@@ -157,19 +157,19 @@ def run(args: argparse.Namespace) -> int:
     from fastapply.runtime.remote import load_upstream
     from fastapply.text import Document
 
-    procs: list[subprocess.Popen] = []
+    servers: list[subprocess.Popen] = []
     try:
         spec = args.upstream
         if args.sim_upstream:
             port = free_port()
-            procs.append(spawn([sys.executable, "-m", "evals.sim_upstream", "--port", str(port),
+            servers.append(spawn([sys.executable, "-m", "evals.sim_upstream", "--port", str(port),
                                 "--tokens-per-s", str(args.tokens_per_s), "--latency-s", str(args.latency_s)],
                                f"http://127.0.0.1:{port}/v1/models"))
             spec = f"http://127.0.0.1:{port}/v1#sim-apply"
         spec = spec if spec.startswith("openai:") else "openai:" + spec
         port = free_port()
         front = f"http://127.0.0.1:{port}"
-        procs.append(spawn([sys.executable, "-m", "fastapply", "serve", "--port", str(port), "--model", spec,
+        servers.append(spawn([sys.executable, "-m", "fastapply", "serve", "--port", str(port), "--model", spec,
                             "--executor", "thread", "--log-level", "error", "--max-concurrency",
                             str(args.max_concurrency), "--max-queue", str(args.max_queue)],
                            front + "/healthz", env={"FASTAPPLY_UPSTREAM_API": "chat", "FASTAPPLY_API_KEY": "",
@@ -190,16 +190,16 @@ def run(args: argparse.Namespace) -> int:
         direct = (base + "/chat/completions", msgspec.json.encode(direct_body))
         through = (front + "/v1/apply", msgspec.json.encode(front_body), args.stream)
         for clients in [int(c) for c in args.clients.split(",") if c.strip()]:
-            cpu_before = cpu_seconds(procs[-1].pid)
+            cpu_before = cpu_seconds(servers[-1].pid)
             row = asyncio.run(level(direct, through, clients, args.requests, args.duration))
-            cpu = cpu_seconds(procs[-1].pid) - cpu_before
+            cpu = cpu_seconds(servers[-1].pid) - cpu_before
             # The front's own CPU time per request (warm-up included), from /proc: unlike latency, it
             # does not grow when other processes share the cores.
             row["front_cpu_ms"] = round(cpu * 1000 / (row["front"]["requests"] + clients), 3) if cpu >= 0 else None
             rows.append(row)
             print(msgspec.json.encode(row).decode(), file=sys.stderr)
     finally:
-        for proc in reversed(procs):
+        for proc in reversed(servers):
             procs.stop(proc)
 
     table = Table(title=f"front over {'the simulated upstream' if args.sim_upstream else args.upstream}: "

@@ -22,10 +22,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -150,17 +148,7 @@ def compare(name: str, url: str, cases: list[Case], root: Path) -> dict[str, obj
 
 
 def _serve(root: Path) -> tuple[subprocess.Popen, str]:
-    port = procs.free_port()
-    proc = procs.start([sys.executable, "-m", "fastapply", "serve", "--port", str(port), "--log-level",
-                        "warning", "--mcp-root", str(root)], env={**os.environ, "FASTAPPLY_API_KEY": ""},
-                       stdout=None)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        procs.wait_ready(proc, url + "/healthz", timeout_s=60)
-    except RuntimeError as exc:
-        procs.stop(proc)
-        raise SystemExit(f"fastapply serve did not start: {exc}") from None
-    return proc, url
+    return procs.start_service(["--log-level", "warning", "--mcp-root", str(root)], stdout=None)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,7 +30,6 @@ from urllib.parse import urlsplit
 import msgspec
 
 from evals import procs
-from evals.procs import free_port
 
 
 def source_file(version: int) -> str:
@@ -158,20 +157,11 @@ async def run_level(url: str, body: bytes, expected: str, clients: int, max_requ
 
 
 def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    command = [sys.executable, "-m", "fastapply", "serve", "--port", str(port), "--log-level", "warning",
-               "--executor", args.executor, "--workers", str(args.workers),
+    command = ["--log-level", "warning", "--executor", args.executor, "--workers", str(args.workers),
                "--max-concurrency", str(args.max_concurrency), "--http", args.http, "--loop", args.loop]
     if args.executor_workers:
         command += ["--executor-workers", str(args.executor_workers)]
-    proc = procs.start(command, env={**os.environ, "FASTAPPLY_API_KEY": ""})
-    url = f"http://127.0.0.1:{port}"
-    try:
-        procs.wait_ready(proc, url + "/healthz", timeout_s=60)
-    except RuntimeError as exc:
-        procs.stop(proc)
-        raise SystemExit(f"fastapply serve did not start: {exc}") from None
-    return proc, url
+    return procs.start_service(command)
 
 
 def plot(results: list[dict], path: Path, title: str) -> None:

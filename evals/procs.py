@@ -98,3 +98,21 @@ def serving(command: list[str], url: str, *, timeout_s: float = 60.0, env: dict[
         yield proc
     finally:
         stop(proc, grace_s)
+
+
+def start_service(args: list[str], *, stdout: int | IO[Any] | None = subprocess.DEVNULL,
+                  timeout_s: float = 60.0) -> tuple[subprocess.Popen[bytes], str]:
+    """`fastapply serve` on a free loopback port with `args` and no API key, ready on /healthz:
+    (process, base URL). SystemExit, with the reason, when it does not start. Stop it with `stop`."""
+    import sys
+
+    port = free_port()
+    proc = start([sys.executable, "-m", "fastapply", "serve", "--port", str(port), *args],
+                 env={**os.environ, "FASTAPPLY_API_KEY": ""}, stdout=stdout)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_ready(proc, url + "/healthz", timeout_s=timeout_s)
+    except RuntimeError as exc:
+        stop(proc)
+        raise SystemExit(f"fastapply serve did not start: {exc}") from None
+    return proc, url

@@ -5,14 +5,15 @@ without, and an old body kept after the new body's exit statement."""
 from __future__ import annotations
 
 import pytest
+from merge_support import aligned
 
 from fastapply import ApplyError, apply
 from fastapply.errors import ValidationError
-from fastapply.merge.anchor import Aligner
-from fastapply.merge.indent import detect_style
-from fastapply.merge.segments import classify, normalize
-from fastapply.merge.splice import Spliced, splice
-from fastapply.merge.validate import check_invisible_deletions, check_repeated_block, check_unreachable
+from fastapply.merge.validate import (
+    check_invisible_deletions,
+    check_repeated_block,
+    check_unreachable,
+)
 
 GO = '''\
 func First(a int) error {
@@ -32,17 +33,6 @@ func Third(c int) error {
 '''
 
 
-def aligned(original: str, update: str, pairs: dict[int, int]) -> tuple[Aligner, Spliced]:
-    """Splice `update` into `original` with the given pairs (snippet item -> original line)."""
-    orig = original.rstrip("\n").split("\n")
-    onorm = [normalize(line) for line in orig]
-    items = classify(update, set(onorm))
-    al = Aligner(items, orig, onorm)
-    al.rebase(items, pairs)
-    style = detect_style(orig)
-    return al, splice(items, orig, pairs, file_style=style, snip_style=style, drop=set())
-
-
 SNIPPET = '''\
 // ... existing code ...
 	return nil
@@ -57,7 +47,7 @@ func Third(c int) error {
 
 def test_context_that_also_ends_the_deleted_code_is_refused() -> None:
     # `return nil` + `}` placed at the end of First: Second, which ends the same way, is dropped
-    al, spliced = aligned(GO, SNIPPET, {1: 2, 2: 3, 4: 10, 6: 12, 7: 13})
+    al, spliced, _ = aligned(GO, SNIPPET, {1: 2, 2: 3, 4: 10, 6: 12, 7: 13})
     assert spliced.deleted and (4, 10) in spliced.deleted
     with pytest.raises(ValidationError) as caught:
         check_invisible_deletions(al, spliced)
@@ -68,7 +58,7 @@ def test_context_that_also_ends_the_deleted_code_is_refused() -> None:
 
 
 def test_the_same_context_right_before_its_anchor_passes() -> None:
-    al, spliced = aligned(GO, SNIPPET, {1: 7, 2: 8, 4: 10, 6: 12, 7: 13})
+    al, spliced, _ = aligned(GO, SNIPPET, {1: 7, 2: 8, 4: 10, 6: 12, 7: 13})
     check_invisible_deletions(al, spliced)  # nothing dropped but the edited line
 
 
@@ -94,7 +84,7 @@ def first():
 # ... existing code ...
 '''
     # the context is placed at second(), dropping the start of first() after its header
-    al, spliced = aligned(original, update, {0: 0, 1: 8, 2: 9})
+    al, spliced, _ = aligned(original, update, {0: 0, 1: 8, 2: 9})
     with pytest.raises(ValidationError) as caught:
         check_invisible_deletions(al, spliced)
     assert "right after original line 1" in caught.value.message
@@ -109,7 +99,7 @@ def test_closing_lines_alone_show_a_deletion() -> None:
 func Third(c int) error {
 // ... existing code ...
 '''
-    al, spliced = aligned(GO, update, {1: 3, 3: 10})
+    al, spliced, _ = aligned(GO, update, {1: 3, 3: 10})
     assert (4, 10) in spliced.deleted
     check_invisible_deletions(al, spliced)
 
@@ -134,7 +124,7 @@ def first():
 def second():
 '''
     # the marker read as inside first(): its old body stays after the new `return None`
-    al, spliced = aligned(PY, update, {0: 0, 3: 5})
+    al, spliced, _ = aligned(PY, update, {0: 0, 3: 5})
     with pytest.raises(ValidationError) as caught:
         check_unreachable(al, spliced)
     assert caught.value.code == "ambiguous_anchor"
@@ -158,7 +148,7 @@ def first():
 # ... existing code ...
 def second():
 '''
-    al, spliced = aligned(original, update, {0: 0, 1: 1, 3: 5})
+    al, spliced, _ = aligned(original, update, {0: 0, 1: 1, 3: 5})
     check_unreachable(al, spliced)
 
 
@@ -181,7 +171,7 @@ case "$1" in
 # ... existing code ...
 '''
     # `;;` after `exit 0` ends the branch: not code that never runs
-    al, spliced = aligned(original, update, {0: 0, 1: 1, 2: 2})
+    al, spliced, _ = aligned(original, update, {0: 0, 1: 1, 2: 2})
     assert spliced.lines[4].strip() == ";;"
     check_unreachable(al, spliced)
 
@@ -273,7 +263,7 @@ def test_a_block_inserted_again_next_to_its_kept_copy_is_refused() -> None:
 '''
     # the rename was not recognised: the header pairs with nothing, and the marker (read as
     # standing for everything after the comment) keeps the old constructor and its parameters
-    al, spliced = aligned(TS, update, {0: 2, 1: 3})
+    al, spliced, _ = aligned(TS, update, {0: 2, 1: 3})
     with pytest.raises(ValidationError) as caught:
         check_repeated_block(al, spliced)
     assert caught.value.code == "ambiguous_anchor"
@@ -288,7 +278,7 @@ def test_new_lines_that_repeat_one_unique_line_pass() -> None:
     public readonly originalEvent: ProgressEvent,
 // ... existing code ...
 '''
-    al, spliced = aligned(TS, update, {0: 2, 1: 3})
+    al, spliced, _ = aligned(TS, update, {0: 2, 1: 3})
     check_repeated_block(al, spliced)  # one repeated line may be new code written like old code
 
 
@@ -316,11 +306,11 @@ class Broken(RuntimeError):
 '''
     # `return False` (trivial, common) was not paired: the marker keeps the original's and the
     # snippet's is added after it
-    al, spliced = aligned(original, update, {7: 7})
+    al, spliced, _ = aligned(original, update, {7: 7})
     with pytest.raises(ValidationError) as caught:
         check_unreachable(al, spliced)
     assert caught.value.line == 2 and "original line 5 ('return False')" in caught.value.message
-    al, spliced = aligned(original, update, {1: 4, 7: 7})
+    al, spliced, _ = aligned(original, update, {1: 4, 7: 7})
     check_unreachable(al, spliced)  # paired, it is context: the new method follows it
 
 
@@ -342,7 +332,7 @@ def test_a_new_record_that_repeats_an_old_one_passes() -> None:
 # ... existing code ...
 '''
     # a data record written after an existing one: its lines repeat it, and no definition is new
-    al, spliced = aligned(original, update, {0: 3})
+    al, spliced, _ = aligned(original, update, {0: 3})
     check_repeated_block(al, spliced)
 
 
@@ -370,7 +360,7 @@ def other(value, default=None):
 def last():
 '''
     lines = original.rstrip("\n").split("\n")
-    al, spliced = aligned(original, update, {7: lines.index("def last():")})
+    al, spliced, _ = aligned(original, update, {7: lines.index("def last():")})
     check_repeated_block(al, spliced)  # the same body 80 lines away: new code written like old
 
 

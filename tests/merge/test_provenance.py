@@ -5,14 +5,11 @@ used to come back wrong and are now refused."""
 from __future__ import annotations
 
 import pytest
+from merge_support import aligned
 
 from fastapply import ApplyError, apply
 from fastapply.errors import ValidationError
-from fastapply.merge.anchor import Aligner
-from fastapply.merge.indent import detect_style
 from fastapply.merge.provenance import check_provenance
-from fastapply.merge.segments import classify, normalize
-from fastapply.merge.splice import Spliced, splice
 
 ORIGINAL = '''\
 class Queue:
@@ -31,19 +28,6 @@ class Queue:
     def size_changed(self):
         log.debug("queue size %d", len(self.items))
 '''
-
-
-def aligned(original: str, update: str, pairs: dict[int, int], drop: set[int] | None = None
-            ) -> tuple[Aligner, Spliced, set[int]]:
-    """Splice `update` into `original` with the given pairs (snippet item -> original line)."""
-    orig = original.rstrip("\n").split("\n")
-    onorm = [normalize(line) for line in orig]
-    items = classify(update, set(onorm))
-    al = Aligner(items, orig, onorm)
-    al.rebase(items, pairs)
-    style = detect_style(orig)
-    drop = drop or set()
-    return al, splice(items, orig, pairs, file_style=style, snip_style=style, drop=drop), drop
 
 
 def item_index(update: str, text: str) -> int:

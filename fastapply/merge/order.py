@@ -19,7 +19,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
-from .lines import block_stop, indent_width, opens_block
+from .lines import indent_width, opens_block
 from .segments import SnippetLine, is_gap
 
 if TYPE_CHECKING:
@@ -83,8 +83,7 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
         if position:
             # the marker that stood before this segment describes where it starts
             marker = markers[index - 1] if index > 0 else markers[0]
-            if _unplaced(marker, result, [items[s] for s in segments[index]]) \
-                    and not _inside_header(al, segments[ordered[position - 1][2]], segments[index], counts, match):
+            if _unplaced(al, marker, result, [items[s] for s in segments[index]]):
                 return items
             result.append(marker)
         result.extend(items[s] for s in segments[index])
@@ -93,32 +92,18 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     return result
 
 
-def _unplaced(marker: SnippetLine, before: list[SnippetLine], after: list[SnippetLine]) -> bool:
+def _unplaced(al: Aligner, marker: SnippetLine, before: list[SnippetLine], after: list[SnippetLine]) -> bool:
     """True for a marker written at column 0 that would now stand right after a block's header and
-    before a deeper line: whether it stands for that block's body only or for more (the rest of
-    the block, and the start of the next one) is a guess, and the merge would rest on it (unless
-    that deeper line is an anchor inside that block: then the marker stands for the start of
-    its body; file_order checks that with _inside_header)."""
+    before a deeper line that is new code: whether the new line goes at the start of that block's
+    body or after more of it (the marker standing for the rest of the block) is a guess, and the
+    merge would rest on it. A deeper line the original has is placed by the alignment, which
+    pairs it with its line wherever that is. O(1)."""
     if marker.text[:1].isspace():
         return False
     above = next((i for i in reversed(before) if i.kind == "code"), None)
     below = next((i for i in after if i.kind == "code"), None)
     return above is not None and below is not None and opens_block(above.norm) \
-        and indent_width(below.text) > indent_width(above.text)
-
-
-def _inside_header(al: Aligner, before: list[int], after: list[int], counts: Counter[str],
-                   match: DefinitionMatch | None) -> bool:
-    """True when the last code line of `before` (a block's header) and the first of `after` are
-    anchors, and the second lies inside the block the first opens in the original: the marker
-    between them then stands for the start of that block's body, no more. O(the block)."""
-    above = next((s for s in reversed(before) if al.items[s].kind == "code"), None)
-    below = next((s for s in after if al.items[s].kind == "code"), None)
-    if above is None or below is None:
-        return False
-    header, inner = anchor_of(al, above, counts, match), anchor_of(al, below, counts, match)
-    return header is not None and inner is not None \
-        and header < inner <= block_stop(al.orig, al.onorm, header, al.owidth)
+        and indent_width(below.text) > indent_width(above.text) and below.norm not in al.opos
 
 
 def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: DefinitionMatch | None,

@@ -117,6 +117,72 @@ module Session
     assert apply(SESSION, snippet, filename="session.rb").merged_code == expected
 
 
+CODEC = '''import codecs
+
+
+class Encoder:
+    def reset(self):
+        self.first = 0
+
+    def getstate(self):
+        return self.first
+
+
+class Decoder:
+    def reset(self):
+        self.first = 1
+
+    def getstate(self):
+        state = self.buffer_state()
+        # state[1] must be 0 here, as it is not passed along
+        return (state[0], self.first)
+
+    def setstate(self, state):
+        self.first = state[1]
+
+
+class Reader:
+    def reset(self):
+        self.stream.reset()
+'''
+
+
+def _moved_setstate(first_body_line: str = "") -> str:
+    """setstate moved above getstate, the snippet showing getstate's tail first; put back in file
+    order, the column-0 marker stands after `def getstate(self):`, a header the file has twice."""
+    return """# ... existing code ...
+""" + first_body_line + """        # state[1] must be 0 here, as it is not passed along
+        return (state[0], self.first)
+
+
+class Reader:
+# ... existing code ...
+    def reset(self):
+        self.first = 1
+
+    def setstate(self, state):
+        self.first = state[1]
+
+    def getstate(self):
+# ... existing code ...
+"""
+
+
+def test_a_column_0_marker_before_a_line_the_original_has_is_placed_by_that_line() -> None:
+    """The deeper line after the marker is the original's (line 18): the alignment pairs it there,
+    so the marker stands for getstate's first body line (main refused: "could not be placed")."""
+    moved = "    def setstate(self, state):\n        self.first = state[1]\n\n"
+    expected = CODEC.replace(moved, "").replace("    def getstate(self):\n        state", moved + "    def getstate(self):\n        state")
+    assert apply(CODEC, _moved_setstate(), filename="codec.py").merged_code == expected
+
+
+def test_a_column_0_marker_before_new_code_after_a_header_is_refused() -> None:
+    """A new deeper line after the marker could start getstate's body or follow more of it: a guess."""
+    with pytest.raises(ApplyError) as error:
+        apply(CODEC, _moved_setstate("        self.log('getstate')\n"), filename="codec.py")
+    assert error.value.code == "ambiguous_anchor"
+
+
 def test_the_files_head_put_first_gets_no_marker_before_it() -> None:
     """Put back in file order, a part that starts on the file's first line has nothing before it:
     the marker that stood before the first part of the snippet is not put above it (standing for

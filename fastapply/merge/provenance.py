@@ -41,7 +41,8 @@ from .lines import header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine
 from .placement import check_placement, snippet_item_near
 from .splice import Spliced
-from .validate import check_invisible_deletions, check_repeated_block, check_unreachable
+from .validate import check_half_deleted_definitions, check_invisible_deletions, check_repeated_block, \
+    check_unreachable
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -65,6 +66,7 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
     check_invisible_deletions(al, spliced)
     check_unreachable(al, spliced)
     check_repeated_block(al, spliced)
+    check_half_deleted_definitions(al, spliced)
 
 
 def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:

@@ -331,3 +331,50 @@ def _next_code(al: Aligner, o: int) -> int:
     while o < len(al.orig) and not al.onorm[o]:
         o += 1
     return o
+
+
+def check_half_deleted_definitions(al: Aligner, spliced: Spliced) -> None:
+    """Refuse a deletion between two anchors that takes a definition's header but keeps the rest of
+    its body: the body's lines then run on inside the definition before it. That is what a new
+    line paired by chance with a line deep in a later definition does (`if x is None:` written
+    at the top of one function, equal to a line of the next one): everything between is dropped.
+    A header replaced in place (a rename: a new header at its depth in the gap) passes, and so
+    does a body the snippet indents anew (an unwrapped block). O(deleted lines + merged lines)."""
+    if not spliced.deleted:
+        return
+    row_of = {o: row for row, (_, o) in enumerate(spliced.origin) if o >= 0}
+    for start, stop in spliced.deleted:
+        after = next((o for o in range(stop, len(al.orig)) if al.onorm[o]), None)
+        if after is None or after not in row_of or is_trivial(al.onorm[after]):
+            continue  # (a closing `}` kept for an equal one dropped above it reads the same)
+        row = row_of[after]
+        if indent_width(spliced.lines[row]) != al.owidth[after]:
+            continue  # re-indented by the snippet: the block around it changed on purpose
+        narrowest = al.owidth[after]
+        for o in range(stop - 1, start - 1, -1):  # walk up: which dropped header still encloses `after`
+            if not al.onorm[o]:
+                continue
+            width = al.owidth[o]
+            if width < narrowest and _defines(al.onorm[o]) and not _header_in_gap(al, spliced, row, width):
+                item = next((al.items[s] for s, _ in spliced.origin[row:] if s >= 0), None)
+                near = f" (next to snippet line {item.number}, {item.text.strip()!r})" if item is not None else ""
+                raise ValidationError(
+                    f"the merge would delete original lines {start + 1}-{stop}, among them the header of "
+                    f"{al.orig[o].strip()!r} (line {o + 1}), but keep the rest of its body from line "
+                    f"{after + 1}{near}: a snippet line was probably paired with an equal line further "
+                    "down. Put a '... existing code ...' marker where code stays, or show one more "
+                    "unchanged line next to the new code",
+                    code=ErrorCode.CONTENT_LOST, line=item.number if item is not None else None)
+            narrowest = min(narrowest, width)
+
+
+def _header_in_gap(al: Aligner, spliced: Spliced, row: int, width: int) -> bool:
+    """True when a new snippet line at `width` that defines something stands right before merged
+    row `row`, among the new lines since the last kept or paired one (a replaced header)."""
+    for r in range(row - 1, -1, -1):
+        s, o = spliced.origin[r]
+        if o >= 0:
+            return False
+        if s >= 0 and indent_width(spliced.lines[r]) == width and _defines(al.snorm[s]):
+            return True
+    return False

@@ -67,8 +67,8 @@ def test_an_edited_line_kept_next_to_its_new_version_is_refused() -> None:
 
 
 def test_an_original_line_lost_without_a_reason_is_refused() -> None:
-    update = "    def pop(self):\n        item = self.items.pop(0)\n    # ... existing code ...\n"
-    al, spliced, drop = aligned(ORIGINAL, update, {0: 8, 1: 9})
+    update = "# ... existing code ...\n    def pop(self):\n        item = self.items.pop(0)\n    # ... existing code ...\n"
+    al, spliced, drop = aligned(ORIGINAL, update, {1: 8, 2: 9})
     # a splice that forgot one kept line (line 11, `self.size_changed()` inside pop)
     row = spliced.origin.index((-1, 10))
     del spliced.lines[row], spliced.origin[row]
@@ -183,3 +183,24 @@ class Address:
         apply(HEADER_REGISTRY, update, filename="headerregistry.py")
     assert info.value.code == "ambiguous_anchor"
     assert "snippet line 4" in str(info.value)
+
+
+def test_a_deletion_that_takes_a_header_and_keeps_its_body_is_refused() -> None:
+    """A new line paired with an equal line deep in the next method (as `if to_addrs is None:` in
+    smtplib's sendmail met send_message's): push's tail and pop's header would go, pop's body stay."""
+    update = "    # ... existing code ...\n    def push(self, item):\n        self.check(item)\n" \
+             "        item = self.items.pop(0)\n    # ... existing code ...\n"
+    al, spliced, drop = aligned(ORIGINAL, update, {1: 4, 3: 9})
+    with pytest.raises(ValidationError) as caught:
+        check_provenance(al, spliced, drop)
+    assert caught.value.code == "content_lost" and "'def pop(self):' (line 9)" in str(caught.value)
+    assert caught.value.line == 4  # the snippet line paired down there
+
+
+def test_a_header_replaced_in_place_is_no_half_deletion() -> None:
+    """pop renamed to take: its old header goes between two anchors, a new one stands in its place."""
+    update = "    # ... existing code ...\n        self.size_changed()\n\n    def take(self):\n" \
+             "        item = self.items.pop(0)\n    # ... existing code ...\n"
+    al, spliced, drop = aligned(ORIGINAL, update, {1: 6, 4: 9})
+    check_provenance(al, spliced, drop)
+    assert "    def take(self):" in spliced.lines and "    def pop(self):" not in spliced.lines

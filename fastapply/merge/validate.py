@@ -35,9 +35,11 @@ def check_markers(original_norms: set[str], merged: list[str], from_snippet: set
 
 
 def check_loss(original: list[str], spliced: Spliced, snippet_lines: int) -> None:
-    total = sum(1 for line in original if line.strip())
+    total = -1  # the file's code lines, counted when a deletion is large enough to ask (most have none)
     for start, stop in spliced.deleted:
         lost = sum(1 for line in original[start:stop] if line.strip())
+        if lost >= _LOSS_MIN_LINES and total < 0:
+            total = sum(1 for line in original if line.strip())
         if lost >= _LOSS_MIN_LINES and lost > _LOSS_SHARE * total and snippet_lines < lost / 4:
             raise ValidationError(
                 f"the merge would delete original lines {start + 1}-{stop} ({lost} lines, more than half "

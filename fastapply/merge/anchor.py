@@ -222,10 +222,9 @@ class Aligner:
     # candidate anchor of every alignment step. The original's memos outlive a rebase.
 
     def _orig_end(self, o: int) -> int:
-        found = self._ostop.get(o)
-        if found is None:
-            found = self._ostop[o] = block_stop(self.orig, self.onorm, o, self.owidth)
-        return found
+        if o not in self._ostop:
+            self._ostop[o] = block_stop(self.orig, self.onorm, o, self.owidth)
+        return self._ostop[o]
 
     def _block_ends(self, s: int, o: int, s_hi: int, o_hi: int) -> tuple[int, int] | None:
         """The last lines of the blocks opened at snippet line s and original line o, when they are
@@ -544,14 +543,15 @@ class Aligner:
         return found
 
     def _lines_containing(self, needle: str) -> list[int]:
-        """Original lines whose normalised text contains `needle`, in order: str.find over the
-        joined text (C speed; the join and line offsets are built once per call, O(n)), or for the
-        first two keys of a call a plain scan (cheaper than the join when few keys are asked)."""
+        """Original lines containing `needle` (normalised), in order: str.find over the joined text (C
+        speed; the join and line offsets, k newlines + the lines before line k, built once per call, O(n)),
+        or for the first two keys of a call a plain scan (cheaper than the join)."""
         if self._joined is None:
             if len(self._okeys) < 2:
                 return [index for index, norm in enumerate(self.onorm) if needle in norm]
             self._joined = "\n".join(self.onorm)
-            self._starts = [0, *accumulate(len(norm) + 1 for norm in self.onorm)]
+            lengths = accumulate(map(len, self.onorm), initial=0)
+            self._starts = list(map(int.__add__, lengths, range(len(self.onorm) + 1)))
         joined, starts, found = self._joined, self._starts, []
         at = joined.find(needle) if self.onorm else -1
         while at >= 0:

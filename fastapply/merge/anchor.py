@@ -23,7 +23,7 @@ from .chain import SortedIndices, count_in, heaviest_chain, span
 from .closers import edited_opener, end_in_doubt, whole_block_up
 from .context import context_before_marker, context_block
 from .lines import LazyWidths, block_end, block_stop, header_key, is_closer, is_trivial, opens_block, widths_of
-from .segments import SnippetLine, is_gap
+from .segments import SnippetLine, code_segments, is_gap
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
 STEP_PASSES = 8
 _DP_LIMIT = 300  # candidates up to which the chain search weighs deletions (quadratic in this)
@@ -49,6 +49,8 @@ class Aligner:
                 self.opos[norm].append(index)
         self._okeys: dict[str, list[int]] = {}
         self._oparent: dict[int, int] = {}
+        self._oclose: dict[int, int | None] = {}  # block_end / block_stop of original lines (_block_ends)
+        self._ostop: dict[int, int] = {}
         self._all_keys: dict[str, list[int]] | None = None
         self._joined: str | None = None
         self._keys: dict[str, str | None] = {}
@@ -63,7 +65,7 @@ class Aligner:
 
     def rebase(self, items: list[SnippetLine], pairs: dict[int, int]) -> None:
         """Use a new snippet line list (with assumed markers added) and its pairs."""
-        if items is not self.items:  # (the same lines: their per-line facts still hold)
+        if items is not self.items:  # (the same lines: their per-line facts, markers included, still hold)
             self.stext = [item.text for item in items]
             self.snorm = [item.norm if item.kind == "code" else "" for item in items]
             self.swidth = widths_of(self.stext)
@@ -71,12 +73,12 @@ class Aligner:
             self.strivial = [is_trivial(norm) for norm in self.snorm]
             self.scloser = [is_closer(norm) for norm in self.snorm]
             self._sopens: list[bool | None] = [None] * len(items)
-            # (the positions below too: the same list of lines has the same markers and texts)
             gap = [is_gap(item) for item in items]
             self.marker_list = [index for index, flag in enumerate(gap) if flag]
             self.markers = set(self.marker_list)
             self._markers_upto = list(accumulate(gap, initial=0))  # markers before each snippet line
             self._code_upto = list(accumulate((item.kind == "code" for item in items), initial=0))  # code lines
+            self.segments = code_segments(items)  # (find_moves, place_stragglers, _check_placeable)
             self.spos: dict[str, list[int]] = defaultdict(list)
             for index, norm in enumerate(self.snorm):
                 if norm:
@@ -87,7 +89,8 @@ class Aligner:
             self._parents: list[int | None] | None = None
             self._skeys: dict[str, list[int]] | None = None
             self._fresh: list[bool] | None = None
-            self._blocks: dict[tuple[str, int], int | None] = {}
+            self._sclose: dict[int, int | None] = {}  # block_end / block_last of snippet lines (_block_ends)
+            self._slast: dict[int, int | None] = {}
         self.items = items
         self.pairs = pairs
 
@@ -215,14 +218,13 @@ class Aligner:
         """The paired snippet lines as a SortedIndices, for _monotone in passes that add pairs: O(m)."""
         return SortedIndices(len(self.items), self.pairs)
 
-    # The memos below are plain dict look-ups (no closures): _block_ends runs for every candidate
-    # anchor of every alignment step.
+    # Plain dict look-ups by line index (no closures, no key tuples): _block_ends runs for every
+    # candidate anchor of every alignment step. The original's memos outlive a rebase.
 
     def _orig_end(self, o: int) -> int:
-        key = ("oe", o)
-        if key not in self._blocks:
-            self._blocks[key] = block_stop(self.orig, self.onorm, o, self.owidth)
-        return self._blocks[key]  # type: ignore[return-value]
+        if o not in self._ostop:
+            self._ostop[o] = block_stop(self.orig, self.onorm, o, self.owidth)
+        return self._ostop[o]
 
     def _block_ends(self, s: int, o: int, s_hi: int, o_hi: int) -> tuple[int, int] | None:
         """The last lines of the blocks opened at snippet line s and original line o, when they are
@@ -230,20 +232,17 @@ class Aligner:
         gives the whole block (it ends where the code dedents, or with the snippet)."""
         if not (self.s_opens(s) and self.o_opens(o)):
             return None
-        memo = self._blocks
-        key = ("sc", s)
-        if key not in memo:
-            memo[key] = block_end(self.stext, self.snorm, s, len(self.items), self.markers, self.swidth)
-        sc = within(memo[key], s_hi)
-        key = ("oc", o)
-        if key not in memo:
-            memo[key] = block_end(self.orig, self.onorm, o, len(self.orig), None, self.owidth)
-        oc = within(memo[key], o_hi)
+        sclose, oclose, slast = self._sclose, self._oclose, self._slast
+        if s not in sclose:
+            sclose[s] = block_end(self.stext, self.snorm, s, len(self.items), self.markers, self.swidth)
+        sc = within(sclose[s], s_hi)
+        if o not in oclose:
+            oclose[o] = block_end(self.orig, self.onorm, o, len(self.orig), None, self.owidth)
+        oc = within(oclose[o], o_hi)
         if sc is None and oc is None:
-            key = ("sl", s)
-            if key not in memo:
-                memo[key] = block_last(self.stext, self.snorm, s, len(self.items), self.markers, self.swidth)
-            sc = within(memo[key], s_hi)
+            if s not in slast:
+                slast[s] = block_last(self.stext, self.snorm, s, len(self.items), self.markers, self.swidth)
+            sc = within(slast[s], s_hi)
             oc = self._orig_end(o)
             if oc >= o_hi or oc == o:
                 return None
@@ -544,14 +543,15 @@ class Aligner:
         return found
 
     def _lines_containing(self, needle: str) -> list[int]:
-        """Original lines whose normalised text contains `needle`, in order: str.find over the
-        joined text (C speed; the join and line offsets are built once per call, O(n)), or for the
-        first two keys of a call a plain scan (cheaper than the join when few keys are asked)."""
+        """Original lines containing `needle` (normalised), in order: str.find over the joined text (C
+        speed; the join and line offsets, k newlines + the lines before line k, built once per call, O(n)),
+        or for the first two keys of a call a plain scan (cheaper than the join)."""
         if self._joined is None:
             if len(self._okeys) < 2:
                 return [index for index, norm in enumerate(self.onorm) if needle in norm]
             self._joined = "\n".join(self.onorm)
-            self._starts = [0, *accumulate(len(norm) + 1 for norm in self.onorm)]
+            lengths = accumulate(map(len, self.onorm), initial=0)
+            self._starts = list(map(int.__add__, lengths, range(len(self.onorm) + 1)))
         joined, starts, found = self._joined, self._starts, []
         at = joined.find(needle) if self.onorm else -1
         while at >= 0:

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING
 from ..deadline import check_deadline
 from .lines import is_closer, opens_block
 from .order import anchor_of
-from .segments import code_segments
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -50,8 +49,7 @@ def find_moves(al: Aligner, defs: DefIndex) -> set[int]:
     return the original lines their old copies occupied (to drop)."""
     counts = Counter(item.norm for item in al.items if item.kind == "code")
     drop: set[int] = set()
-    segments = code_segments(al.items)
-    segments = [code for code in segments if code]
+    segments = [code for code in al.segments if code]
     hulls: list[tuple[int, int] | None] = []
     for code in segments:
         check_deadline()  # thread mode cannot kill a merge: it stops between steps instead

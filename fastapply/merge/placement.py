@@ -162,7 +162,7 @@ def _check_unique_lines_twice(al: Aligner, spliced: Spliced) -> None:
     paired one) where one of them occurs once in the original and the merge keeps that line too:
     context the alignment could not place (its segment matched another copy of its other lines,
     `#ifdef __cplusplus`), which the merge would hold twice."""
-    present: set[int] | None = None
+    present = spliced.row_of()  # (its keys: the original lines the merge keeps)
     for m in al.marker_list:
         if al.items[m].kind != "marker":
             continue
@@ -174,8 +174,6 @@ def _check_unique_lines_twice(al: Aligner, spliced: Spliced) -> None:
                     break  # new code from here on
                 where = al.opos.get(norm, ())
                 if norm and not is_trivial(norm) and len(where) == 1 and len(al.spos[norm]) == 1:
-                    if present is None:
-                        present = {o for _, o in spliced.origin if o >= 0}
                     if where[0] in present:
                         item = al.items[s]
                         raise ValidationError(

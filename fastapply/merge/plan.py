@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import zip_longest
+
 import msgspec
 
 from ..deadline import check_deadline
@@ -18,7 +20,7 @@ from .order import file_order
 from .provenance import check_provenance, markers_in_new_definitions
 from .renames import find_renames
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
-from .segments import (SnippetLine, classify, code_segments, drop_closing_context, indent_of, is_gap, normalize_all,
+from .segments import (SnippetLine, classify, drop_closing_context, indent_of, is_gap, normalize_all,
                        place_markers)
 from .splice import Spliced, splice
 from .validate import check_loss, check_markers, check_syntax
@@ -43,7 +45,8 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     if orig == [""]:
         orig = []
     onorm = normalize_all(orig)
-    items = classify(update, set(onorm))
+    norms = set(onorm)  # (classify and check_markers ask it)
+    items = classify(update, norms)
     code = [item for item in items if item.kind == "code"]
     explicit = sum(1 for item in items if item.kind == "marker")
     grammar_method = "segments" if spec is not None and spec.grammar else "fallback_lines"
@@ -109,7 +112,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         file_style = _snippet_style(items, file_style)  # mixed files: the snippet knows the local style
     spliced = splice(items, orig, pairs, file_style=file_style,
                      snip_style=_snippet_style(items, file_style), drop=drop)
-    check_markers(set(onorm), spliced.lines, spliced.snippet_rows)
+    check_markers(norms, spliced.lines, spliced.snippet_rows)
     check_provenance(aligner, spliced, drop, suspects)
     if explicit and (spliced.lines != orig and _same_code(spliced.lines, orig)
                      or spliced.lines == orig and ambiguous_context(aligner) is not None):
@@ -127,7 +130,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         raise ValidationError(f"after snippet line {item.number} ({item.text.strip()!r}): {error.message}",
                               code=error.code, line=item.number, details=error.details) from None
     check_deadline()
-    segments = 1 + sum(1 for item in items if is_gap(item))
+    segments = len(aligner.segments)
     try:
         plan = _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments,
                        spec)
@@ -271,7 +274,7 @@ def _open_edges(items: list[SnippetLine], pairs: dict[int, int],
 
 def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: Aligner) -> None:
     """Refuse snippets whose segments cannot be placed without guessing."""
-    segments = code_segments(items)
+    segments = aligner.segments
     anchored = [any(s in pairs for s in seg) for seg in segments]
     for index, seg in enumerate(segments):
         if not seg or anchored[index]:
@@ -322,8 +325,9 @@ def _fail_unanchored(item: SnippetLine, why: str) -> None:
 
 
 def _same_code(merged: list[str], orig: list[str]) -> bool:
-    """True when the merge changed nothing but blank lines."""
-    return list(filter(str.strip, merged)) == list(filter(str.strip, orig))
+    """True when the merge changed nothing but blank lines (read up to the first difference)."""
+    missing = object()
+    return all(a == b for a, b in zip_longest(filter(str.strip, merged), filter(str.strip, orig), fillvalue=missing))
 
 
 def _fail_ambiguous_context(item: SnippetLine) -> None:

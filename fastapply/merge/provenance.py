@@ -70,7 +70,7 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
 
 
 def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
-    present = {o for _, o in spliced.origin if o >= 0}
+    present = spliced.row_of()
     deleted = [False] * len(al.orig)
     for start, stop in spliced.deleted:
         deleted[start:stop] = [True] * (stop - start)
@@ -122,14 +122,10 @@ def _check_empty_markers(al: Aligner, spliced: Spliced) -> None:
 
 
 def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
-    present: set[int] | None = None
-    for row, line in enumerate(spliced.lines):
-        s, o = spliced.origin[row]
-        if s < 0 or o >= 0:
-            continue
+    present = spliced.row_of()  # (its keys: the original lines the merge keeps)
+    for row in spliced.new_rows():
+        s = spliced.origin[row][0]
         if _copies_kept_header(al, spliced, row, s):
-            if present is None:
-                present = {o for _, o in spliced.origin if o >= 0}
             twin = al.opos[al.snorm[s]][0]
             if twin in present and _merged_scope(spliced.lines, row) == _original_scope(al, twin):
                 item = al.items[s]
@@ -148,8 +144,6 @@ def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
             continue
         if s > 0 and _REDEFINES.match(al.snorm[s - 1] or ""):
             continue
-        if present is None:
-            present = {o for _, o in spliced.origin if o >= 0}
         scope = _merged_scope(spliced.lines, row)
         same_scope = [c for c in al._okeys_for(key) if _original_scope(al, c) == scope]
         survivors = [c for c in same_scope if c in present]
@@ -214,7 +208,7 @@ _NEAR = 3  # the longest block of lines whose repetition is looked for
 
 def _check_repeated_lines(al: Aligner, spliced: Spliced) -> None:
     """O(k) per new snippet line (k = _NEAR): only the merged lines around new lines are read."""
-    new = [r for r, (s, o) in enumerate(spliced.origin) if s >= 0 and o < 0 and spliced.lines[r].strip()]
+    new = [r for r in spliced.new_rows() if spliced.lines[r].strip()]
     if not new:
         return
     rows = [r for r, line in enumerate(spliced.lines) if line.strip()]

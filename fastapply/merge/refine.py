@@ -12,7 +12,7 @@ from rapidfuzz.process import extract
 from ..deadline import check_deadline
 from .context import ends_before_whole_blocks
 from .lines import continues_block, header_key, indent_width, is_closer, is_trivial
-from .segments import code_segments, is_gap
+from .segments import is_gap
 from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, rewrites, substituted
 
 if TYPE_CHECKING:
@@ -133,7 +133,7 @@ def place_stragglers(al: Aligner) -> None:
 
     O(min(S * N, STRAGGLER_BUDGET)) comparisons for S straggler lines and N original lines (each
     searches the range between its neighbours' anchors, the whole file when nothing is paired)."""
-    segments = code_segments(al.items)
+    segments = al.segments
     ordered = sorted(al.pairs.items())
     keys = [s for s, _ in ordered]
     budget = STRAGGLER_BUDGET  # line comparisons for the whole snippet: bounded in the input size

@@ -59,8 +59,9 @@ def find_renames(al: Aligner, defs: DefIndex, original: str) -> int:
                if item.kind == "code" and item.norm not in al.opos and _may_define(item.norm)]
     if not changed:
         return 0  # no changed line that may define (most edits): not even the words below
-    # the original's words, once per call (a substring search per line was O(lines * n))
-    words = set(_WORDS.findall(original))
+    # the original's words, once per call (a substring search per line was O(lines * n)), read from
+    # its distinct lines: normalising whitespace splits or joins no word, and repeated lines add none
+    words = set(_WORDS.findall("\n".join(al.opos)))
     if not any(_new_word(norm, words) for norm in changed):
         return 0  # no changed line that may define brings a name the original lacks: nothing to parse
     snippet = defs.snippet()

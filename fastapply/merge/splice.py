@@ -24,6 +24,23 @@ class Spliced(msgspec.Struct):
     # a snippet line paired with an original line has both, a kept original line only the latter
     origin: list[tuple[int, int]]
     empty_markers: list[int]  # snippet item indices of markers that stood for no original line
+    _new_rows: list[int] | None = None
+    _row_of: dict[int, int] | None = None
+
+    # Facts of `origin` that several checks ask for: each computed on first use, O(merged lines),
+    # then kept (nothing changes `origin` after the splice but a test, before any check runs).
+
+    def new_rows(self) -> list[int]:
+        """The rows of snippet lines paired with no original line (new code), in order."""
+        if self._new_rows is None:
+            self._new_rows = [row for row, (s, o) in enumerate(self.origin) if s >= 0 > o]
+        return self._new_rows
+
+    def row_of(self) -> dict[int, int]:
+        """Original line index -> the merged row that stands for it (its keys: the lines kept)."""
+        if self._row_of is None:
+            self._row_of = {o: row for row, (_, o) in enumerate(self.origin) if o >= 0}
+        return self._row_of
 
 
 def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, file_style: Style,

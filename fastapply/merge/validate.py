@@ -35,9 +35,11 @@ def check_markers(original_norms: set[str], merged: list[str], from_snippet: set
 
 
 def check_loss(original: list[str], spliced: Spliced, snippet_lines: int) -> None:
-    total = sum(1 for line in original if line.strip())
+    total = -1  # the file's code lines, counted when a deletion is large enough to ask (most have none)
     for start, stop in spliced.deleted:
         lost = sum(1 for line in original[start:stop] if line.strip())
+        if lost >= _LOSS_MIN_LINES and total < 0:
+            total = sum(1 for line in original if line.strip())
         if lost >= _LOSS_MIN_LINES and lost > _LOSS_SHARE * total and snippet_lines < lost / 4:
             raise ValidationError(
                 f"the merge would delete original lines {start + 1}-{stop} ({lost} lines, more than half "
@@ -207,10 +209,9 @@ def check_unreachable(al: Aligner, spliced: Spliced) -> None:
     the old body as well: a marker at column 0 read as inside the function), or new code right
     after a kept exit statement (context such as `return False` not recognised and inserted
     again). Definitions are not counted (JavaScript hoists a function written after `return`).
-    O(merged lines)."""
+    O(merged lines): only the two neighbours of each new line can meet the conditions below."""
     lines, origin = spliced.lines, spliced.origin
-    rows = [r for r, line in enumerate(lines) if line.strip()]
-    for row, after in zip(rows, rows[1:]):
+    for row, after in _around_new_rows(spliced):
         (s, o), (s2, o2) = origin[row], origin[after]
         exit_norm = al.snorm[s] if s >= 0 else al.onorm[o] if o >= 0 else ""
         if not _EXIT.match(exit_norm) or is_closer(exit_norm) \
@@ -248,6 +249,25 @@ def check_unreachable(al: Aligner, spliced: Spliced) -> None:
             code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 
+def _around_new_rows(spliced: Spliced) -> list[tuple[int, int]]:
+    """(row, next non-blank row) for each new snippet line and the non-blank row before it, in
+    merged order: the consecutive non-blank rows of which one is new code (a pair of two new lines
+    comes once). O(new lines + the blank rows around them)."""
+    lines, found = spliced.lines, []
+    for row in spliced.new_rows():
+        before = row - 1
+        while before >= 0 and not lines[before].strip():
+            before -= 1
+        if before >= 0 and (not found or found[-1] != (before, row)):
+            found.append((before, row))
+        after = row + 1
+        while after < len(lines) and not lines[after].strip():
+            after += 1
+        if after < len(lines):
+            found.append((row, after))
+    return found
+
+
 _COPY_MIN = 2  # lines that occur once in the original
 _COPY_REACH = 60  # merged lines between a block and its copy: further apart, it is new code like old
 
@@ -258,13 +278,14 @@ def check_repeated_block(al: Aligner, spliced: Spliced) -> None:
     (blank lines aside), at least two of them occurring once in the original, inserted while their
     original copies stay close by (_COPY_REACH), next to a new definition header. The snippet
     showed those lines as they are (context, or a renamed definition's body) and the alignment
-    could not place them: kept and inserted both. O(merged lines)."""
-    row_of = {o: row for row, (_, o) in enumerate(spliced.origin) if o >= 0}
+    could not place them: kept and inserted both. O(new lines): a row of other code only ends a run."""
+    row_of, origin = spliced.row_of(), spliced.origin
     present = row_of.keys()
     run: list[tuple[int, int]] = []  # (snippet line, its original copy)
     unique = 0
     start = 0  # the merged row of the run's first line
-    for row, (s, o) in enumerate([*spliced.origin, (-1, -1)]):
+    for row in _with_ends(spliced.new_rows()):
+        s, o = origin[row] if row < len(origin) else (-1, -1)
         new = s >= 0 and o < 0
         if new and not al.snorm[s]:
             continue  # a blank line inside the run
@@ -286,6 +307,19 @@ def check_repeated_block(al: Aligner, spliced: Spliced) -> None:
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=first.number)
         copy = al.opos[norm][0] if once else -1
         run, unique, start = ([(s, copy)], 1, row) if copy in present else ([], 0, row)
+
+
+def _with_ends(rows: list[int]) -> list[int]:
+    """The sorted `rows`, each run of consecutive ones followed by the row right after it (the
+    first of the other rows, or the end): the rows at which check_repeated_block's state changes."""
+    out: list[int] = []
+    for row in rows:
+        if out and out[-1] != row - 1:
+            out.append(out[-1] + 1)
+        out.append(row)
+    if out:
+        out.append(out[-1] + 1)
+    return out
 
 
 def _renamed_next_to(al: Aligner, run: list[tuple[int, int]]) -> bool:

@@ -376,7 +376,7 @@ def check_half_deleted_definitions(al: Aligner, spliced: Spliced) -> None:
     does a body the snippet indents anew (an unwrapped block). O(deleted lines + merged lines)."""
     if not spliced.deleted:
         return
-    row_of = {o: row for row, (_, o) in enumerate(spliced.origin) if o >= 0}
+    row_of = spliced.row_of()
     for start, stop in spliced.deleted:
         after = next((o for o in range(stop, len(al.orig)) if al.onorm[o]), None)
         if after is None or after not in row_of or is_trivial(al.onorm[after]):

@@ -204,13 +204,14 @@ def add_function(outline: Outline, d: Definition, lang: Lang, rng: random.Random
     if not template:
         return None
     # Separate it as the file separates `d` from what follows (two blank lines in Python modules),
-    # or, when `d` is the last one of its block (what follows is the block's end), as the file
-    # separates `d` from the sibling before it (one blank line between methods in Python).
+    # or, when `d` is the last one of its block or of the file (what follows is the block's end,
+    # or nothing), as the file separates `d` from the sibling before it (one blank line between
+    # methods in Python, two between top-level functions).
     gap = 0
     while d.end + gap < len(outline.lines) and not outline.lines[d.end + gap].strip():
         gap += 1
     following = outline.lines[d.end + gap] if d.end + gap < len(outline.lines) else ""
-    if d.nested and len(following) - len(following.lstrip(" \t")) < len(d.indent):
+    if not following.strip() or d.nested and len(following) - len(following.lstrip(" \t")) < len(d.indent):
         top = d.start
         while top > 0 and outline.lines[top - 1].strip().startswith(("#", "//", "/*", "*", "--", "@")):
             top -= 1
@@ -268,6 +269,15 @@ def move(outline: Outline, d: Definition, rng: random.Random) -> Change | None:
     while block and not block[-1].strip():
         block.pop()
     gap = end - start - len(block)  # the blank lines that separated it (none in some files)
+    lead = 0
+    while lead < start and not outline.lines[start - 1 - lead].strip():
+        lead += 1
+    if d is siblings[-1] and lead and lead != gap:
+        # the last sibling's blank lines below separate its parent's block from what follows (two
+        # before the next top-level definition in Python): they stay, and the definition takes the
+        # siblings' own spacing (the lines above it) to its new place, as a model moving it writes
+        return Change([Edit(start - lead, start + len(block), []),
+                       Edit(target.end, target.end, [""] * lead + block)], ["move"])
     insert = [""] * gap + block
     return Change([Edit(start, end, []), Edit(target.end, target.end, insert)], ["move"])
 

@@ -137,7 +137,7 @@ def parse_outline(text: str, language: str) -> Outline | None:
                 if header_lines_ok:
                     defs.append(Definition(name, kind, start, row, end, body_row, _indent(lines[row]),
                                            nested, closing, in_function, first_statement, parent))
-        is_container = kind in CONTAINER_KINDS
+        is_container = kind in CONTAINER_KINDS and node is not root  # (Python's root is a `module` too)
         is_function = kind in FUNCTION_KINDS
         span = (node.start_point[0], node.end_point[0] + 1) if is_container or is_function else parent
         for child in node.children:

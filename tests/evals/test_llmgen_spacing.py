@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from evals.llmgen.edits import LANGS, add_function, reorder
+from evals.llmgen.edits import LANGS, add_function, move, reorder
 from evals.llmgen.outline import parse_outline
 from evals.llmgen.snippet import apply_edits, render
 
@@ -122,3 +122,28 @@ def test_a_moved_method_keeps_the_files_separation_even_when_it_is_none():
     assert change is not None
     expected = "\n".join(apply_edits(JS_STATUS.split("\n"), change.edits))
     assert "\n\n" not in expected  # the file never separates its methods with a blank line
+
+
+def test_the_last_method_moved_up_takes_the_methods_spacing_and_leaves_the_classs():
+    module = PY_MODULE.replace("    def describe(self):", "    def first(self):\n        first = self.msg\n        return first\n\n"
+                               "    def describe(self):")
+    outline = parse_outline(module, "python")
+    for seed in range(6):
+        change = move(outline, _definition(outline, "describe"), random.Random(seed))
+        assert change is not None and change.tags == ["move"]
+        expected = "\n".join(apply_edits(module.split("\n"), change.edits))
+        # one blank line before the moved method (as between the methods), still two before Skipped
+        assert "\n\n    def describe(self):" in expected and "\n\n\n    def describe" not in expected
+        assert "\n\n\nclass Skipped" in expected and "\n\n\n\nclass Skipped" not in expected
+        assert expected.count("def describe") == 1
+
+
+def test_a_function_added_at_the_end_of_a_module_is_top_level_and_spaced_like_the_one_before():
+    outline = parse_outline(PY_MODULE, "python")
+    skip = _definition(outline, "skip")
+    assert not skip.nested  # a module's functions are no methods (Python's root node is a `module`)
+    change = add_function(outline, skip, LANGS["python"], random.Random(1))
+    assert change is not None and change.tags == ["insert_function"]
+    expected = "\n".join(apply_edits(PY_MODULE.split("\n"), change.edits))
+    # two blank lines before it, as before `skip`; no `self` parameter
+    assert "    raise Skipped(msg)\n\n\ndef " in expected and "(self" not in expected.split("raise Skipped(msg)")[1]

@@ -106,7 +106,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     aligner.rebase(items, pairs)
     _check_placeable(items, pairs, aligner)
     drop |= covered(aligner)
-    file_style = detect_style(orig)
+    file_style = _local_style(orig, pairs, detect_style(orig))
     check_deadline()
     if _same_indentation(items, orig, pairs):
         file_style = _snippet_style(items, file_style)  # mixed files: the snippet knows the local style
@@ -244,6 +244,19 @@ def _same_indentation(items: list[SnippetLine], orig: list[str], pairs: dict[int
         return True
     indented = [(s, o) for s, o in pairs.items() if indent_of(orig[o])]
     return bool(indented) and all(indent_of(items[s].text) == indent_of(orig[o]) for s, o in indented)
+
+
+def _local_style(orig: list[str], pairs: dict[int, int], file_style: Style) -> Style:
+    """The style of the original where the snippet pairs (its first to its last paired line) when
+    that part clearly uses the other of tabs/spaces: a Go file that opens with a long script in a
+    raw string indented by spaces is still indented by tabs around its functions. O(that part,
+    capped by detect_style)."""
+    if not pairs:
+        return file_style
+    part = orig[min(pairs.values()):max(pairs.values()) + 1]
+    indented = sum(1 for line in part if line[:1] in (" ", "\t") and line.strip())
+    local = detect_style(part)
+    return local if indented >= 2 and local.tabs != file_style.tabs else file_style
 
 
 def _snippet_style(items: list[SnippetLine], file_style: Style) -> Style:

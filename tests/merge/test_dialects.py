@@ -255,6 +255,18 @@ def test_go_tabs_file_keeps_tabs_with_a_spaces_snippet() -> None:
     assert "func add(a, b int) int {\n\tif a < 0 {\n\t\treturn b\n\t}\n\treturn a + b\n}" in merged
 
 
+def test_go_functions_keep_tabs_below_a_raw_string_indented_by_spaces() -> None:
+    """The file's first lines (a bash script in a raw string) use spaces; its functions use tabs,
+    and the snippet (tabs) replaces one: the style where the snippet pairs decides."""
+    script = "".join(f"    echo step{i}\n" for i in range(30))
+    original = f"package cobra\n\nconst script = `\n{script}`\n\nfunc writeFlag(name string) {{\n" \
+               "\tlog.Print(name)\n\tfmt.Println(name)\n}\n\nfunc other() {\n\treturn\n}\n"
+    snippet = "func writeFlag(name string) {\n\tlog.Printf(\"%s is not supported\", name)\n\tpanic(name)\n}\n"
+    merged = apply(original, snippet, filename="flags.go").merged_code
+    assert merged == original.replace("\tlog.Print(name)\n\tfmt.Println(name)\n",
+                                      "\tlog.Printf(\"%s is not supported\", name)\n\tpanic(name)\n")
+
+
 def test_yaml_new_key_at_the_end() -> None:
     original = "name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make test\n"
     update = "# ... existing code ...\n      - run: make test\n      - run: make lint\n"

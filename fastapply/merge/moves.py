@@ -144,9 +144,11 @@ def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: De
             swapped.update(unit.lines)
             continue
         _mark_moved(al, unit, old)
-        if first > 0 and not al.onorm[first - 1]:
+        if first > 0 and (not al.onorm[first - 1] or opens_block(al.onorm[first - 1])):
+            # one of the two blank runs around it goes with it; the first of its block takes the
+            # one below it (the sibling after it becomes the first, right under the header)
             while stop < len(al.orig) and not al.onorm[stop]:
-                stop += 1  # one of the two blank runs around it goes with it
+                stop += 1
         drop.update(range(first, stop))
     return drop
 

@@ -660,3 +660,60 @@ def test_common_context_after_a_moved_methods_old_place_stays_paired() -> None:
     stand for the lines after it once the moved `escapeToken` (which sat between them) is gone,
     not for a copy elsewhere (main unpaired them as isolated and refused)."""
     assert apply(PHP_INPUT, SNIPPET_INPUT, filename="Input.php").merged_code == EXPECTED_INPUT
+
+
+
+RECURSIVE = '''require 'uri'
+
+module Rack
+  class Recursive
+    def initialize(app)
+      @app = app
+    end
+
+    def call(env)
+      dup._call(env)
+    end
+
+    def _call(env)
+      @script_name = env[SCRIPT_NAME]
+      @app.call(env)
+    rescue ForwardRequest => req
+      call(env.merge(req.env))
+    end
+
+    def include(env, path)
+      raise ArgumentError, path unless path.index(@script_name) == 0
+      @app.call(env)
+    end
+  end
+end
+'''
+
+
+def test_the_first_method_of_a_class_counted_as_moved_takes_the_blank_line_below_it() -> None:
+    """`call` and `_call` swap; `initialize`, before them, is counted as moved to where it was (the
+    chain of units that stay starts later). It was the first of its class, with no blank line
+    above it: the blank line below goes with it, none is left under `class Recursive`."""
+    snippet = '''# ... existing code ...
+    def initialize(app)
+      @app = app
+    end
+
+    def _call(env)
+      @script_name = env[SCRIPT_NAME]
+      @app.call(env)
+    rescue ForwardRequest => req
+      call(env.merge(req.env))
+    end
+
+    def call(env)
+      dup._call(env)
+    end
+
+    def include(env, path)
+# ... existing code ...
+'''
+    call = "    def call(env)\n      dup._call(env)\n    end\n\n"
+    expected = RECURSIVE.replace(call, "").replace("    def include", call + "    def include")
+    assert apply(RECURSIVE, snippet, filename="recursive.rb").merged_code == expected

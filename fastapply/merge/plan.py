@@ -23,6 +23,7 @@ from .lines import block_extent, header_key, indent_width, is_trivial, opens_blo
 from .segments import (SnippetLine, classify, drop_closing_context, indent_of, is_gap, normalize_all,
                        place_markers)
 from .splice import Spliced, splice
+from .syntax import check_empty_blocks
 from .validate import check_loss, check_markers, check_syntax
 from .whole import WHOLE_SHARE, looks_whole, whole_text
 
@@ -114,6 +115,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
                      snip_style=_snippet_style(items, file_style), drop=drop)
     check_markers(norms, spliced.lines, spliced.snippet_rows)
     check_provenance(aligner, spliced, drop, suspects)
+    check_empty_blocks(spec, spliced, items)
     if explicit and (spliced.lines != orig and _same_code(spliced.lines, orig)
                      or spliced.lines == orig and ambiguous_context(aligner) is not None):
         _fail_no_change(code)

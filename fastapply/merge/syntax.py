@@ -6,10 +6,14 @@ Imported only when a merge runs; the parsers themselves are cached by `fastapply
 from __future__ import annotations
 
 import re
-from typing import Any, AnyStr
+from typing import TYPE_CHECKING, Any, AnyStr
 
 from ..languages import LanguageSpec
 from ..text import common_affixes
+
+if TYPE_CHECKING:
+    from .segments import SnippetLine
+    from .splice import Spliced
 
 
 def parse(spec: LanguageSpec, text: str) -> Any | None:
@@ -202,3 +206,34 @@ def _name_of(node: Any) -> str | None:
         if current is not node and current.type in _NAME_TYPES:
             return current.text.decode("utf-8", "replace")
     return None
+
+
+# A Python line that opens a block: tree-sitter-python accepts the block with no statement in it
+_PY_BLOCK = re.compile(r"^(?:if|elif|else|for|while|with|try|except|finally|def|class|async\s+(?:def|for|with))\b.*:$")
+
+
+def check_empty_blocks(spec: LanguageSpec | None, spliced: Spliced, items: list[SnippetLine]) -> None:
+    """Python only: refuse a merge in which a new line of the snippet opens a block that has no
+    statement (`try:` right before the next top-level definition). tree-sitter-python parses that
+    without an error, Python does not: the snippet's line was placed where its body is not (a
+    column-0 marker after it read as standing for code after the block, not for its body).
+    O(new rows + the blank lines after them)."""
+    if spec is None or spec.name != "python":
+        return
+    from ..errors import ErrorCode, ValidationError
+    from .lines import indent_width
+
+    lines = spliced.lines
+    for row in spliced.new_rows():  # (a paired line's block is the original's, or the edit's own)
+        if not _PY_BLOCK.match(lines[row].strip()):
+            continue
+        after = next((r for r in range(row + 1, len(lines)) if lines[r].strip()), None)
+        if after is not None and indent_width(lines[after]) > indent_width(lines[row]):
+            continue
+        s = spliced.origin[row][0]
+        number = items[s].number if s >= 0 else row + 1
+        raise ValidationError(
+            f"snippet line {number} ({lines[row].strip()!r}) would open a block with nothing in it "
+            f"(merged line {row + 1}), which Python rejects: the code that belongs in it was placed "
+            "elsewhere. Show the block's first line of body after it, or put the marker indented "
+            "inside the block", code=ErrorCode.SYNTAX_REGRESSED, line=number)

@@ -204,3 +204,22 @@ def test_a_header_replaced_in_place_is_no_half_deletion() -> None:
     al, spliced, drop = aligned(ORIGINAL, update, {1: 6, 4: 9})
     check_provenance(al, spliced, drop)
     assert "    def take(self):" in spliced.lines and "    def pop(self):" not in spliced.lines
+
+
+def test_a_new_python_block_header_with_nothing_in_it_is_refused() -> None:
+    """hashlib.py (today's generator): a new `try:` before a column-0 marker that kept the next
+    function. tree-sitter-python accepts the empty block; Python does not."""
+    from fastapply.languages import get_language
+    from fastapply.merge.syntax import check_empty_blocks
+
+    original = "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ntry:\n    import json\nexcept ImportError:\n" \
+               "    json = None\n"
+    update = "def a():\n    return 1\n\n\ntry:\n# ... existing code ...\n"
+    al, spliced, _ = aligned(original, update, {0: 0, 1: 1})
+    with pytest.raises(ValidationError) as caught:
+        check_empty_blocks(get_language("python"), spliced, al.items)
+    assert caught.value.code == "syntax_regressed" and caught.value.line == 5
+    # with its body shown, or in another language, it passes
+    al, spliced, _ = aligned(original, update.replace("try:\n", "try:\n    import ujson as json\n"), {0: 0, 1: 1})
+    check_empty_blocks(get_language("python"), spliced, al.items)
+    check_empty_blocks(get_language("ruby"), aligned(original, update, {0: 0, 1: 1})[1], al.items)

@@ -69,9 +69,10 @@ def ambiguous_block(al: Aligner) -> int | None:
             if s in al.pairs:
                 block.append(s)
             s += 1
-        if anchor is None or len(block) < 2 or al.items[anchor - 1].kind != "blank" \
+        if anchor is None or len(block) < 2 and not (block and _telling(al.snorm[block[0]])) \
+                or al.items[anchor - 1].kind != "blank" \
                 or all(is_closer(al.snorm[b]) or is_trivial(al.snorm[b]) for b in block):
-            continue  # one line (`pass`) ends many blocks; a decorator sits right on its definition
+            continue  # one short line (`pass`) ends many blocks; a decorator sits right on its definition
         first, o = block[0], al.pairs[block[0]]
         for c in nearest_below(al.opos[al.snorm[first]], o):
             if al.owidth[c] != al.owidth[o]:
@@ -87,6 +88,16 @@ def ambiguous_block(al: Aligner) -> int | None:
                     and not _comment_tail(al, block, c):
                 return first
     return None
+
+
+_WORDS = re.compile(r"[A-Za-z_]\w+")
+_TELLING_WORDS = 5
+
+
+def _telling(norm: str) -> bool:
+    """A line with this many names (`raise source.error("bad escape %s" % escape, len(escape))`)
+    is context of its own, not a line that ends blocks everywhere."""
+    return len(_WORDS.findall(norm)) >= _TELLING_WORDS
 
 
 # A comment line (`#` only with a space after it: `#include`, `#endif` are code).

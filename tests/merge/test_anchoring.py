@@ -86,3 +86,16 @@ def test_lines_the_snippet_repeats_keep_their_own_indentation() -> None:
     # new lines take the file's style; the lines the snippet repeated stay byte for byte
     assert [line.strip() for line in merged[3:5]] == ["this.c();", "this.d();"]
     assert merged[:3] + merged[5:] == original.split("\n")
+
+
+def test_one_telling_context_line_that_also_ends_the_function_above_is_refused() -> None:
+    """re/_parser.py (today's generator): `raise source.error(...)` ends two functions in a row. Read
+    at its nearest copy, nothing is deleted; read at the one above, the function between goes.
+    One line with this many names is context of its own, and it fits both: refused."""
+    ending = "    raise Error('bad escape %s' % escape, len(escape))\n\n\n"
+    original = "def a(escape):\n    check(escape)\n" + ending + "def b(escape):\n    lookup(escape)\n" + ending \
+        + "def c(items):\n    return list(items)\n\n\ndef d():\n    return 1\n"
+    update = "# ... existing code ...\n" + ending + "def c(items):\n    return list(items)\n\n\ndef d():\n    return 2\n"
+    with pytest.raises(ApplyError) as caught:
+        apply(original, update, filename="m.py")
+    assert caught.value.code == "ambiguous_anchor" and caught.value.line == 2

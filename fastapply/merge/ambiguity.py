@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .chain import nearest_above, nearest_below
 from .context import ends_before_whole_blocks
-from .lines import is_closer, is_trivial
+from .lines import is_closer, is_trivial, name_count
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -90,14 +90,13 @@ def ambiguous_block(al: Aligner) -> int | None:
     return None
 
 
-_WORDS = re.compile(r"[A-Za-z_]\w+")
 _TELLING_WORDS = 5
 
 
 def _telling(norm: str) -> bool:
     """A line with this many names (`raise source.error("bad escape %s" % escape, len(escape))`)
     is context of its own, not a line that ends blocks everywhere."""
-    return len(_WORDS.findall(norm)) >= _TELLING_WORDS
+    return name_count(norm) >= _TELLING_WORDS
 
 
 # A comment line (`#` only with a space after it: `#include`, `#endif` are code).

@@ -14,6 +14,7 @@ _TRIVIAL_WORDS = {
     "else if", "});", "})", ")}", "end)", "end,", "nil", "null", "None", "self", "this", "super",
 }
 _WORD = re.compile(r"\w")
+_NAME = re.compile(r"[A-Za-z_]\w+")
 
 _KEYWORD_HEADER = re.compile(
     r"^(?:(?:export|default|pub(?:\([\w:]+\))?|public|private|protected|internal|static|async|abstract|"
@@ -41,6 +42,11 @@ _LABELS = {"try", "finally", "default", "public", "private", "protected", "inter
 _OPENERS = ("{", "(", "[", ":", "do", "then", "=>", "->", "=")
 _CLOSER = re.compile(r"^(?:[}\])]+[;,)]*(?: &&| \|\|)?|end\b.*|fi|done|esac|</[\w.-]+>|\)\s*[:{].*|\]\s*[,;]?)$")
 _CLOSER_STARTS = "})]efd<"
+
+
+def name_count(norm: str) -> int:
+    """How many names (two characters or more) a line has: a line with several tells where it is."""
+    return len(_NAME.findall(norm))
 
 
 def is_trivial(norm: str) -> bool:

@@ -14,12 +14,11 @@ segments), plus the definition match when it is asked for (defmatch.py).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
-from .lines import indent_width, opens_block
+from .lines import indent_width, name_count, opens_block
 from .segments import SnippetLine, is_gap
 
 if TYPE_CHECKING:
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
 _MIN_ANCHORS = 2
 # ... unless its one anchor is a telling line (this many names) at its edge, where context sits
 _EDGE_WORDS = 3
-_WORDS = re.compile(r"[A-Za-z_]\w+")
 
 
 def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
@@ -121,7 +119,7 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
         if any(a >= b for a, b in zip(where, where[1:])) or not where:
             return None
         if len(where) < _MIN_ANCHORS and not (found[0][0] in (code[0], code[-1])
-                                              and len(_WORDS.findall(al.snorm[found[0][0]])) >= _EDGE_WORDS):
+                                              and name_count(al.snorm[found[0][0]]) >= _EDGE_WORDS):
             return None
         spans.append((min(where), max(where), index))
     return spans

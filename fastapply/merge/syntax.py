@@ -8,8 +8,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, AnyStr
 
+from ..errors import ErrorCode, ValidationError
 from ..languages import LanguageSpec
 from ..text import common_affixes
+from .lines import indent_width
 
 if TYPE_CHECKING:
     from .segments import SnippetLine
@@ -220,9 +222,6 @@ def check_empty_blocks(spec: LanguageSpec | None, spliced: Spliced, items: list[
     O(new rows + the blank lines after them)."""
     if spec is None or spec.name != "python":
         return
-    from ..errors import ErrorCode, ValidationError
-    from .lines import indent_width
-
     lines = spliced.lines
     for row in spliced.new_rows():  # (a paired line's block is the original's, or the edit's own)
         if not _PY_BLOCK.match(lines[row].strip()):

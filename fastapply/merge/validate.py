@@ -9,6 +9,7 @@ from ..errors import ErrorCode, ValidationError
 from ..languages import LanguageSpec
 from .lines import header_key, indent_width, is_closer, is_trivial
 from .markers import marker_text_in
+from .placement import snippet_item_near
 from .segments import is_gap, normalize
 from .splice import Spliced
 
@@ -390,15 +391,14 @@ def check_half_deleted_definitions(al: Aligner, spliced: Spliced) -> None:
                 continue
             width = al.owidth[o]
             if width < narrowest and _defines(al.onorm[o]) and not _header_in_gap(al, spliced, row, width):
-                item = next((al.items[s] for s, _ in spliced.origin[row:] if s >= 0), None)
-                near = f" (next to snippet line {item.number}, {item.text.strip()!r})" if item is not None else ""
+                item = snippet_item_near(al, spliced, row)
                 raise ValidationError(
                     f"the merge would delete original lines {start + 1}-{stop}, among them the header of "
                     f"{al.orig[o].strip()!r} (line {o + 1}), but keep the rest of its body from line "
-                    f"{after + 1}{near}: a snippet line was probably paired with an equal line further "
-                    "down. Put a '... existing code ...' marker where code stays, or show one more "
-                    "unchanged line next to the new code",
-                    code=ErrorCode.CONTENT_LOST, line=item.number if item is not None else None)
+                    f"{after + 1} (next to snippet line {item.number}, {item.text.strip()!r}): a snippet "
+                    "line was probably paired with an equal line further down. Put a '... existing code "
+                    "...' marker where code stays, or show one more unchanged line next to the new code",
+                    code=ErrorCode.CONTENT_LOST, line=item.number)
             narrowest = min(narrowest, width)
 
 

@@ -663,57 +663,21 @@ def test_common_context_after_a_moved_methods_old_place_stays_paired() -> None:
 
 
 
-RECURSIVE = '''require 'uri'
-
-module Rack
-  class Recursive
-    def initialize(app)
-      @app = app
-    end
-
-    def call(env)
-      dup._call(env)
-    end
-
-    def _call(env)
-      @script_name = env[SCRIPT_NAME]
-      @app.call(env)
-    rescue ForwardRequest => req
-      call(env.merge(req.env))
-    end
-
-    def include(env, path)
-      raise ArgumentError, path unless path.index(@script_name) == 0
-      @app.call(env)
-    end
-  end
-end
-'''
+INITIALIZE = "    def initialize(app)\n      @app = app\n    end\n"
+CALL = "    def call(env)\n      dup._call(env)\n    end\n"
+_CALL = ("    def _call(env)\n      @script_name = env[SCRIPT_NAME]\n      @app.call(env)\n"
+         "    rescue ForwardRequest => req\n      call(env.merge(req.env))\n    end\n")
+INCLUDE = "    def include(env, path)\n"
+RECURSIVE = ("require 'uri'\n\nmodule Rack\n  class Recursive\n" + INITIALIZE + "\n" + CALL + "\n" + _CALL + "\n"
+             + INCLUDE + "      raise ArgumentError, path unless path.index(@script_name) == 0\n      @app.call(env)\n"
+             "    end\n  end\nend\n")
 
 
 def test_the_first_method_of_a_class_counted_as_moved_takes_the_blank_line_below_it() -> None:
     """`call` and `_call` swap; `initialize`, before them, is counted as moved to where it was (the
     chain of units that stay starts later). It was the first of its class, with no blank line
     above it: the blank line below goes with it, none is left under `class Recursive`."""
-    snippet = '''# ... existing code ...
-    def initialize(app)
-      @app = app
-    end
-
-    def _call(env)
-      @script_name = env[SCRIPT_NAME]
-      @app.call(env)
-    rescue ForwardRequest => req
-      call(env.merge(req.env))
-    end
-
-    def call(env)
-      dup._call(env)
-    end
-
-    def include(env, path)
-# ... existing code ...
-'''
-    call = "    def call(env)\n      dup._call(env)\n    end\n\n"
-    expected = RECURSIVE.replace(call, "").replace("    def include", call + "    def include")
+    marker = "# ... existing code ...\n"
+    snippet = marker + INITIALIZE + "\n" + _CALL + "\n" + CALL + "\n" + INCLUDE + marker
+    expected = RECURSIVE.replace(CALL + "\n", "").replace(INCLUDE, CALL + "\n" + INCLUDE)
     assert apply(RECURSIVE, snippet, filename="recursive.rb").merged_code == expected

@@ -40,6 +40,9 @@ def _diff(a: Sequence[str], b: Sequence[str], a0: int, a1: int, b0: int, b1: int
     if a1 - a0 == b1 - b0 and a[a0:a1] == b[b0:b1]:
         out.append(("equal", a0, a1, b0, b1))  # what difflib answers, without building a matcher
         return
+    if cells == 1:
+        out.append(("replace", a0, a1, b0, b1))  # two different lines: difflib's answer, without a matcher
+        return
     if cells <= _DIFFLIB_CELLS:
         matcher = difflib.SequenceMatcher(None, a[a0:a1], b[b0:b1], autojunk=False)
         out.extend((tag, i1 + a0, i2 + a0, j1 + b0, j2 + b0) for tag, i1, i2, j1, j2 in matcher.get_opcodes())

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from itertools import accumulate, islice
 
 from ..deadline import check_deadline
@@ -23,7 +23,7 @@ from .chain import SortedIndices, count_in, heaviest_chain, span
 from .closers import edited_opener, end_in_doubt, whole_block_up
 from .context import context_before_marker, context_block
 from .lines import LazyWidths, block_end, block_stop, header_key, is_closer, is_trivial, opens_block, widths_of
-from .segments import SnippetLine, code_segments, is_gap
+from .segments import GAP_KINDS, SnippetLine, code_segments
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
 STEP_PASSES = 8
 _DP_LIMIT = 300  # candidates up to which the chain search weighs deletions (quadratic in this)
@@ -67,17 +67,22 @@ class Aligner:
         """Use a new snippet line list (with assumed markers added) and its pairs."""
         if items is not self.items:  # (the same lines: their per-line facts, markers included, still hold)
             self.stext = [item.text for item in items]
-            self.snorm = [item.norm if item.kind == "code" else "" for item in items]
+            kinds = [item.kind for item in items]
+            self.snorm = [item.norm if kind == "code" else "" for item, kind in zip(items, kinds)]
             self.swidth = widths_of(self.stext)
             # is_trivial / is_closer of every snippet line: O(m) once, asked for by many passes
-            self.strivial = [is_trivial(norm) for norm in self.snorm]
-            self.scloser = [is_closer(norm) for norm in self.snorm]
+            # (once per distinct text: code repeats `}`, `end`, `return;` all over)
+            texts = set(self.snorm)
+            trivial = {norm: is_trivial(norm) for norm in texts}
+            closer = {norm: is_closer(norm) for norm in texts}
+            self.strivial = [trivial[norm] for norm in self.snorm]
+            self.scloser = [closer[norm] for norm in self.snorm]
             self._sopens: list[bool | None] = [None] * len(items)
-            gap = [is_gap(item) for item in items]
+            gap = [kind in GAP_KINDS for kind in kinds]  # (is_gap)
             self.marker_list = [index for index, flag in enumerate(gap) if flag]
             self.markers = set(self.marker_list)
             self._markers_upto = list(accumulate(gap, initial=0))  # markers before each snippet line
-            self._code_upto = list(accumulate((item.kind == "code" for item in items), initial=0))  # code lines
+            self._code_upto = list(accumulate((kind == "code" for kind in kinds), initial=0))  # code lines
             self.segments = code_segments(items)  # (find_moves, place_stragglers, _check_placeable)
             self.spos: dict[str, list[int]] = defaultdict(list)
             for index, norm in enumerate(self.snorm):
@@ -290,8 +295,11 @@ class Aligner:
                 continue
             where = opos.get(norm)
             if where:
-                first, last = span(where, o_lo, o_hi)
-                if last - first == 1 and count_in(spos[norm], s_lo, s_hi) == 1:
+                # (chain.span and count_in, inlined: once per code line of every step; a text the
+                # snippet has once is there once in any range around it)
+                first, last = bisect_left(where, o_lo), bisect_left(where, o_hi)
+                if last - first == 1 and (len(copies := spos[norm]) == 1
+                                          or bisect_left(copies, s_hi) - bisect_left(copies, s_lo) == 1):
                     weight = weights.get(norm)
                     if weight is None:  # (per text: a common line is a candidate in many small steps)
                         weight = weights[norm] = 1.0 + min(len(_WORDS.findall(norm)), 40) / 10

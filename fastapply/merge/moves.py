@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
 from .lines import is_closer, opens_block
-from .order import anchor_of
+from .order import anchor_of, unique_anchors
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -53,7 +53,7 @@ def find_moves(al: Aligner, defs: DefIndex) -> set[int]:
     hulls: list[tuple[int, int] | None] = []
     for code in segments:
         check_deadline()  # thread mode cannot kill a merge: it stops between steps instead
-        where = [o for s in code if (o := anchor_of(al, s, counts, None)) is not None]
+        where = unique_anchors(al, code, counts)
         hulls.append((min(where), max(where)) if where else None)
         if any(a >= b for a, b in zip(where, where[1:])):
             # its unique lines stand in the original in another order: something in it moved

@@ -131,13 +131,16 @@ def _check_empty_marker_beside_deletion(al: Aligner, spliced: Spliced, drop: set
     empty = [m for m in spliced.empty_markers if al.items[m].kind == "marker"]
     if not empty or not spliced.deleted:
         return
+    code_gone = [(start, stop) for start, stop in spliced.deleted
+                 if any(al.onorm[o] and o not in drop for o in range(start, stop))]
+    if not code_gone:
+        return  # (blank lines replaced by the snippet's own: no deletion for a marker to stand for)
     at = {o: s for s, o in al.pairs.items()}
     ends: dict[int, tuple[int, int]] = {}  # snippet line next to a deletion -> the deletion
-    for start, stop in spliced.deleted:
-        if any(al.onorm[o] and o not in drop for o in range(start, stop)):
-            for o in (stop, start - 1):
-                if o in at:
-                    ends[at[o]] = (start, stop)
+    for start, stop in code_gone:
+        for o in (stop, start - 1):
+            if o in at:
+                ends[at[o]] = (start, stop)
     for m in empty:
         for step in (1, -1):
             k = m + step

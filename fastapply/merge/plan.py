@@ -241,7 +241,9 @@ def _same_indentation(items: list[SnippetLine], orig: list[str], pairs: dict[int
     """True when the snippet's paired lines carry exactly the original's leading whitespace (at
     least 90% of them, and more than two; or every indented one, when few are paired, as in a
     snippet of moved code): its indentation is the file's own where it speaks."""
-    same = sum(1 for s, o in pairs.items() if indent_of(items[s].text) == indent_of(orig[o]))
+    # (segments.indent_of on both sides, inlined: once per pair of a long snippet)
+    same = sum(1 for s, o in pairs.items()
+               if (a := items[s].text)[:len(a) - len(a.lstrip())] == (b := orig[o])[:len(b) - len(b.lstrip())])
     if same > 2 and same >= 0.9 * len(pairs):
         return True
     indented = [(s, o) for s, o in pairs.items() if indent_of(orig[o])]

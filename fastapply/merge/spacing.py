@@ -206,20 +206,26 @@ class Spacing:
         """The longest run of blank lines in the original (more is a slip of the snippet's), or,
         given a `width`, the longest run right before a line at that indentation (two blank
         lines before a top-level function say nothing about a function's body); unbounded for
-        short files, which say little about their style. O(n) once per width asked about."""
-        if width not in self._most:
-            most, run = 0, 0
+        short files, which say little about their style. O(n) once, for every width at once."""
+        if len(self.orig) < 20:
+            return 1 << 30
+        if not self._most:  # every width's answer in one pass (a long splice asks about many)
+            most: dict[int | None, int] = {None: 0}
+            run = 0
             for line in self.orig:
                 if not line.strip():
                     run += 1
                     continue
-                if width is None or indent_width(line) == width:
-                    most = max(most, run)
+                if run:
+                    key = indent_width(line)
+                    if run > most.get(key, 0):
+                        most[key] = run
+                    if run > most[None]:
+                        most[None] = run
                 run = 0
-            if width is None:
-                most = max(most, run)
-            self._most[width] = most if len(self.orig) >= 20 else 1 << 30
-        return self._most[width]
+            most[None] = max(most[None], run)
+            self._most = most
+        return self._most.get(width, 0)
 
     def _measure(self, width: int) -> int | None:
         runs: list[int] = []

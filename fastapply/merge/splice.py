@@ -139,9 +139,13 @@ def _segment_shifts(items: list[SnippetLine], orig: list[str], pairs: dict[int, 
     # The outermost paired lines of a segment place it; deeper lines may be re-indented on purpose.
     votes: dict[int, tuple[float, Counter[float]]] = {}
     everything: Counter[float] = Counter()
+    s_unit, o_unit = snip_style.unit, file_style.unit
     for s, o in pairs.items():
-        depth = level(items[s].text, snip_style)
-        delta = round(level(orig[o], file_style) - depth, 2)
+        # (indent.level, inlined with indent_width's no-tab case: once per pair of a long snippet)
+        text, other = items[s].text, orig[o]
+        depth = (len(text) - len(text.lstrip(" ")) if "\t" not in text else indent_width(text, s_unit)) / s_unit
+        width = len(other) - len(other.lstrip(" ")) if "\t" not in other else indent_width(other, o_unit)
+        delta = round(width / o_unit - depth, 2)
         seg = segment_of[s]
         if seg not in votes or depth < votes[seg][0]:
             votes[seg] = (depth, Counter())
@@ -170,9 +174,18 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
         text, source, at, s = out[index]
         if text.strip():
             if last_index == index - 1 and last_index >= 0 and source == SNIP:
-                # no blank line at all before a new definition: the file's own spacing, if it has one
-                count = spacing.before_new(out, last_index, index) or _gap_before_anchor(out, last_index, index, orig, 0)
-                count = _moved_gap(out, last_index, index, moved, count, 0)
+                prev = out[last_index]
+                if at >= 0 and prev[1] == SNIP and prev[2] >= 0 and (at == 0 or orig[at - 1].strip()):
+                    # (two paired snippet lines in a row, no blank line above the second in the
+                    # original: what the calls below answer, without them; most lines of a long
+                    # snippet are such)
+                    count = 0
+                else:
+                    # no blank line at all before a new definition: the file's own spacing, if it has one
+                    count = spacing.before_new(out, last_index, index) or \
+                        _gap_before_anchor(out, last_index, index, orig, 0)
+                if s in moved:
+                    count = _moved_gap(out, last_index, index, moved, count, 0)
                 result.extend([""] * count)
                 origin.extend([(-1, -1)] * count)
             if source == SNIP:
@@ -205,6 +218,17 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
         if before is not None and after is not None and before[1] == ORIG == after[1] \
                 and after[2] - before[2] - 1 == len(run) and all(entry[1] == ORIG for entry in run):
             count = len(run)  # (kept lines with all their blank lines between: _blank_count's answer, fast)
+        elif before is not None and after is not None and before[1] == SNIP == after[1] and before[2] >= 0 \
+                and after[2] - before[2] - 1 == len(run) and after[3] not in moved \
+                and all(entry[1] == SNIP for entry in run) \
+                and all(not orig[o].strip() for o in range(before[2] + 1, after[2])) \
+                and (len(run) == 1 or indent_width(after[0]) == indent_width(orig[after[2]])):
+            # Two paired snippet lines with the original's own blank lines between them (most blank
+            # lines of a long snippet): the count below comes to the same, without the calls.
+            result.extend([""] * len(run))
+            origin.extend([(-1, -1)] * len(run))
+            index = run_end
+            continue
         else:
             count = _blank_count(run, before, after, orig)
         if before is not None and after is not None and all(source == SNIP for _, source, _, _ in run):

@@ -379,6 +379,8 @@ def check_half_deleted_definitions(al: Aligner, spliced: Spliced) -> None:
         return
     row_of = spliced.row_of()
     for start, stop in spliced.deleted:
+        if not any(al.onorm[start:stop]):
+            continue  # (only blank lines dropped, for the snippet's own: no header among them)
         after = next((o for o in range(stop, len(al.orig)) if al.onorm[o]), None)
         if after is None or after not in row_of or is_trivial(al.onorm[after]):
             continue  # (a closing `}` kept for an equal one dropped above it reads the same)

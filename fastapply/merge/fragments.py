@@ -53,6 +53,10 @@ def parse_part(spec: LanguageSpec, part: list[str], cut_short: bool, whole: bool
         tree = parse(spec, "\n".join(lines))
         return Parsed(tree, 0, False) if tree is not None else None
     lines = _without_open_string(_without_open_tail(lines, spec), spec)
+    rest = [len(line) - len(line.lstrip()) for line in lines if line.strip()]
+    if rest and min(rest) > 0:  # (the blanked closing lines were the least indented: dedent again)
+        lines = [line[min(rest):] if line.strip() else "" for line in lines]
+        cut += min(rest)
     heads: list[str] = []  # lines before everything (`<?php`)
     if spec.name in _HEADS and not any(_HEADS[spec.name] in line for line in lines):
         heads.append(_HEADS[spec.name])
@@ -89,16 +93,31 @@ def _without_open_tail(lines: list[str], spec: LanguageSpec) -> list[str]:
         return ["" if row <= last else line for row, line in enumerate(lines)]
     if spec.block_style != "braces":
         return lines
-    depth, lowest, last = 0, 0, -1
+    depth, lowest = 0, 0
+    lows: list[int] = []  # rows where the depth falls below anything before: they close outer blocks
+    after: list[int] = []  # the depth after each row
     for row, line in enumerate(lines):
         for char in line:
             if char in "{([":
                 depth += 1
             elif char in "})]":
                 depth -= 1
+        after.append(depth)
         if depth < lowest:
-            lowest, last = depth, row
-    return ["" if row <= last else line for row, line in enumerate(lines)]
+            lowest = depth
+            lows.append(row)
+    if not lows:
+        return lines
+    # The part's head, up to such a row, is the end of elided blocks (`}` of a loop, `return`, `}`
+    # of its function) as long as no block opens on the way. A later one (a class's `}` after the
+    # methods the part shows) goes alone: the definitions before it are the part's own.
+    head = lows[0]
+    for row in lows[1:]:
+        if max(after[head + 1:row], default=after[head]) > after[head]:
+            break
+        head = row
+    gone = {row for row in lows if row > head}
+    return ["" if row <= head or row in gone else line for row, line in enumerate(lines)]
 
 
 _TRIPLE_QUOTES = ('"' * 3, "'" * 3)

@@ -164,6 +164,53 @@ def test_a_part_that_starts_by_closing_a_block_still_yields_the_next_definition(
     assert [(d.name, d.first, d.header, d.last) for d in found] == [("clear", 5, 8, 11)]
 
 
+def test_a_part_that_ends_by_closing_its_class_keeps_the_methods_before_that_brace() -> None:
+    """The part starts at the end of one method and ends with the class's own `}`: both close
+    blocks opened before the part. Only the head up to the first one is an elided block's end;
+    the class's brace goes alone, and the methods between are the part's (they were all blanked)."""
+    text = '''        $this->setTags($tags);
+    }
+
+    public function addTags(array $tags = []): self
+    {
+        $this->tags = array_merge($this->tags, $tags);
+
+        return $this;
+    }
+
+    public function setTags(array $tags = []): self
+    {
+        $this->tags = $tags;
+
+        return $this;
+    }
+}'''
+    found = _read("php", "<?php\n// ...\n" + text + "\n// ...", markers=(1, 19))
+    assert [(d.name, d.header, d.last, d.complete) for d in found] == \
+        [("addTags", 5, 10, True), ("setTags", 12, 17, True)]
+
+
+def test_a_part_that_starts_two_blocks_deep_skips_the_statements_between_their_ends() -> None:
+    """`}` of a loop, `return $this;`, `}` of its method: all the end of elided blocks (no block
+    opens between them), so the method after them is the part's first definition."""
+    text = '''            $this->suggestValue($value);
+        }
+
+        return $this;
+    }
+
+    public function suggestOptions(array $options): self
+    {
+        foreach ($options as $option) {
+            $this->suggestOption($option);
+        }
+
+        return $this;
+    }'''
+    found = _read("php", "<?php\n// ...\n" + text + "\n// ...", markers=(1, 17))
+    assert [(d.name, d.header, d.last) for d in found] == [("suggestOptions", 8, 15)]
+
+
 def test_no_grammar_or_too_large_means_no_definitions() -> None:
     lines = ["a = 1"]
     assert read_definitions(None, lines, lines) is None

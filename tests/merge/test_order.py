@@ -262,3 +262,86 @@ def test_a_closing_line_after_a_marker_closes_the_block_its_context_lines_belong
     read the second function as deleted, or refused)."""
     expected = LVM_BASH.replace("h s b k m g'", "h s b k m g t'")
     assert apply(LVM_BASH, SNIPPET_LVM_BASH, filename="lvm.sh").merged_code == expected
+
+
+TAGS_PHP = """<?php declare(strict_types=1);
+
+namespace App\\Processor;
+
+class TagProcessor
+{
+    private array $tags;
+
+    public function __construct(array $tags = [])
+    {
+        $this->setTags($tags);
+    }
+
+    public function addTags(array $tags = []): self
+    {
+        $this->tags = array_merge($this->tags, $tags);
+
+        return $this;
+    }
+
+    public function setTags(array $tags = []): self
+    {
+        $this->tags = $tags;
+
+        return $this;
+    }
+
+    public function __invoke(array $record): array
+    {
+        $record['extra']['tags'] = $this->tags;
+
+        return $record;
+    }
+}
+"""
+
+
+def test_a_php_head_shown_after_a_part_that_swaps_methods_and_ends_with_the_class_brace() -> None:
+    """The part of methods ends with the class's `}` and swaps two of them: its definitions are
+    read (fragments.py once blanked them all, up to that brace), so the head shown after it is
+    put back first instead of refused."""
+    snippet = """    // ... existing code ...
+        $this->setTags($tags);
+    }
+
+    public function setTags(array $tags = []): self
+    {
+        $this->tags = $tags;
+
+        return $this;
+    }
+
+    public function addTags(array $tags = []): self
+    {
+        $this->tags = array_merge($this->tags, $tags);
+
+        return $this;
+    }
+
+    public function __invoke(array $record): array
+    {
+        $record['extra']['tags'] = array_values($this->tags);
+
+        return $record;
+    }
+}
+// ... existing code ...
+<?php declare(strict_types=1);
+
+// Adds the configured tags to every record.
+namespace App\\Processor;
+// ... existing code ...
+"""
+    setter, adder = (TAGS_PHP.split("    public function setTags")[1].split("\n\n    public")[0],
+                     TAGS_PHP.split("    public function addTags")[1].split("\n\n    public")[0])
+    expected = TAGS_PHP.replace("    public function addTags" + adder, "@@").replace(
+        "    public function setTags" + setter, "    public function addTags" + adder).replace(
+        "@@", "    public function setTags" + setter).replace(
+        "= $this->tags;", "= array_values($this->tags);").replace(
+        "\nnamespace", "\n// Adds the configured tags to every record.\nnamespace")
+    assert apply(TAGS_PHP, snippet, filename="TagProcessor.php").merged_code == expected

@@ -119,10 +119,32 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
         if any(a >= b for a, b in zip(where, where[1:])) or not where:
             return None
         if len(where) < _MIN_ANCHORS and not (found[0][0] in (code[0], code[-1])
-                                              and name_count(al.snorm[found[0][0]]) >= _EDGE_WORDS):
+                                              and name_count(al.snorm[found[0][0]]) >= _EDGE_WORDS) \
+                and not _context_next_to(al, code, *found[0]):
             return None
         spans.append((min(where), max(where), index))
     return spans
+
+
+def _context_next_to(al: Aligner, code: list[int], s: int, o: int) -> bool:
+    """True when the code line right before or after the anchor (s, o) in its segment is the
+    original's code line right before or after o: the two stand together in the original, a
+    block that occurs once, as good as a second anchor (`from email.parser import BytesParser`,
+    found twice in the file, above the one `return BytesParser(...).parse(fp)`). Trivial lines
+    (`}`, `end`) and lines of new definitions say nothing. O(blank lines around o)."""
+    at = code.index(s)
+    for step in (-1, 1):
+        if not 0 <= at + step < len(code):
+            continue
+        s2 = code[at + step]
+        if al.strivial[s2] or al.in_new_definition(s2):
+            continue
+        o2 = o + step
+        while 0 <= o2 < len(al.onorm) and not al.onorm[o2]:
+            o2 += step
+        if 0 <= o2 < len(al.onorm) and al.onorm[o2] == al.snorm[s2]:
+            return True
+    return False
 
 
 def anchor_of(al: Aligner, s: int, counts: Counter[str], match: DefinitionMatch | None) -> int | None:

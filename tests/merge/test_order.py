@@ -345,3 +345,81 @@ namespace App\\Processor;
         "= $this->tags;", "= array_values($this->tags);").replace(
         "\nnamespace", "\n// Adds the configured tags to every record.\nnamespace")
     assert apply(TAGS_PHP, snippet, filename="TagProcessor.php").merged_code == expected
+
+
+COMPILER_PY = """import _sre
+
+SRE_FLAG_IGNORECASE = 2
+SRE_FLAG_UNICODE = 32
+
+
+def _get_iscased(flags):
+    if not flags & SRE_FLAG_IGNORECASE:
+        return None
+    elif flags & SRE_FLAG_UNICODE:
+        return _sre.unicode_iscased
+    else:
+        return _sre.ascii_iscased
+
+
+def _get_literal_prefix(pattern, flags):
+    # look for literal prefix
+    prefix = []
+    return prefix
+
+
+def dis(code):
+    import sys
+
+    def print_(*args, to=None):
+        if to is not None:
+            print('%3d' % to)
+        print(*args)
+
+    def print_2(*args):
+        print(end=' ' * 2)
+        print(*args)
+
+    print_2(code)
+"""
+
+
+def test_a_segment_with_one_anchor_and_the_context_line_next_to_it_is_put_back_in_order() -> None:
+    """The later part, shown first, has one line of its own (`def print_2`); the line above it
+    (`print(*args)`, twice in the file) is the original's line above it too: the two stand together
+    once, as good as a second anchor, so the parts are put back in file order."""
+    snippet = """# [...]
+        print(*args)
+
+    def print_2(*args):
+        print(end=' ' * 4)
+        print(*args)
+# [...]
+    elif flags & SRE_FLAG_UNICODE:
+        return _sre.unicode_iscased
+    else:
+        return _sre.ascii_iscased
+
+
+def fallback_value(value, default=None):
+    \"\"\"Return value, or default when it is missing.\"\"\"
+    if value is None:
+        return default
+    return value
+
+
+def _get_literal_prefix(pattern, flags):
+    # look for literal prefix
+# [...]
+"""
+    new_function = '''def fallback_value(value, default=None):
+    """Return value, or default when it is missing."""
+    if value is None:
+        return default
+    return value
+
+
+'''
+    expected = COMPILER_PY.replace("' ' * 2", "' ' * 4").replace(
+        "def _get_literal_prefix", new_function + "def _get_literal_prefix")
+    assert apply(COMPILER_PY, snippet, filename="_compiler.py").merged_code == expected

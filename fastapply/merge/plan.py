@@ -116,8 +116,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     check_markers(norms, spliced.lines, spliced.snippet_rows)
     check_provenance(aligner, spliced, drop, suspects)
     check_empty_blocks(spec, spliced, items)
-    if explicit and (spliced.lines != orig and _same_code(spliced.lines, orig)
-                     or spliced.lines == orig and ambiguous_context(aligner) is not None):
+    if explicit and _same_code(spliced.lines, orig) and ambiguous_context(aligner) is not None:
         _fail_no_change(code)
     if explicit and (line := ambiguous_block(aligner)) is not None:
         _fail_ambiguous_context(items[line])

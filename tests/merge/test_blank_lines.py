@@ -4,6 +4,9 @@ their edit ends and the file resumes; the merged file keeps the file's own blank
 
 from __future__ import annotations
 
+import pytest
+
+import fastapply
 from fastapply import apply
 
 JS_ROUTE = """\
@@ -342,3 +345,26 @@ _dnssec_keygen()
     helper = 'fallback_value() {\n    local value="${1:-}"\n    echo "${value:-default}"\n}\n\n'
     expected = BASH_COMPLETION.replace("_dnssec_keygen()\n", helper + "_dnssec_keygen()\n")
     assert apply(BASH_COMPLETION, update, filename="dnssec-keygen.sh", language="bash").merged_code == expected
+
+
+def test_a_blank_line_the_snippet_adds_among_unique_context_is_applied() -> None:
+    """A real edit between two releases (flask's json/tag.py): a blank line after the module
+    docstring, shown with context found once in the file. Only blank lines change, and nothing
+    else fits the context: the blank line is the edit (it used to be refused as a no-op)."""
+    original = ('"""Tagged JSON."""\nfrom __future__ import annotations\n\nimport typing as t\n'
+                "from base64 import b64decode\n\n\ndef f():\n    return 1\n")
+    snippet = ('"""Tagged JSON."""\n\nfrom __future__ import annotations\n\nimport typing as t\n'
+               "# ... existing code ...\n")
+    merged = fastapply.apply(original, snippet, filename="tag.py").merged_code
+    assert merged == original.replace('"""\n', '"""\n\n', 1)
+
+
+def test_blank_lines_only_with_context_that_also_fits_across_a_whole_function_are_refused() -> None:
+    """`return helper(x)` ends two functions in a row: the snippet may mean to delete the second
+    one (context that fits the first copy), or only to respace. Nothing tells: refused."""
+    original = ("def first(x):\n    return helper(x)\n\n\ndef second(x):\n    y = x + 1\n    return helper(x)\n"
+                "\n\ndef third(x):\n    return 3\n")
+    snippet = "# ... existing code ...\n    return helper(x)\n\ndef third(x):\n# ... existing code ...\n"
+    with pytest.raises(fastapply.ApplyError) as caught:
+        fastapply.apply(original, snippet, filename="h.py")
+    assert caught.value.code == "ambiguous_anchor"

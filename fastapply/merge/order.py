@@ -71,8 +71,12 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
         return items
     if any(a[1] >= b[0] for a, b in zip(ordered, ordered[1:])):
         return items  # interleaved segments: not a plain reordering
-    # a segment without a marker before it is the file's head and must stay first; likewise the tail
-    if segments[0] and ordered[0][2] != 0 or segments[-1] and ordered[-1][2] != len(segments) - 1:
+    # a segment without a marker before it is the file's head and must stay first; likewise the
+    # tail, or the segment before a tail of closing lines only (placed by no anchor: it stays last,
+    # after the segment it followed)
+    last = len(segments) - 1
+    closing_tail = _closing_tail(al, segments, defs.swapped)
+    if segments[0] and ordered[0][2] != 0 or segments[-1] and ordered[-1][2] != last - closing_tail:
         return items
     result: list[SnippetLine] = []
     if not segments[0] and any(al.onorm[:ordered[0][0]]):
@@ -85,8 +89,10 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
                 return items
             result.append(marker)
         result.extend(items[s] for s in segments[index])
-    if not segments[-1]:
+    if not segments[-1] or closing_tail:
         result.append(markers[-1])
+    if closing_tail:
+        result.extend(items[s] for s in segments[-1])
     return result
 
 
@@ -112,7 +118,7 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
     spans: list[tuple[int, int, int]] = []
     for index, seg in enumerate(segments):
         code = [s for s in seg if al.items[s].kind == "code" and s not in swapped]
-        if not code:
+        if not code or index == len(segments) - 1 and _closing_tail(al, segments, swapped):
             continue
         found = [(s, o) for s in code if (o := anchor_of(al, s, counts, match)) is not None]
         where = [o for _, o in found]
@@ -124,6 +130,13 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
             return None
         spans.append((min(where), max(where), index))
     return spans
+
+
+def _closing_tail(al: Aligner, segments: list[list[int]], swapped: set[int]) -> bool:
+    """True when the code after the last marker is closing lines only (`}`, `end`): placed by no
+    anchor, they end whatever the segment before them ends, and move with it. O(those lines)."""
+    code = [s for s in segments[-1] if al.items[s].kind == "code" and s not in swapped]
+    return len(segments) > 1 and bool(code) and all(al.scloser[s] for s in code)
 
 
 def _context_next_to(al: Aligner, code: list[int], s: int, o: int) -> bool:

@@ -423,3 +423,70 @@ def _get_literal_prefix(pattern, flags):
     expected = COMPILER_PY.replace("' ' * 2", "' ' * 4").replace(
         "def _get_literal_prefix", new_function + "def _get_literal_prefix")
     assert apply(COMPILER_PY, snippet, filename="_compiler.py").merged_code == expected
+
+
+ACTIVE_HELP_GO = '''// Copyright 2013-2022 The Cobra Authors
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//      http://www.apache.org/licenses/LICENSE-2.0
+
+package cobra
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+func GetActiveHelpConfig(cmd *Command) string {
+	activeHelpCfg := os.Getenv(activeHelpGlobalEnvVar)
+	if activeHelpCfg != activeHelpGlobalDisable {
+		activeHelpCfg = os.Getenv(activeHelpEnvVar(cmd.Root().Name()))
+	}
+	return activeHelpCfg
+}
+
+// activeHelpEnvVar returns the name of the program-specific ActiveHelp environment
+// variable.
+func activeHelpEnvVar(name string) string {
+	// This format should not be changed: users will be using it explicitly.
+	activeHelpEnvVar := strings.ToUpper(fmt.Sprintf("%s%s", name, activeHelpEnvVarSuffix))
+	return strings.ReplaceAll(activeHelpEnvVar, "-", "_")
+}
+'''
+
+
+def test_a_closing_line_alone_after_the_last_marker_stays_with_the_part_before_it() -> None:
+    """The licence comment, shown between two parts of the end of the file, goes back first; the
+    lone `}` after the last marker carries no anchor and ends the function the part before it
+    shows (it was refused: a part without an anchor)."""
+    snippet = '''// ... existing code ...
+		activeHelpCfg = os.Getenv(activeHelpEnvVar(cmd.Root().Name()))
+	}
+	return activeHelpCfg
+}
+
+func logActiveHelpStep(message string) {
+	fmt.Fprintln(os.Stderr, message)
+}
+
+// activeHelpEnvVar returns the name of the program-specific ActiveHelp environment
+// ... existing code ...
+// You may obtain a copy of the License at
+//
+// See the NOTICE file for the history of this rule.
+//      http://www.apache.org/licenses/LICENSE-2.0
+// ... existing code ...
+func activeHelpEnvVar(name string) string {
+	logActiveHelpStep("activeHelpEnvVar")
+	// This format should not be changed: users will be using it explicitly.
+// ... existing code ...
+}
+'''
+    expected = ACTIVE_HELP_GO.replace("//\n//      http", "//\n// See the NOTICE file for the history of this rule.\n//      http").replace(
+    "\treturn activeHelpCfg\n}\n", "\treturn activeHelpCfg\n}\n\nfunc logActiveHelpStep(message string) {\n\tfmt.Fprintln(os.Stderr, message)\n}\n").replace(
+    "string) string {\n\t// This", "string) string {\n\tlogActiveHelpStep(\"activeHelpEnvVar\")\n\t// This")
+    assert apply(ACTIVE_HELP_GO, snippet, filename="active_help.go").merged_code == expected

@@ -22,7 +22,7 @@ from .blocks import block_last, enclosing, opens_at, shallower_before, within
 from .chain import SortedIndices, count_in, heaviest_chain, span
 from .closers import edited_opener, end_in_doubt, whole_block_up
 from .context import context_before_marker, context_block
-from .lines import LazyWidths, block_end, block_stop, header_key, is_closer, is_trivial, opens_block, widths_of
+from .lines import LazyWidths, Widths, block_end, block_stop, header_key, is_closer, is_trivial, opens_block, widths_of
 from .segments import GAP_KINDS, SnippetLine, code_segments
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
 STEP_PASSES = 8
@@ -33,6 +33,7 @@ _ORPHAN_MIN = 3  # deleted lines from which a dropped block header means a mispl
 _WORDS = re.compile(r"\w")
 _SCALAR_FIELD = re.compile(r"^[\w.-]+: \S")
 _HIDDEN_END = 0.5  # weight of a block's closing line paired through a marker (below any unique line)
+_EAGER_WIDTHS = 5_000  # original lines from which their indentation is measured all at once
 
 
 class Aligner:
@@ -41,7 +42,9 @@ class Aligner:
         self.onorm = onorm
         # Per-line facts, each computed at most once per call and only for the lines asked about:
         # the original's indentation widths and whether a line opens a block.
-        self.owidth = LazyWidths(orig)
+        # (measured on first use for a usual file, of which a merge asks about a few lines; all at
+        # once for a long one, where most are asked about and a list is read faster)
+        self.owidth: Widths = widths_of(orig) if len(orig) > _EAGER_WIDTHS else LazyWidths(orig)
         self._oopens: list[bool | None] = [None] * len(orig)
         self.opos: dict[str, list[int]] = defaultdict(list)
         for index, norm in enumerate(onorm):
@@ -228,7 +231,9 @@ class Aligner:
 
     def _orig_end(self, o: int) -> int:
         if o not in self._ostop:
-            self._ostop[o] = block_stop(self.orig, self.onorm, o, self.owidth)
+            # a closing line block_end found for o (_block_ends) is where block_stop would stop too
+            close = self._oclose.get(o)
+            self._ostop[o] = close if close is not None else block_stop(self.orig, self.onorm, o, self.owidth)
         return self._ostop[o]
 
     def _block_ends(self, s: int, o: int, s_hi: int, o_hi: int) -> tuple[int, int] | None:

@@ -9,7 +9,7 @@ import msgspec
 
 from .indent import Style, level, render
 from .lines import indent_width, is_closer, opens_block
-from .segments import SnippetLine, is_gap
+from .segments import GAP_KINDS, SnippetLine, is_gap
 from .spacing import EMPTY, ORIG, SNIP, Spacing, new_definition_ends, pep8_gap
 
 
@@ -133,27 +133,31 @@ def _segment_shifts(items: list[SnippetLine], orig: list[str], pairs: dict[int, 
     segment_of: list[int] = []
     segment = 0
     for item in items:
-        if is_gap(item):
+        if item.kind in GAP_KINDS:  # (is_gap, inline)
             segment += 1
         segment_of.append(segment)
     # The outermost paired lines of a segment place it; deeper lines may be re-indented on purpose.
-    votes: dict[int, tuple[float, Counter[float]]] = {}
-    everything: Counter[float] = Counter()
+    rows: list[tuple[int, float, float]] = []  # (segment, depth in the snippet, shift) per pair
     s_unit, o_unit = snip_style.unit, file_style.unit
     for s, o in pairs.items():
         # (indent.level, inlined with indent_width's no-tab case: once per pair of a long snippet)
         text, other = items[s].text, orig[o]
         depth = (len(text) - len(text.lstrip(" ")) if "\t" not in text else indent_width(text, s_unit)) / s_unit
         width = len(other) - len(other.lstrip(" ")) if "\t" not in other else indent_width(other, o_unit)
-        delta = round(width / o_unit - depth, 2)
-        seg = segment_of[s]
-        if seg not in votes or depth < votes[seg][0]:
-            votes[seg] = (depth, Counter())
-        if depth == votes[seg][0]:
-            votes[seg][1][delta] += 1
-        everything[delta] += 1
+        rows.append((segment_of[s], depth, round(width / o_unit - depth, 2)))
+    everything = Counter(delta for _, _, delta in rows)
+    outermost: dict[int, float] = {}
+    for seg, depth, _ in rows:
+        if depth < outermost.get(seg, depth + 1):
+            outermost[seg] = depth
+    # per segment, the shift most of its outermost lines vote for (the first one on a tie)
+    votes = Counter((seg, delta) for seg, depth, delta in rows if depth == outermost[seg])
+    chosen: dict[int, float] = {}
+    most: dict[int, int] = {}
+    for (seg, delta), count in votes.items():
+        if count > most.get(seg, 0):
+            most[seg], chosen[seg] = count, delta
     default = everything.most_common(1)[0][0] if everything else 0.0
-    chosen = {seg: counter.most_common(1)[0][0] for seg, (_, counter) in votes.items()}
     return [chosen.get(segment_of[s], default) for s in range(len(items))]
 
 

@@ -90,6 +90,46 @@ def ambiguous_block(al: Aligner) -> int | None:
     return None
 
 
+def ambiguous_tail(al: Aligner) -> int | None:
+    """The mirror of ambiguous_block: a block of context lines right before a marker, none of them
+    unique in the original, paired right after the anchor before them (deleting nothing), that also
+    occurs, whole and at the same depth, further down with only whole blocks between that anchor
+    and it: the snippet may as well mean to delete those blocks (two definitions whose comments
+    start alike: `# Given a path to a .pyc file in the archive, return the`). Returns the block's
+    first line, or None. O(snippet lines + the copies looked at, capped)."""
+    for marker in al.marker_list:
+        block, s, anchor = [], marker - 1, None
+        while s >= 0 and (s in al.pairs or al.items[s].kind == "blank"):
+            if s in al.pairs and len(al.opos.get(al.snorm[s], ())) == 1:
+                anchor = s  # the last distinctive line: where a deletion would start
+                break
+            if s in al.pairs:
+                block.append(s)
+            s -= 1
+        block.reverse()
+        if anchor is None or len(block) < 2 and not (block and _telling(al.snorm[block[0]])) \
+                or al.items[anchor + 1].kind != "blank" \
+                or all(is_closer(al.snorm[b]) or is_trivial(al.snorm[b]) for b in block):
+            continue
+        first, o = block[0], al.pairs[block[0]]
+        spots = [al.pairs[anchor], *(al.pairs[b] for b in block)]
+        if any(any(al.onorm[a + 1:b]) for a, b in zip(spots, spots[1:])):
+            continue  # (the merge deletes code around the block's lines already: the snippet's own deletion)
+        for c in nearest_above(al.opos[al.snorm[first]], o + 1):
+            if al.owidth[c] != al.owidth[o]:
+                continue
+            run, at = 0, c
+            for b in block:
+                while at < len(al.onorm) and not al.onorm[at]:
+                    at += 1
+                if at >= len(al.onorm) or al.onorm[at] != al.snorm[b]:
+                    break
+                run, at = run + 1, at + 1
+            if run == len(block) and _whole_blocks(al, al.pairs[anchor], c):
+                return first
+    return None
+
+
 _TELLING_WORDS = 5
 
 

@@ -10,7 +10,7 @@ from ..deadline import check_deadline
 from ..errors import ErrorCode, MergeError, ValidationError
 from ..languages import LanguageSpec
 from .anchor import Aligner
-from .ambiguity import ambiguous_block, ambiguous_context
+from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail
 from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
 from .defmatch import DefIndex
 from .deletions import deletions
@@ -120,6 +120,8 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         _fail_no_change(code)
     if explicit and (line := ambiguous_block(aligner)) is not None:
         _fail_ambiguous_context(items[line])
+    if explicit and (line := ambiguous_tail(aligner)) is not None:
+        _fail_ambiguous_context(items[line], below=True)
     try:
         check_loss(orig, spliced, len(code))
     except ValidationError as error:
@@ -346,11 +348,13 @@ def _same_code(merged: list[str], orig: list[str]) -> bool:
     return all(a == b for a, b in zip_longest(filter(str.strip, merged), filter(str.strip, orig), fillvalue=missing))
 
 
-def _fail_ambiguous_context(item: SnippetLine) -> None:
+def _fail_ambiguous_context(item: SnippetLine, below: bool = False) -> None:
+    where = "below them (for example the first line of the definition after them)" if below else \
+        "above them (for example the enclosing function's signature)"
     raise MergeError(
         f"the context lines from snippet line {item.number} ({item.text.strip()!r}) occur twice, and "
         "between the two places there is only whole code that the snippet might mean to delete. Add "
-        "a distinctive unchanged line above them (for example the enclosing function's signature)",
+        f"a distinctive unchanged line {where}",
         code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 

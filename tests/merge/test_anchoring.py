@@ -99,3 +99,55 @@ def test_one_telling_context_line_that_also_ends_the_function_above_is_refused()
     with pytest.raises(ApplyError) as caught:
         apply(original, update, filename="m.py")
     assert caught.value.code == "ambiguous_anchor" and caught.value.line == 2
+
+
+ZIPIMPORT_PY = '''import marshal
+
+
+def _get_module_path(self, fullname):
+    return self.prefix + fullname.rpartition('.')[2]
+
+
+def _compile_source(pathname, source):
+    return compile(source, pathname, 'exec', dont_inherit=True)
+
+# Given a path to a .pyc file in the archive, return the
+# modification time of the matching .py file and its size,
+# or (0, 0) if no source is available.
+def _get_mtime_and_size_of_source(self, path):
+    try:
+        toc_entry = self._files[path]
+        return toc_entry[5], toc_entry[3]
+    except (KeyError, IndexError, TypeError):
+        return 0, 0
+
+
+# Given a path to a .pyc file in the archive, return the
+# contents of the matching .py file, or None if no source
+# is available.
+def _get_pyc_source(self, path):
+    try:
+        toc_entry = self._files[path[:-1]]
+    except KeyError:
+        return None
+    return _get_data(self.archive, toc_entry)
+'''
+
+
+def test_context_before_a_marker_that_also_starts_a_later_definitions_comment_is_refused() -> None:
+    """zipimport.py (today's generator): two definitions' comments start with the same line. Right
+    after the anchor it deletes nothing; at its later copy it deletes the function between, which
+    the snippet may mean (it did). Nothing tells which: refused, naming the line."""
+    snippet = '''# ... existing code ...
+def _get_module_path(self, fullname):
+    return self.prefix + fullname.rpartition(".")[2]
+# ... existing code ...
+    return compile(source, pathname, 'exec', dont_inherit=True)
+
+# Given a path to a .pyc file in the archive, return the
+# ... existing code ...
+'''
+    with pytest.raises(ApplyError) as caught:
+        apply(ZIPIMPORT_PY, snippet, filename="zipimport.py")
+    assert caught.value.code == "ambiguous_anchor" and caught.value.line == 7
+    assert "below them" in str(caught.value)

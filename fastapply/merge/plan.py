@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from itertools import zip_longest
 
 import msgspec
@@ -29,6 +31,8 @@ from .whole import WHOLE_SHARE, looks_whole, whole_text
 
 # A snippet without markers whose edges are this close to the file's edges replaces them.
 _EDGE_LINES = 3
+# A comment line (`#include` and `#[attr]` are code).
+_COMMENT_LINE = re.compile(r"^(?:#(?:\s|$)|//|--\s)")
 _COMMENT_STARTS = ("#", "//", "/*", "*", "--", "<!--", ";")
 
 
@@ -216,7 +220,7 @@ def _settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[st
     first_s, last_s = min(pairs), max(pairs)
     first_o, last_o = pairs[first_s], pairs[last_s]
     # a paired header speaks for its whole original block, even where the snippet's lines differ
-    last_o = max([last_o, *(block_extent(orig, onorm, o)[1] - 1 for s, o in pairs.items()
+    last_o = max([last_o, *(_code_end(onorm, o, block_extent(orig, onorm, o)[1] - 1) for s, o in pairs.items()
                             if items[s].kind == "code" and opens_block(items[s].norm))])
     before = sum(1 for n in onorm[:first_o] if n)
     after = sum(1 for n in onorm[last_o + 1:] if n)
@@ -236,6 +240,15 @@ def _settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[st
     if cut_tail:
         items = items[:-1]
     return items, False
+
+
+def _code_end(onorm: list[str], start: int, end: int) -> int:
+    """`end`, the last line of the block opened at `start`, or the last one before the comments
+    that end it (`# Cannot get here`): a snippet giving the whole block ends with its last
+    statement and does not show them. O(those lines)."""
+    while end > start and (not onorm[end] or _COMMENT_LINE.match(onorm[end])):
+        end -= 1
+    return end
 
 
 def _same_indentation(items: list[SnippetLine], orig: list[str], pairs: dict[int, int]) -> bool:

@@ -56,3 +56,35 @@ def test_edit_in_a_long_file_with_an_existing_error_elsewhere_merges() -> None:
     update = "# ... existing code ...\ndef f40(x):\n    y = x + 400\n    # ... existing code ...\n"
     merged = apply(original, update, filename="m.py").merged_code
     assert merged == original.replace("y = x + 40\n", "y = x + 400\n")
+
+
+def test_a_whole_last_function_without_its_trailing_comment_keeps_the_comment() -> None:
+    """colorsys.py (today's generator): the snippet gives the file's last function whole, with a new
+    parameter, ending with its last statement; the original's function ends with `# Cannot get
+    here`. That comment is no code the snippet replaces: it stays (it was dropped with the file's
+    end)."""
+    original = '''def rgb_to_hsv(r, g, b):
+    return r, g, b
+
+
+def hsv_to_rgb(h, s, v):
+    if s == 0.0:
+        return v, v, v
+    i = int(h * 6.0)
+    if i == 5:
+        return v, h, s
+    # Cannot get here
+'''
+    snippet = '''def hsv_to_rgb(h, s, v, strict=False):
+    if strict and h is None:
+        raise ValueError("h is required")
+    if s == 0.0:
+        return v, v, v
+    i = int(h * 6.0)
+    if i == 5:
+        return v, h, s
+'''
+    merged = apply(original, snippet, filename="colorsys.py").merged_code
+    assert merged == original.replace(
+        "def hsv_to_rgb(h, s, v):\n",
+        'def hsv_to_rgb(h, s, v, strict=False):\n    if strict and h is None:\n        raise ValueError("h is required")\n')

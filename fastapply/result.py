@@ -41,11 +41,10 @@ def make_result(original: str, merged: str, *, method: str, language: str | None
     """Fill the diff and line counts shared by every engine. `original`/`merged` are as the user sees them."""
     from time import perf_counter
 
-    from .text import diff_counts, unified_diff
+    from .text import unified_diff_counted
 
     stats = stats or ApplyStats()
-    diff = unified_diff(original, merged, filename)
-    stats.lines_added, stats.lines_removed = diff_counts(diff)
+    diff, stats.lines_added, stats.lines_removed = unified_diff_counted(original, merged, filename)
     stats.elapsed_ms = round((perf_counter() - started) * 1000.0, 3)
     return ApplyResult(merged_code=merged, method=method, language=language, diff=diff, stats=stats,
                        warnings=list(warnings or []))

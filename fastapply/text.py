@@ -120,8 +120,13 @@ def common_affixes(old: list[str], new: list[str]) -> tuple[int, int]:
 
 
 def unified_diff(original: str, merged: str, filename: str | None = None) -> str:
+    return unified_diff_counted(original, merged, filename)[0]
+
+
+def unified_diff_counted(original: str, merged: str, filename: str | None = None) -> tuple[str, int, int]:
+    """The unified diff, and the lines it adds and removes (counted as it is written, not read back)."""
     if original == merged:
-        return ""
+        return "", 0, 0
     name = filename or "file"
     old, new = original.splitlines(keepends=True), merged.splitlines(keepends=True)
     # difflib is slow on long files: give it only the changed middle plus the context lines; the
@@ -137,13 +142,17 @@ def unified_diff(original: str, merged: str, filename: str | None = None) -> str
 
         lines = unified(old, new, f"a/{name}", f"b/{name}", n=_CONTEXT)
     out = []
-    for line in lines:
+    added = removed = 0
+    for index, line in enumerate(lines):
         if skip and line.startswith("@@ "):
             line = _HUNK.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + skip}", line)
+        if index >= 2:  # (after the `---` / `+++` header)
+            added += line[:1] == "+"
+            removed += line[:1] == "-"
         if not line.endswith("\n"):
             line += "\n\\ No newline at end of file\n"
         out.append(line)
-    return "".join(out)
+    return "".join(out), added, removed
 
 
 _CONTEXT = 3

@@ -1,7 +1,8 @@
 import pytest
 
 from fastapply.errors import ErrorCode, InputError
-from fastapply.text import Document, check_size, ensure_text, unified_diff
+from fastapply.result import make_result
+from fastapply.text import Document, check_size, ensure_text, unified_diff, unified_diff_counted
 
 
 def test_document_round_trips_crlf_and_bom():
@@ -36,3 +37,15 @@ def test_unified_diff_marks_missing_newline():
     diff = unified_diff("a\nb", "a\nc", "f.txt")
     assert "--- a/f.txt" in diff and "\\ No newline at end of file" in diff
     assert unified_diff("same", "same") == ""
+
+
+def test_apply_counts_the_lines_its_diff_adds_and_removes_comment_lines_included() -> None:
+    """The counts come from the diff as it is written: a removed Lua comment `-- old note` is a
+    `--- old note` line of the diff, a removed line and not a header; a last line without a
+    newline still counts once."""
+    original = "-- old note\nlocal x = 1\nreturn x"
+    merged = "-- new note\nlocal x = 1\nreturn x + 1"
+    diff, added, removed = unified_diff_counted(original, merged, "m.lua")
+    assert (added, removed) == (2, 2) and diff == unified_diff(original, merged, "m.lua")
+    stats = make_result(original, merged, method="whole_file", language="lua", filename="m.lua", started=0.0).stats
+    assert (stats.lines_added, stats.lines_removed) == (2, 2)

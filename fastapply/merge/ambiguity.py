@@ -66,6 +66,8 @@ def ambiguous_block(al: Aligner) -> int | None:
             if s in al.pairs and len(al.opos.get(al.snorm[s], ())) == 1:
                 anchor = s  # the first distinctive line: where a deletion would end
                 break
+            if s in al.pairs and not al.opos.get(al.snorm[s]):
+                break  # an edited line: no copy of the block can hold it (and the walk stays short)
             if s in al.pairs:
                 block.append(s)
             s += 1
@@ -103,6 +105,8 @@ def ambiguous_tail(al: Aligner) -> int | None:
             if s in al.pairs and len(al.opos.get(al.snorm[s], ())) == 1:
                 anchor = s  # the last distinctive line: where a deletion would start
                 break
+            if s in al.pairs and not al.opos.get(al.snorm[s]):
+                break  # an edited line: no copy of the block can hold it (and the walk stays short)
             if s in al.pairs:
                 block.append(s)
             s -= 1

@@ -545,7 +545,8 @@ class Aligner:
                 if self._all_keys is None:
                     self._all_keys = defaultdict(list)
                     for index, norm in enumerate(self.onorm):
-                        if norm and (norm[0].isalpha() or norm[0] in "<.#@_$"):
+                        # (every line header_key may name, so that the answer is the text search's)
+                        if norm and (norm[0] not in "})]/*-;#" or norm.startswith("#[")):
                             name = self.key_of(norm)  # (a line that repeats is read once)
                             if name is not None:
                                 self._all_keys[name].append(index)

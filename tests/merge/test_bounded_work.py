@@ -203,3 +203,19 @@ def test_definition_search_reads_only_the_lines_that_name_it(monkeypatch):
         aligner = Aligner([], norms, norms)
         for needle in ("a", "ab", "b", "c", "x", "", "zz"):
             assert aligner._lines_containing(needle) == [i for i, n in enumerate(norms) if needle in n]
+
+
+def test_definition_lookups_answer_the_same_after_the_name_index_takes_over() -> None:
+    """The first lookups search the text, later ones read an index of every header built once: a
+    JSON object key (`"retry": {`, named by its text) is found by both, whatever came before."""
+    lines = [f"function f{i}() {{" for i in range(20)] + ['"retry": {', '"count": 3', "}"]
+    aligner = Aligner([], lines, [line.strip() for line in lines])
+    key = anchor.header_key('"retry": {')
+    assert key is not None and aligner._okeys_for(key) == [20]
+    for i in range(20):
+        assert aligner._okeys_for(f"f{i}") == [i]  # past the text search's lookups
+    assert aligner._all_keys is not None and aligner._okeys_for(key) == [20]
+    fresh = Aligner([], lines, [line.strip() for line in lines])
+    for i in range(20):
+        fresh._okeys_for(f"f{i}")
+    assert fresh._okeys_for(key) == [20]  # first asked after the index took over

@@ -140,23 +140,28 @@ def _closing_tail(al: Aligner, segments: list[list[int]], swapped: set[int]) -> 
 
 
 def _context_next_to(al: Aligner, code: list[int], s: int, o: int) -> bool:
-    """True when the code line right before or after the anchor (s, o) in its segment is the
-    original's code line right before or after o: the two stand together in the original, a
-    block that occurs once, as good as a second anchor (`from email.parser import BytesParser`,
-    found twice in the file, above the one `return BytesParser(...).parse(fp)`). Trivial lines
-    (`}`, `end`) and lines of new definitions say nothing. O(blank lines around o)."""
+    """True when the code lines next to the anchor (s, o) in its segment are the original's lines
+    next to o: the anchor and a telling line stand together in the original, a block that occurs
+    once, as good as a second anchor (`from email.parser import BytesParser`, found twice in the
+    file, above the one `return BytesParser(...).parse(fp)`). Walking away from the anchor, new
+    lines (not in the original, or in a new definition) are passed over, being inserted there, and
+    trivial lines (`}`, a closing docstring quote) must match to go on but prove nothing. O(the
+    lines walked)."""
     at = code.index(s)
     for step in (-1, 1):
-        if not 0 <= at + step < len(code):
-            continue
-        s2 = code[at + step]
-        if al.strivial[s2] or al.in_new_definition(s2):
-            continue
-        o2 = o + step
-        while 0 <= o2 < len(al.onorm) and not al.onorm[o2]:
+        k, o2 = at + step, o
+        while 0 <= k < len(code):
+            s2 = code[k]
+            k += step
+            if al.in_new_definition(s2) or not al.opos.get(al.snorm[s2]):
+                continue  # new code next to the anchor: inserted there
             o2 += step
-        if 0 <= o2 < len(al.onorm) and al.onorm[o2] == al.snorm[s2]:
-            return True
+            while 0 <= o2 < len(al.onorm) and not al.onorm[o2]:
+                o2 += step
+            if not 0 <= o2 < len(al.onorm) or al.onorm[o2] != al.snorm[s2]:
+                break
+            if not al.strivial[s2]:
+                return True
     return False
 
 

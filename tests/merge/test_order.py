@@ -490,3 +490,56 @@ func activeHelpEnvVar(name string) string {
     "\treturn activeHelpCfg\n}\n", "\treturn activeHelpCfg\n}\n\nfunc logActiveHelpStep(message string) {\n\tfmt.Fprintln(os.Stderr, message)\n}\n").replace(
     "string) string {\n\t// This", "string) string {\n\tlogActiveHelpStep(\"activeHelpEnvVar\")\n\t// This")
     assert apply(ACTIVE_HELP_GO, snippet, filename="active_help.go").merged_code == expected
+
+
+SCAFFOLD_PY = '''"""Scaffold."""
+from __future__ import annotations
+
+import os
+import typing as t
+
+
+class Scaffold:
+    """Common behavior.
+
+    .. versionadded:: 2.0
+    """
+
+    name: str
+    _static_folder: str | None = None
+
+    def __init__(self, import_name: str) -> None:
+        self.import_name = import_name
+
+
+def helper():
+    """Helper.
+
+    .. versionadded:: 2.0
+    """
+    return 1
+'''
+
+
+def test_context_next_to_a_segments_one_anchor_may_step_over_a_new_line() -> None:
+    """flask's sansio/scaffold.py between two releases: a class attribute added right above the one
+    unique line of its part (`name: str`), under the end of the class docstring. Past the new line,
+    the closing quotes and `.. versionadded:: 2.0` (twice in the file) stand above that line in the
+    original too: the part is placed, and the parts go back in file order."""
+    snippet = '''# ... existing code ...
+    .. versionadded:: 2.0
+    """
+
+    cli: t.Any
+    name: str
+# ... existing code ...
+from __future__ import annotations
+
+import os
+import sys
+import typing as t
+# ... existing code ...
+'''
+    expected = SCAFFOLD_PY.replace("import os\n", "import os\nimport sys\n").replace(
+        "    name: str\n", "    cli: t.Any\n    name: str\n")
+    assert apply(SCAFFOLD_PY, snippet, filename="scaffold.py").merged_code == expected

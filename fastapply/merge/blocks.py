@@ -48,21 +48,26 @@ def within(index: int | None, stop: int) -> int | None:
 
 def block_last(texts: list[str], norms: list[str], start: int, stop: int, markers: set[int],
                widths: Widths | None = None) -> int | None:
-    """The last line of the snippet block opened at `start`, if the snippet gives all of it."""
+    """The last line of the snippet block opened at `start`, if the snippet gives all of it: a
+    marker inside the block after its last shown line stands for more of the block, so the line
+    before it need not be the block's last (`return False` under an `if`, then a marker: the
+    function's own `return False` is further down)."""
     width_of = width_lookup(texts, widths)
     base = width_of(start)
     last = None
+    elided = False
     for index in range(start + 1, stop):
         if index in markers:
             if width_of(index) <= base:
                 return None
+            elided = True
             continue
         if not norms[index]:
             continue
         if width_of(index) <= base:
             break
-        last = index
-    return last
+        last, elided = index, False
+    return None if elided else last
 
 
 def shallower_before(texts: list[str], norms: list[str], widths: Widths | None = None) -> list[int]:

@@ -151,3 +151,46 @@ def _get_module_path(self, fullname):
         apply(ZIPIMPORT_PY, snippet, filename="zipimport.py")
     assert caught.value.code == "ambiguous_anchor" and caught.value.line == 7
     assert "below them" in str(caught.value)
+ACCEPT = '''\
+def _codec_version(name: str) -> str | None:
+    for version in versions().split(", "):
+        if version.split(" [")[0] == name:
+            return version.split(":")[-1]
+    return None
+
+
+def _accept(prefix: bytes) -> bool | str:
+    if prefix[4:8] != b"ftyp":
+        return False
+    major_brand = prefix[8:12]
+    if major_brand in (b"avif", b"avis", b"mif1"):
+        if not SUPPORTED:
+            return "AVIF support not installed"
+        return True
+    return False
+
+
+def _default_threads() -> int:
+    return os.cpu_count() or 1
+'''
+
+
+def test_a_nested_line_before_a_marker_is_not_the_end_of_its_function() -> None:
+    # `return False` under the `if`, then a marker inside the function: the marker stands for the
+    # rest of the body, which ends with another `return False` one level up. Pairing the two as
+    # the function's last lines dropped everything between them.
+    update = '''\
+    # ... existing code ...
+    return None
+
+
+ACCEPT_SIZE = 8
+
+def _accept(prefix: bytes) -> bool | str:
+    if prefix[4:ACCEPT_SIZE] != b"ftyp":
+        return False
+    # ... existing code ...
+'''
+    merged = apply(ACCEPT, update, filename="plugin.py").merged_code
+    assert merged == ACCEPT.replace("    return None\n\n\n", "    return None\n\n\nACCEPT_SIZE = 8\n\n") \
+        .replace("prefix[4:8]", "prefix[4:ACCEPT_SIZE]")

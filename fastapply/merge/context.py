@@ -103,14 +103,15 @@ def _unique_head(al: Aligner, block: list[int], lo: int, hi: int) -> list[tuple[
 
 def _edits_up_to(al: Aligner, block: list[int], run: list[tuple[int, int]], hi: int) -> bool:
     """True when the block's lines after its matched head `run` (edited lines) are as many as
-    the original lines between the run's copy and the next anchor `hi`, none of them the same:
-    context, then a run of lines that replaces the original's lines one for one up to the anchor
-    (`matches,` / `slots,` then four edited arguments before `)`). O(block + lines up to hi)."""
+    the original lines between the run's copy and the next anchor `hi`, the first of them not
+    the same: context, then a run of lines that replaces the original's lines one for one up to
+    the anchor (`matches,` / `slots,` then four edited arguments before `)`; `"enabled": {`, an
+    edited value, then the same `},` before the next key). O(block + lines up to hi)."""
     if not run or all(is_trivial(al.snorm[s]) for s, _ in run):
         return False
     rest = block[len(run):]
     between = [o for o in range(run[-1][1] + 1, hi) if al.onorm[o]]
-    return len(rest) == len(between) and all(al.snorm[s] != al.onorm[o] for s, o in zip(rest, between))
+    return len(rest) == len(between) and al.snorm[rest[0]] != al.onorm[between[0]]
 def _context_before_edit(al: Aligner, block: list[int], lo: int, hi: int) -> bool:
     """Common context lines (`return true;`, `}`) right after a marker, then new lines, then
     the next anchor: the context is the copy nearest the anchor, at the same depth relative to it,

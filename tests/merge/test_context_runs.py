@@ -199,6 +199,53 @@ def test_context_then_edited_lines_that_replace_the_originals_one_for_one() -> N
     assert merged == RUST_FILE.replace(old, new)
 
 
+SCHEMA = """\
+{
+  "properties": {
+    "checks": {
+      "type": "object",
+      "properties": {
+        "enabled": {
+          "type": "boolean"
+        },
+        "report": {
+          "type": "string"
+        }
+      }
+    },
+    "warnings": {
+      "type": "object",
+      "properties": {
+        "enabled": {
+          "type": "boolean"
+        },
+        "display": {
+          "$ref": "#/$defs/WarningNameList"
+        }
+      }
+    }
+  }
+}
+"""
+
+
+def test_context_with_an_edited_value_before_the_next_key_replaces_the_nearest_copy() -> None:
+    # `"enabled": {` is in both objects; after it an edited value, then the same `},` as the
+    # original before the next anchor: the nearest copy is edited one for one, not inserted again
+    # (a second "enabled" key in one object).
+    update = """\
+        // ... existing code ...
+        "enabled": {
+          "enum": [0, 1]
+        },
+        "display": {
+          // ... existing code ...
+"""
+    merged = apply(SCHEMA, update, filename="schema.json").merged_code
+    head, tail = SCHEMA.split('"warnings"')
+    assert merged == head + '"warnings"' + tail.replace('"type": "boolean"', '"enum": [0, 1]')
+
+
 def _method(name: str, body: str) -> str:
     return f"  void {name}(at::Tensor& input) {{\n    at::AutoDispatchBelowAutograd guard;\n{body}    return make_work();\n  }}\n\n"
 

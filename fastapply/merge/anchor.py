@@ -487,6 +487,12 @@ class Aligner:
                 nxt = self._skip_blank(o + step, stop, step)
                 if (nxt - stop) * step < 0 and self.onorm[nxt] == norm:
                     target = nxt
+                    if inserted > 1:
+                        # the unmatched lines before it would be new and one original line gone:
+                        # when the copy as many lines on stands there too, they are edits of the
+                        # lines they replace one for one (a run of edited `case` lines, then a
+                        # `return` that every case has)
+                        target = self._one_for_one(o, inserted, stop, step, norm) or nxt
             if target is not None and (self._closer_ok(s) or step > 0 and edited_opener(self, s, target)):
                 self.pairs[s] = target
                 o = target + step
@@ -508,6 +514,13 @@ class Aligner:
             if inserted > 3:
                 break
         return o if matched else start
+
+    def _one_for_one(self, o: int, count: int, stop: int, step: int, norm: str) -> int | None:
+        """The original line `count` non-blank lines on from `o` when its text is `norm`. O(count)."""
+        for _ in range(count):
+            o = self._skip_blank(o + step, stop, step)
+        o = self._skip_blank(o, stop, step)
+        return o if (o - stop) * step < 0 and self.onorm[o] == norm else None
 
     def _skip_blank(self, o: int, stop: int, step: int) -> int:
         while (o - stop) * step < 0 and (not self.onorm[o] or o in self._moved):

@@ -194,3 +194,45 @@ def _accept(prefix: bytes) -> bool | str:
     merged = apply(ACCEPT, update, filename="plugin.py").merged_code
     assert merged == ACCEPT.replace("    return None\n\n\n", "    return None\n\n\nACCEPT_SIZE = 8\n\n") \
         .replace("prefix[4:8]", "prefix[4:ACCEPT_SIZE]")
+
+
+SYSLOG = """\
+package syslog
+
+func (hook *SyslogHook) Fire(entry *logrus.Entry) error {
+	line, err := entry.String()
+	if err != nil {
+		return err
+	}
+
+	switch entry.Level {
+	case logrus.PanicLevel:
+		return hook.Writer.Crit(line)
+	case logrus.FatalLevel:
+		return hook.Writer.Crit(line)
+	case logrus.ErrorLevel:
+		return hook.Writer.Err(line)
+	default:
+		return nil
+	}
+}
+"""
+
+
+def test_a_run_of_edited_lines_replaces_the_lines_before_the_copy_as_far_on() -> None:
+    # Three edited lines, then `return hook.Writer.Crit(line)`, which two cases have: the edits
+    # replace the three lines before its second copy one for one; read as new lines before its
+    # first copy (the old `case logrus.PanicLevel:` dropped), the old `case logrus.FatalLevel:`
+    # stayed next to the edited one.
+    update = """\
+	// ... existing code ...
+	switch entry.Level {
+	case log.PanicLevel:
+		return hook.Writer.Emerg(line)
+	case log.FatalLevel:
+		return hook.Writer.Crit(line)
+	// ... existing code ...
+"""
+    merged = apply(SYSLOG, update, filename="syslog.go").merged_code
+    assert merged == SYSLOG.replace("case logrus.PanicLevel:\n\t\treturn hook.Writer.Crit(line)\n\tcase logrus.Fatal",
+                                    "case log.PanicLevel:\n\t\treturn hook.Writer.Emerg(line)\n\tcase log.Fatal")

@@ -40,7 +40,7 @@ def context_block(al: Aligner, tail: list[int], lo: int, hi: int) -> None:
         hi = al.pairs[after]  # the block's copy must come before the anchor that follows it
     shift = None if after is None or al.pairs[after] != hi else \
         al.swidth[first] - al.swidth[after]
-    if shift is not None and (run := _unique_head(al, block, lo, hi)):
+    if shift is not None and (run := _unique_head(al, block, lo, hi) or _edited_block(al, block, lo, hi, after)):
         al.pairs.update(run)
         al.fuzzy.update(s for s, _ in run)
         return
@@ -99,6 +99,25 @@ def _unique_head(al: Aligner, block: list[int], lo: int, hi: int) -> list[tuple[
             or hi < len(al.orig) and any(al.owidth[o] < al.owidth[hi] for o in between):
         return []  # (more lines, one shown, or a block's end: not what those lines replace)
     return run
+
+
+def _edited_block(al: Aligner, block: list[int], lo: int, hi: int, after: int) -> list[tuple[int, int]]:
+    """The pairs of the block's first and last lines when it opens with a trivial line the original
+    has (`() => {`, `{`), goes on with a new line, and its copy of that opening line nearest the
+    next anchor `hi`, at the same depth relative to it, starts as many code lines before the
+    anchor as the block has, the last of them the block's last line (`},`): that block of the
+    original, edited (a callback's body rewritten); read as new code, it would stand next to its
+    old copy. Else none. O(block + lines up to hi)."""
+    code = [s for s in block if al.snorm[s]]
+    if len(code) < 3 or not is_trivial(al.snorm[code[0]]) or al.snorm[code[1]] in al.opos:
+        return []
+    copies = nearest_below(al.opos.get(al.snorm[code[0]], []), hi, lo)
+    if not copies or al.owidth[copies[0]] - al.owidth[hi] != al.swidth[code[0]] - al.swidth[after]:
+        return []
+    between = [o for o in range(copies[0], hi) if al.onorm[o]]
+    if len(between) != len(code) or al.onorm[between[-1]] != al.snorm[code[-1]]:
+        return []
+    return [(code[0], copies[0]), (code[-1], between[-1])]
 
 
 def _edits_up_to(al: Aligner, block: list[int], run: list[tuple[int, int]], hi: int) -> bool:

@@ -542,3 +542,50 @@ _have grep-status && {
     merged = apply(BASH_FILE, update, filename="dpkg-query.sh").merged_code
     first = '    _purgeable()\n    {\n        grep-status -P -e "^$1" -n -s Package\n    }\n'
     assert merged == BASH_FILE.replace(first, "")
+
+
+TAP = """\
+export function tap<T>(observer: Partial<TapObserver<T>>): MonoTypeOperatorFunction<T> {
+  return operate((source, subscriber) => {
+    let isUnsub = true;
+    source.subscribe(
+      createOperatorSubscriber(
+        subscriber,
+        (value) => {
+          observer.next?.(value);
+          subscriber.next(value);
+        },
+        () => {
+          isUnsub = false;
+          observer.complete?.();
+          subscriber.complete();
+        },
+        (err) => {
+          isUnsub = false;
+          observer.error?.(err);
+          subscriber.error(err);
+        }
+      )
+    );
+  });
+}
+"""
+
+
+def test_a_callback_whose_body_is_rewritten_after_a_marker_replaces_its_copy() -> None:
+    # `() => {` says little, and every line after it is new, but the original has a block of the
+    # same length right before the next anchor, ending with the same `},`: it is that callback,
+    # edited, not a new argument inserted next to it.
+    update = """\
+        // ... existing code ...
+        () => {
+          completed = true;
+          observer.finalize?.();
+          destination.complete();
+        },
+        (err) => {
+        // ... existing code ...
+"""
+    merged = apply(TAP, update, filename="tap.ts").merged_code
+    assert merged == TAP.replace("isUnsub = false;\n          observer.complete?.();\n          subscriber",
+                                 "completed = true;\n          observer.finalize?.();\n          destination")

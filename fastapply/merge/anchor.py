@@ -21,7 +21,7 @@ from ..deadline import check_deadline
 from .blocks import block_last, enclosing, opens_at, shallower_before, within
 from .chain import SortedIndices, count_in, heaviest_chain, span
 from .closers import edited_opener, end_in_doubt, whole_block_up
-from .context import context_before_marker, context_block
+from .context import context_before_deletion, context_before_marker, context_block
 from .lines import LazyWidths, Widths, block_end, block_stop, header_key, is_closer, is_trivial, opens_block, widths_of
 from .segments import GAP_KINDS, SnippetLine, code_segments
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
@@ -456,7 +456,8 @@ class Aligner:
             rest = head[next((i for i in range(len(head) - 1, -1, -1) if head[i] in self.pairs), -1) + 1:]
             self._greedy(rest[::-1], o_hi - 1, stop - 1, -1)
         self._greedy(tail[::-1], o_hi - 1, stop - 1, -1)
-        if tail and tail[0] not in self.pairs:
+        if tail and tail[0] not in self.pairs and not (
+                self.pairs.get(s_hi) == o_hi and context_before_deletion(self, tail, stop, o_hi, s_hi)):
             context_block(self, tail, stop, o_hi)
         if gaps and head and head[-1] not in self.pairs:
             upto = min((self.pairs[s] for s in tail if s in self.pairs), default=o_hi)

@@ -225,6 +225,37 @@ def context_before_marker(al: Aligner, head: list[int], lo: int, hi: int) -> Non
         al.fuzzy.update(s for s, _ in run)
 
 
+def context_before_deletion(al: Aligner, tail: list[int], lo: int, hi: int, after: int) -> bool:
+    """The lines after a marker up to the next anchor (`after`, paired with original line `hi`)
+    when the walk up from the anchor paired only their last lines (`end` / `}` / `end`) and left
+    the first unpaired (`return`): when all of them stand together in the original, at the same
+    depth relative to the anchor, followed by whole definitions up to it, they are the end of the
+    method before those definitions, shown as context, and the definitions are deleted (the
+    mirror of context_before_marker). Read the other way, the first line would be new code put
+    into the last definition before the anchor, next to a copy of the lines it was shown with.
+    Re-pairs them; True when done. O(tail + lines up to hi) per copy tried (at most COPIES_CAP)."""
+    code = [s for s in tail if al.snorm[s]]
+    if not code or code[0] in al.pairs or not any(s in al.pairs for s in code) \
+            or any(al.in_new_definition(s) for s in code):
+        return False
+    for start in nearest_below(al.opos.get(al.snorm[code[0]], []), hi, lo):
+        run, o = [], start
+        for s in code:
+            o = al._skip_blank(o, hi, +1)
+            if o >= hi or al.onorm[o] != al.snorm[s] \
+                    or al.owidth[o] - al.owidth[hi] != al.swidth[s] - al.swidth[after]:
+                break
+            run.append((s, o))
+            o += 1
+        if len(run) == len(code) and _whole_definitions(al, run[-1][1], hi):
+            for s in code:
+                al.pairs.pop(s, None)
+            al.pairs.update(run)
+            al.fuzzy.update(s for s, _ in run)
+            return True
+    return False
+
+
 def _whole_definitions(al: Aligner, lo: int, hi: int) -> bool:
     """True when the original lines strictly between lo and hi are whole definitions at hi's
     depth: every line at that depth a definition header, its closing line, or a comment or

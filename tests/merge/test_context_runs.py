@@ -589,3 +589,52 @@ def test_a_callback_whose_body_is_rewritten_after_a_marker_replaces_its_copy() -
     merged = apply(TAP, update, filename="tap.ts").merged_code
     assert merged == TAP.replace("isUnsub = false;\n          observer.complete?.();\n          subscriber",
                                  "completed = true;\n          observer.finalize?.();\n          destination")
+
+
+COLOR = """\
+module Thor
+  class Shell
+    class Color < Basic
+      def show_diff(destination, content)
+        if diff_lcs_loaded?
+          output_diff(destination, content)
+        else
+          super
+        end
+      end
+
+      def output_diff_line(diff)
+        case diff.action
+        when "-"
+          say "- #{diff.old_element.chomp}", :red, true
+        else
+          say "  #{diff.old_element.chomp}", nil, true
+        end
+      end
+
+      # Check if Diff::LCS is loaded.
+      def diff_lcs_loaded?
+        @diff_lcs_loaded ||= false
+      end
+    end
+  end
+end
+"""
+
+
+def test_the_end_of_a_method_after_a_marker_deletes_the_whole_methods_up_to_the_anchor() -> None:
+    # `super` / `end` / `end` end show_diff; output_diff_line, a whole method, stands between them
+    # and the anchor: the snippet deletes it. Walking up from the anchor paired the two `end`
+    # lines with output_diff_line's own, and `super` went into its `else` as new code.
+    update = """\
+          # ... existing code ...
+          super
+        end
+      end
+
+      # Check if Diff::LCS is loaded.
+      # ... existing code ...
+"""
+    merged = apply(COLOR, update, filename="color.rb").merged_code
+    start = COLOR.index("      def output_diff_line")
+    assert merged == COLOR[:start] + COLOR[COLOR.index("      # Check if"):]

@@ -57,12 +57,32 @@ def context_block(al: Aligner, tail: list[int], lo: int, hi: int) -> None:
         complete = len(run) == len(block) - offset
         if weak and not complete:
             continue  # `pass` / `return result` together, further up
+        # the trivial lines before `first` (`} || {` above a header), when they stand right
+        # before its copy, are the head of an edited block too
+        lead = _lead(al, block[:offset], start, lo) if offset and not complete and shift is not None else None
         if complete and (len(run) >= 2 and not weak
                          or shift is not None and ends_before_whole_blocks(al, run[-1], hi)) \
                 or not complete and offset == 0 and shift is not None and _edits_up_to(al, block, run, hi):
             al.pairs.update(run)
             al.fuzzy.update(s for s, _ in run)
+        elif lead is not None and _edits_up_to(al, block, lead + run, hi):
+            al.pairs.update(lead + run)
+            al.fuzzy.update(s for s, _ in lead + run)
         return
+
+
+def _lead(al: Aligner, lines: list[int], start: int, lo: int) -> list[tuple[int, int]] | None:
+    """The pairs of `lines` with the original lines right before `start` (blank lines skipped),
+    when they are the same text; else None. O(len(lines))."""
+    run: list[tuple[int, int]] = []
+    o = start - 1
+    for s in reversed(lines):
+        o = al._skip_blank(o, lo - 1, -1)
+        if o < lo or al.onorm[o] != al.snorm[s]:
+            return None
+        run.insert(0, (s, o))
+        o -= 1
+    return run
 
 
 def _unique_head(al: Aligner, block: list[int], lo: int, hi: int) -> list[tuple[int, int]]:

@@ -638,3 +638,50 @@ def test_the_end_of_a_method_after_a_marker_deletes_the_whole_methods_up_to_the_
     merged = apply(COLOR, update, filename="color.rb").merged_code
     start = COLOR.index("      def output_diff_line")
     assert merged == COLOR[:start] + COLOR[COLOR.index("      # Check if"):]
+
+
+APTITUDE = """\
+# Debian aptitude(1) completion                            -*- shell-script -*-
+
+_have grep-status && {
+    _comp_dpkg_hold_packages()
+    {
+        grep-status -P -e "^$1" -a -FStatus 'hold' -n -s Package
+    }
+} || {
+    _comp_dpkg_hold_packages()
+    {
+        command grep -B 2 'hold' /var/lib/dpkg/status |
+            awk "/Package: $1/ { print \\$2 }"
+    }
+}
+
+_aptitude()
+{
+    local cur prev words cword
+    _init_completion || return
+}
+"""
+
+
+def test_a_trivial_line_before_an_edited_block_places_it_at_the_copy_before_the_anchor() -> None:
+    # The function is defined in both branches; `} || {` above its header says which, and the
+    # block's lines up to `_aptitude()` replace the fallback's one for one. Read as new code, the
+    # rewritten function stood next to the old one in the same branch.
+    update = """\
+# ... existing code ...
+} || {
+    _comp_dpkg_hold_packages()
+    {
+        echo "_comp_dpkg_hold_packages is not supported here" >&2
+        return 1
+    }
+}
+
+_aptitude()
+# ... existing code ...
+"""
+    merged = apply(APTITUDE, update, filename="aptitude.bash").merged_code
+    old = "        command grep -B 2 'hold' /var/lib/dpkg/status |\n            awk \"/Package: $1/ { print \\$2 }\"\n"
+    new = "        echo \"_comp_dpkg_hold_packages is not supported here\" >&2\n        return 1\n"
+    assert merged == APTITUDE.replace(old, new)

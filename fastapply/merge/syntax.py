@@ -215,11 +215,14 @@ _PY_BLOCK = re.compile(r"^(?:if|elif|else|for|while|with|try|except|finally|def|
 
 
 def check_empty_blocks(spec: LanguageSpec | None, spliced: Spliced, items: list[SnippetLine]) -> None:
-    """Python only: refuse a merge in which a new line of the snippet opens a block that has no
+    """Python: refuse a merge in which a new line of the snippet opens a block that has no
     statement (`try:` right before the next top-level definition). tree-sitter-python parses that
     without an error, Python does not: the snippet's line was placed where its body is not (a
     column-0 marker after it read as standing for code after the block, not for its body).
+    Bash: the same for a brace group or function body left empty (see _check_empty_groups).
     O(new rows + the blank lines after them)."""
+    if spec is not None and spec.name == "bash":
+        _check_empty_groups(spliced, items)
     if spec is None or spec.name != "python":
         return
     lines = spliced.lines
@@ -236,3 +239,28 @@ def check_empty_blocks(spec: LanguageSpec | None, spliced: Spliced, items: list[
             f"(merged line {row + 1}), which Python rejects: the code that belongs in it was placed "
             "elsewhere. Show the block's first line of body after it, or put the marker indented "
             "inside the block", code=ErrorCode.SYNTAX_REGRESSED, line=number)
+
+
+def _check_empty_groups(spliced: Spliced, items: list[SnippetLine]) -> None:
+    """Bash: refuse a merge that puts a line opening a brace group (`_have grep-status && {`,
+    `name()` + `{`) right above a line that closes one (`}`, `} || {`) where the original does
+    not have the two together: bash rejects an empty group, tree-sitter-bash does not (the only
+    function of a group deleted, or a group's lines placed where its body is not).
+    O(merged lines), a test only on lines that end with `{`."""
+    lines, origin = spliced.lines, spliced.origin
+    for row, line in enumerate(lines):
+        if not line.rstrip().endswith("{") or line.lstrip().startswith("#"):
+            continue
+        after = next((r for r in range(row + 1, len(lines)) if lines[r].strip()), None)
+        if after is None or not lines[after].lstrip().startswith("}"):
+            continue
+        was, now = origin[row][1], origin[after][1]
+        if was >= 0 and now >= 0 and now - was == after - row:
+            continue  # (the original's own two lines, as they were)
+        s = next((origin[r][0] for r in (after, row) if origin[r][0] >= 0), -1)
+        number = items[s].number if s >= 0 else after + 1
+        raise ValidationError(
+            f"the merge would leave the block opened on merged line {row + 1} ({line.strip()!r}) empty, "
+            "which bash rejects: the code that belongs in it was deleted or placed elsewhere. Show the "
+            "block's first line of body after it, or keep a command in it",
+            code=ErrorCode.SYNTAX_REGRESSED, line=number)

@@ -529,7 +529,8 @@ def test_context_above_the_next_anchor_is_matched_up_from_it() -> None:
     # Between `_have grep-status && {` and the unique `grep ... dpkg/status` line there is no
     # marker: the snippet deletes the first `_purgeable`. Its `} || {` reads like a closing line,
     # so matching down from the first anchor stops at once; matched up from the next anchor,
-    # `} || {` and the two lines after it are the file's own, right above it.
+    # `} || {` and the two lines after it are the file's own, right above it. That leaves the
+    # `_have grep-status && {` group (merged line 13) empty, which bash rejects: refused, naming it.
     update = """\
 # ... unchanged ...
 _have grep-status && {
@@ -539,9 +540,15 @@ _have grep-status && {
         command grep -A 1 "Package: $1" /var/lib/dpkg/status
 # ... unchanged ...
 """
-    merged = apply(BASH_FILE, update, filename="dpkg-query.sh").merged_code
+    with pytest.raises(ApplyError) as caught:
+        apply(BASH_FILE, update, filename="dpkg-query.sh")
+    assert caught.value.code == "syntax_regressed"
+    assert "merged line 13 ('_have grep-status && {') empty" in caught.value.message
+    # with a command left in the group, the same placement merges
+    kept = BASH_FILE.replace("_have grep-status && {\n", "_have grep-status && {\n    _comp_purge=1\n")
+    merged = apply(kept, update.replace("&& {\n", "&& {\n    _comp_purge=1\n"), filename="dpkg-query.sh").merged_code
     first = '    _purgeable()\n    {\n        grep-status -P -e "^$1" -n -s Package\n    }\n'
-    assert merged == BASH_FILE.replace(first, "")
+    assert merged == kept.replace(first, "")
 
 
 TAP = """\

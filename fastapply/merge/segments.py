@@ -82,7 +82,8 @@ def place_markers(items: list[SnippetLine]) -> list[SnippetLine]:
     them: models write `// ... existing code ...` at column 0 anywhere, also right before a
     block's closing line, and a marker's indentation is read as where its block ends. The lines
     around a marker are the stronger evidence: a column-0 marker right before a closing line sits
-    inside the block that line closes, one right after a block header in that block's body, and
+    inside the block that line closes, one right after a block header in that block's body (at
+    the depth of the line after it when that is deeper: ` public:`, marker, a member), and
     one at the end of the snippet right under an indented line continues that line's block. Between
     two indented lines it may stand for the end of one definition and the start of the next, and
     keeps column 0. One pass, O(m)."""
@@ -103,9 +104,10 @@ def place_markers(items: list[SnippetLine]) -> list[SnippetLine]:
             width = prev  # the last line, right under code: the rest of the block that code is in
         elif is_closer(after.norm) and indent_width(after.text) < prev:
             width = prev  # right before a block's closing line: inside that block
-        elif before is not None and before.norm.endswith(("{", ":", "(", "[")) \
-                and indent_width(after.text) <= prev:
-            width = prev + 1  # the body of the block the line before opens
+        elif before is not None and before.norm.endswith(("{", ":", "(", "[")):
+            # the body of the block the line before opens (` public:`, then a marker, then a
+            # member one level deeper: the marker stands for the members above it)
+            width = max(prev + 1, indent_width(after.text))
         else:
             continue  # between two lines of code at column 0 it may stand for whole definitions
         if width:

@@ -144,6 +144,57 @@ def test_column0_marker_right_before_the_closing_brace_keeps_the_block() -> None
     assert merge(TS_CART, update, "cart.ts") == expected
 
 
+GLOO_HEADER = """\
+#pragma once
+
+#include <string>
+
+namespace c10d {
+
+class TORCH_API GlooDeviceFactory {
+  static std::mutex mutex_;
+
+ public:
+  // Create new device instance for specific interface.
+  static std::shared_ptr<::gloo::transport::Device> makeDeviceForInterface(
+      const std::string& interface,
+      bool lazyInit);
+
+  // Create new device instance for specific hostname or address.
+  static std::shared_ptr<::gloo::transport::Device> makeDeviceForHostname(
+      const std::string& hostname,
+      bool lazyInit);
+};
+
+} // namespace c10d
+"""
+
+
+def test_column0_marker_after_an_access_label_stands_for_the_members_under_it() -> None:
+    # ` public:` ends with ':' and the member after the marker is deeper: the marker is in the
+    # class body. Read at column 0 it ended the class there, which then counted as given whole
+    # (a new member its last line), and the members after the snippet's last line were dropped.
+    update = """\
+// ... existing code ...
+class TORCH_API GlooDeviceFactory {
+  static std::mutex mutex_;
+  static int retries_;
+
+ public:
+// ... existing code ...
+  static std::shared_ptr<::gloo::transport::Device> makeDeviceForInterface(
+      const std::string& interface,
+      bool record);
+
+  // Create new device instance for specific hostname or address.
+  static std::shared_ptr<::gloo::transport::Device> makeDeviceForHostname(
+// ... existing code ...
+"""
+    expected = GLOO_HEADER.replace("interface,\n      bool lazyInit", "interface,\n      bool record") \
+        .replace("mutex_;\n", "mutex_;\n  static int retries_;\n")
+    assert merge(GLOO_HEADER, update, "GlooDeviceFactory.hpp") == expected
+
+
 def test_marker_in_python_comment_syntax_inside_a_typescript_method() -> None:
     update = """\
   add(item: Item): void {

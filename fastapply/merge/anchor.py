@@ -30,10 +30,17 @@ _DP_LIMIT = 300  # candidates up to which the chain search weighs deletions (qua
 _DROP_COST = 0.1
 _DROP_CAP = 6.0
 _ORPHAN_MIN = 3  # deleted lines from which a dropped block header means a misplaced anchor
+_RULER = 12  # a line without a word this long (`# -----`) anchors where it is unique
 _WORDS = re.compile(r"\w")
 _SCALAR_FIELD = re.compile(r"^[\w.-]+: \S")
 _HIDDEN_END = 0.5  # weight of a block's closing line paired through a marker (below any unique line)
 _EAGER_WIDTHS = 5_000  # original lines from which their indentation is measured all at once
+
+
+def _ruler(norm: str) -> bool:
+    """A long line of punctuation (`# ------------`, `/* ====== */`): trivial by its lack of words,
+    but where it occurs once it says where it is as well as any line."""
+    return len(norm) >= _RULER and not _WORDS.search(norm)
 
 
 class Aligner:
@@ -296,8 +303,8 @@ class Aligner:
         trivial, fresh, weights = self.strivial, self.fresh_flags(), self._weights
         for s in range(s_lo, s_hi):
             norm = snorm[s]
-            if not norm or trivial[s] or fresh[s] or items[s].fresh:  # (in_new_definition, inline)
-                continue
+            if not norm or fresh[s] or items[s].fresh or trivial[s] and not _ruler(norm):
+                continue  # (fresh: in_new_definition, inline)
             where = opos.get(norm)
             if where:
                 # (chain.span and count_in, inlined: once per code line of every step; a text the

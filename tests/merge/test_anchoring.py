@@ -236,3 +236,41 @@ def test_a_run_of_edited_lines_replaces_the_lines_before_the_copy_as_far_on() ->
     merged = apply(SYSLOG, update, filename="syslog.go").merged_code
     assert merged == SYSLOG.replace("case logrus.PanicLevel:\n\t\treturn hook.Writer.Crit(line)\n\tcase logrus.Fatal",
                                     "case log.PanicLevel:\n\t\treturn hook.Writer.Emerg(line)\n\tcase log.Fatal")
+
+
+FITS = '''\
+class FitsGzipDecoder(ImageFile.PyDecoder):
+    _pulls_fd = True
+
+    def decode(self, buffer: bytes) -> tuple[int, int]:
+        assert self.fd is not None
+        with gzip.open(self.fd) as fp:
+            value = fp.read(self.state.xsize * self.state.ysize * 4)
+        self.set_as_raw(value)
+        return -1, 0
+
+
+# --------------------------------------------------------------------
+# Registry
+
+Image.register_open(FitsImageFile.format, FitsImageFile, _accept)
+Image.register_decoder("fits_gzip", FitsGzipDecoder)
+'''
+
+
+def test_a_ruler_comment_found_once_anchors_the_end_of_a_rewritten_method() -> None:
+    # `# ----` has no word, so it counted as trivial and anchored nothing: the rewritten method's
+    # lines and the ruler after them went in as new code, and the file's ruler stayed below.
+    update = '''\
+# ... existing code ...
+    def decode(self, buffer: bytes) -> tuple[int, int]:
+        logger.debug("decode is not supported here")
+        return None
+
+
+# --------------------------------------------------------------------
+# ... existing code ...
+'''
+    merged = apply(FITS, update, filename="FitsImagePlugin.py").merged_code
+    body = FITS[FITS.index("        assert self.fd"):FITS.index("\n\n\n# ----")]
+    assert merged == FITS.replace(body, '        logger.debug("decode is not supported here")\n        return None')

@@ -176,12 +176,21 @@ def block_end(lines: list[str], norms: list[str], start: int, stop: int, skip: s
         if not norms[index] or (skip and index in skip):
             continue
         width = width_of(index)
-        if width > base or continues_block(norms[index]):
+        if width > base or continues_block(norms[index]) or is_directive(norms[index]):
             continue  # (a deeper line is passed over whatever it is: its width is the cheap test)
         if width < base:
             return None
         return index if is_closer(norms[index]) else None
     return None
+
+
+# A C preprocessor conditional: written at column 0 anywhere, also inside a class or function body,
+# it neither ends nor opens a block (`#ifdef NCCL_HAS_SYMMEM` among a class's members).
+_DIRECTIVE = re.compile(r"^#\s*(?:if|ifdef|ifndef|elif|else|endif)\b")
+
+
+def is_directive(norm: str) -> bool:
+    return norm[:1] == "#" and bool(_DIRECTIVE.match(norm))
 
 
 def block_extent(lines: list[str], norms: list[str], start: int,
@@ -203,7 +212,7 @@ def block_stop(lines: list[str], norms: list[str], start: int, widths: Widths | 
     base = width_of(start)
     last = start
     for index in range(start + 1, len(lines)):
-        if not norms[index] or continues_block(norms[index]):
+        if not norms[index] or continues_block(norms[index]) or is_directive(norms[index]):
             continue
         width = width_of(index)
         if width > base:

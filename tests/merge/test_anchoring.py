@@ -274,3 +274,54 @@ def test_a_ruler_comment_found_once_anchors_the_end_of_a_rewritten_method() -> N
     merged = apply(FITS, update, filename="FitsImagePlugin.py").merged_code
     body = FITS[FITS.index("        assert self.fd"):FITS.index("\n\n\n# ----")]
     assert merged == FITS.replace(body, '        logger.debug("decode is not supported here")\n        return None')
+
+
+
+DEVCOMM = """\
+#pragma once
+
+namespace c10d::symmetric_memory {
+
+class TORCH_API DevCommManager {
+ public:
+  explicit DevCommManager(const c10::Device device) : device_(device) {}
+
+#ifdef NCCL_HAS_SYMMEM_DEVICE_SUPPORT
+  std::optional<ncclDevComm> get_devcomm(const std::string& group_name) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return find(group_name);
+  }
+#endif
+
+ private:
+  c10::Device device_;
+  std::mutex mutex_;
+};
+
+inline bool devcomm_supported(const c10::Device device) {
+  if (!device.is_cuda()) {
+    return false;
+  }
+  int value = 0;
+  C10_CUDA_CHECK(cudaDeviceGetAttribute(&value, cudaDevAttrMultiGpuBoardGroupID, device.index()));
+  LOG(INFO) << "devcomm_supported: device=" << device << " value=" << value;
+  return value != 0;
+}
+
+} // namespace c10d::symmetric_memory
+"""
+
+
+def test_a_preprocessor_line_at_column_0_does_not_end_the_class_it_is_in() -> None:
+    # The snippet gives the whole class (no marker). `#ifdef` at column 0 among its members read
+    # as the class's end, so only the members above it were replaced and the rest stayed after
+    # the new class: its `private:` section twice, and a second `};`.
+    update = """\
+class TORCH_API DevCommManager {
+  // Not available in this build.
+  DevCommManager() = delete;
+};
+"""
+    merged = apply(DEVCOMM, update, filename="devcomm_manager.hpp").merged_code
+    start, end = DEVCOMM.index(" public:"), DEVCOMM.index("};")
+    assert merged == DEVCOMM[:start] + "  // Not available in this build.\n  DevCommManager() = delete;\n" + DEVCOMM[end:]

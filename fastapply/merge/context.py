@@ -216,6 +216,8 @@ def context_before_marker(al: Aligner, head: list[int], lo: int, hi: int) -> Non
     a line of the file right after the definitions they were shown without. Only whole
     definitions (headers, their bodies and closing lines, comments) may lie between; statements
     between would make the lines as likely new code, and they stay unpaired (refused later).
+    Lines the original has nowhere may stand among them after the first (a new line in a doc
+    comment shown as context): new code there, when two or more lines pair.
     O(lines between the anchor and the copy)."""
     paired = [s for s in head if s in al.pairs]
     if paired:
@@ -236,11 +238,13 @@ def context_before_marker(al: Aligner, head: list[int], lo: int, hi: int) -> Non
     start, run, o = copies[0], [], copies[0]
     for s in block:
         o = al._skip_blank(o, hi, +1)
-        if o >= hi or al.onorm[o] != al.snorm[s]:
+        if o < hi and al.onorm[o] == al.snorm[s]:
+            run.append((s, o))
+            o += 1
+        elif al.snorm[s] in al.opos or not run:
             return
-        run.append((s, o))
-        o += 1
-    if _whole_definitions(al, a, start):
+        # (else a line the original has nowhere, inserted into the context: new code there)
+    if (len(run) == len(block) or len(run) >= 2) and _whole_definitions(al, a, start):
         al.pairs.update(run)
         al.fuzzy.update(s for s, _ in run)
 

@@ -692,3 +692,53 @@ _aptitude()
     old = "        command grep -B 2 'hold' /var/lib/dpkg/status |\n            awk \"/Package: $1/ { print \\$2 }\"\n"
     new = "        echo \"_comp_dpkg_hold_packages is not supported here\" >&2\n        return 1\n"
     assert merged == APTITUDE.replace(old, new)
+
+
+GO_FLAGS = """\
+package cobra
+
+// MarkFlagRequired instructs the various shell completion implementations to
+// prioritize the named flag when performing completion.
+func MarkFlagRequired(flags *pflag.FlagSet, name string) error {
+	return flags.SetAnnotation(name, BashCompOneRequiredFlag, []string{"true"})
+}
+
+// MarkFlagFilename instructs the various shell completion implementations to
+// limit completions for the named flag to the specified file extensions.
+func (c *Command) MarkFlagFilename(name string, extensions ...string) error {
+	return MarkFlagFilename(c.Flags(), name, extensions...)
+}
+
+// MarkFlagCustom adds the BashCompCustom annotation to the named flag, if it exists.
+// This will only work for bash completion.
+func (c *Command) MarkFlagCustom(name string, f string) error {
+	return MarkFlagCustom(c.Flags(), name, f)
+}
+
+// MarkFlagCustom adds the BashCompCustom annotation to the named flag, if it exists.
+// This will only work for bash completion.
+func MarkFlagCustom(flags *pflag.FlagSet, name string, f string) error {
+	return flags.SetAnnotation(name, BashCompCustom, []string{f})
+}
+"""
+
+
+def test_context_before_a_marker_with_a_new_comment_line_in_it_still_deletes_what_it_skips() -> None:
+    # After `}` the snippet shows MarkFlagCustom's doc comment (in the file twice) with one new
+    # line in it: it is the nearest copy's, and MarkFlagFilename between them is deleted. Read as
+    # new code, the doc comment went in twice and MarkFlagFilename stayed.
+    update = """\
+// ... existing code ...
+	return flags.SetAnnotation(name, BashCompOneRequiredFlag, []string{"true"})
+}
+
+// MarkFlagCustom adds the BashCompCustom annotation to the named flag, if it exists.
+// See the changelog for the history of this rule.
+// This will only work for bash completion.
+// ... existing code ...
+"""
+    merged = apply(GO_FLAGS, update, filename="shell_completions.go").merged_code
+    start = GO_FLAGS.index("// MarkFlagFilename")
+    rest = GO_FLAGS[GO_FLAGS.index("// MarkFlagCustom"):]
+    assert merged == GO_FLAGS[:start] + rest.replace(
+        "exists.\n// This", "exists.\n// See the changelog for the history of this rule.\n// This", 1)

@@ -15,7 +15,8 @@ from .lines import continues_block, header_key, indent_width, is_closer, opens_b
 # where a merged line came from (splice.py): an original line, a snippet line, a marker that kept nothing
 ORIG, SNIP, EMPTY = "o", "s", "m"
 
-_STATEMENT = re.compile(r"^(?:return|if|for|while|switch|else|try|do|catch|case|with|match|loop)\b")
+# (also a match arm, `Ref::Named(name) => {`: an `=>` with no `=` before it, unlike `f = (x) => {`)
+_STATEMENT = re.compile(r"^(?:(?:return|if|for|while|switch|else|try|do|catch|case|with|match|loop)\b|[^=]*=>\s*\{$)")
 # a line of a definition's header above its name: `template <typename T>`, `static inline int`
 _HEADER_PREFIX = re.compile(r"^(?:template\s*<.*>|[\w:*&<>, ]+)$")
 _PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--")
@@ -169,6 +170,29 @@ class Spacing:
         if after == len(self.orig) or indent_width(self.orig[after]) != width:
             return None
         return after - end
+
+    def moved_glued(self, out: list[tuple[str, str, int, int]], before: int, after: int) -> bool:
+        """out[before] closes a new definition that the original has elsewhere (moved: its header
+        occurs there once), right next to the definition out[after] opens, with no blank line
+        between the two, and the snippet glues them too: they stay glued (a swap of two
+        neighbours written as the file has them). O(length of the two definitions)."""
+        text, prev = out[after][0], out[before][0]
+        width, at = indent_width(text), out[after][2]
+        if at < 0 or out[before][1] != SNIP or out[before][2] >= 0 or indent_width(prev) != width \
+                or not is_closer(prev.strip()):
+            return False
+        index = before - 1
+        while index >= 0 and out[index][1] == SNIP and out[index][2] < 0:
+            line = out[index][0]
+            if line.strip() and indent_width(line) <= width:
+                if indent_width(line) < width or is_closer(line.strip()):
+                    return False
+                moved = self._original_index(line)
+                return moved is not None and moved >= 0 and moved != at \
+                    and all(self.orig[k].strip() for k in range(min(moved, at), max(moved, at))) \
+                    and is_closer(self.orig[max(moved, at) - 1].strip())
+            index -= 1
+        return False
 
     def _starts_definition(self, index: int, width: int) -> bool:
         """Original line `index` opens a definition at `width`, or the comments above one."""

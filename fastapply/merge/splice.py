@@ -186,8 +186,8 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
                     count = 0
                 else:
                     # no blank line at all before a new definition: the file's own spacing, if it has one
-                    count = spacing.before_new(out, last_index, index) or \
-                        _gap_before_anchor(out, last_index, index, orig, 0)
+                    count = 0 if spacing.moved_glued(out, last_index, index) else \
+                        spacing.before_new(out, last_index, index) or _gap_before_anchor(out, last_index, index, orig, 0)
                 if s in moved:
                     count = _moved_gap(out, last_index, index, moved, count, 0)
                 result.extend([""] * count)

@@ -368,3 +368,85 @@ def test_blank_lines_only_with_context_that_also_fits_across_a_whole_function_ar
     with pytest.raises(fastapply.ApplyError) as caught:
         fastapply.apply(original, snippet, filename="h.py")
     assert caught.value.code == "ambiguous_anchor"
+HPACK = """\
+local function decode_string(str, pos)
+	local val, newpos = read(str, pos)
+	return val, newpos
+end
+
+local function compound_key(name, value)
+	return spack("s4s4", name, value)
+end
+local function uncompound_key(key)
+	return sunpack("s4s4", key)
+end
+-- Section 4.1
+local function dynamic_table_entry_size(k)
+	return 32 - 8 + #k
+end
+"""
+
+
+def test_two_glued_neighbours_swapped_stay_glued() -> None:
+    # The file writes the two helpers with no blank line between them; the snippet swaps them,
+    # glued as well. The moved one brings its spacing: no blank line is added before the other.
+    update = """\
+-- ... existing code ...
+	return val, newpos
+end
+
+local function uncompound_key(key)
+	return sunpack("s4s4", key)
+end
+local function compound_key(name, value)
+	return spack("s4s4", name, value)
+end
+-- Section 4.1
+-- ... existing code ...
+"""
+    merged = apply(HPACK, update, filename="hpack.lua").merged_code
+    compound = 'local function compound_key(name, value)\n\treturn spack("s4s4", name, value)\nend\n'
+    uncompound = 'local function uncompound_key(key)\n\treturn sunpack("s4s4", key)\nend\n'
+    assert merged == HPACK.replace(compound + uncompound, uncompound + compound)
+
+
+
+RUST_EXPAND = """\
+use crate::re_bytes;
+
+pub fn expand_str(caps: &Captures<'_>, dst: &mut String) {
+    dst.push_str("start");
+}
+
+pub fn find_cap_ref(replacement: &[u8]) -> Option<CaptureRef<'_>> {
+    None
+}
+"""
+
+
+def test_match_arms_in_new_code_stay_glued() -> None:
+    # `Ref::Named(name) => {` after the closing `}` of the arm above is a match arm, not a new
+    # definition after a sibling's end: no blank line goes between them.
+    update = """\
+// ... existing code ...
+pub fn expand_str(caps: &Captures<'_>, dst: &mut String) {
+    dst.push_str("start");
+}
+
+pub fn expand_bytes(caps: &Captures<'_>, dst: &mut Vec<u8>, cap: Ref<'_>) {
+    match cap {
+        Ref::Number(i) => {
+            dst.extend(caps.get(i).map(|m| m.as_bytes()).unwrap_or(b""));
+        }
+        Ref::Named(name) => {
+            dst.extend(caps.name(name).map(|m| m.as_bytes()).unwrap_or(b""));
+        }
+    }
+}
+
+pub fn find_cap_ref(replacement: &[u8]) -> Option<CaptureRef<'_>> {
+// ... existing code ...
+"""
+    merged = apply(RUST_EXPAND, update, filename="expand.rs").merged_code
+    new = update.split("}\n\n", 1)[1].split("pub fn find_cap_ref")[0]
+    assert merged == RUST_EXPAND.replace("pub fn find_cap_ref", new + "pub fn find_cap_ref")

@@ -39,6 +39,7 @@ def check_placement(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
     _check_unplaced_context(al)
     _check_unplaced_marker_lookalikes(al)
     _check_unique_lines_twice(al, spliced)
+    _check_unique_line_kept(al, spliced)
     _check_headers_elsewhere(al)
 
 
@@ -186,6 +187,52 @@ def _check_unique_lines_twice(al: Aligner, spliced: Spliced) -> None:
                             "unchanged line next to it",
                             code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
                 s += step
+
+
+def _check_unique_line_kept(al: Aligner, spliced: Spliced) -> None:
+    """O(m * _NEAR_WALK): an unpaired snippet line outside a new definition that is, once in each,
+    a line of the original the merge keeps, when the snippet lines on both sides of it, out to the
+    nearest paired ones, stand on both sides of that original line too (new lines passed over)
+    and both paired lines went to other copies of their text: its part was placed at another
+    copy of the lines around it (shown out of file order), and the merge would hold it twice."""
+    present = spliced.row_of()  # (its keys: the original lines the merge keeps)
+    for s, item in enumerate(al.items):
+        if item.kind != "code" or s in al.pairs or is_trivial(item.norm):
+            continue
+        where = al.opos.get(item.norm, ())
+        if len(where) != 1 or len(al.spos[item.norm]) != 1 or where[0] not in present \
+                or al.in_new_definition(s) or not _context_fits_there(al, s, where[0], -1) \
+                or not _context_fits_there(al, s, where[0], +1):
+            continue
+        raise ValidationError(
+            f"snippet line {item.number} ({item.text.strip()!r}) is original line {where[0] + 1}, and the "
+            "lines around it fit there too, but its part was placed at another copy of them, so the merge "
+            "would hold it twice. Show the parts of the snippet in file order, or one more unchanged, "
+            "distinctive line next to it",
+            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+_NEAR_WALK = 20  # snippet lines read on each side of an unplaced line for its context
+
+
+def _context_fits_there(al: Aligner, s: int, u: int, step: int) -> bool:
+    """The snippet's code lines from s in direction `step`, out to its nearest paired line p,
+    equal the original lines from u the same way one for one (lines the original has nowhere
+    passed over: new code), and p is paired with another original line than the one that fits.
+    O(_NEAR_WALK)."""
+    o, k = u + step, s + step
+    while 0 <= k < len(al.items) and abs(k - s) <= _NEAR_WALK and k not in al.markers:
+        norm = al.snorm[k]
+        if norm and (k in al.pairs or norm in al.opos):
+            while 0 <= o < len(al.onorm) and not al.onorm[o]:
+                o += step
+            if not 0 <= o < len(al.onorm) or al.onorm[o] != norm:
+                return False
+            if k in al.pairs:
+                return al.pairs[k] != o
+            o += step
+        k += step
+    return False
 
 
 def _check_unplaced_marker_lookalikes(al: Aligner) -> None:

@@ -1037,3 +1037,70 @@ def test_edited_lines_closed_by_a_common_line_before_a_marker_replace_the_old_on
     expected = PY_VERSIONS.replace("    executable = cmd.split()[0]\n    if find_executable(executable) is None:",
                                    "    program = cmd.split()[0]\n    if find_program(program) is None:")
     assert apply(PY_VERSIONS, snippet, language="python").merged_code == expected
+
+
+EMAIL_PARSER = '''\
+class Parser:
+    def __init__(self, _class=None, *, policy=compat32):
+        """Parser of RFC 2822 and MIME email messages.
+
+        _class is the class to instantiate for new message objects when they
+        must be created.  This class must have a constructor that can take
+        zero arguments.  Default is Message.Message.
+        """
+        self._class = _class
+        self.policy = policy
+
+    def parse(self, fp, headersonly=False):
+        feedparser = FeedParser(self._class, policy=self.policy)
+        return feedparser.close()
+
+
+class HeaderParser(Parser):
+    def parse(self, fp, headersonly=True):
+        return Parser.parse(self, fp, True)
+
+
+class BytesParser:
+
+    def __init__(self, *args, **kw):
+        """Parser of binary RFC 2822 and MIME email messages.
+
+        _class is the class to instantiate for new message objects when they
+        must be created.  This class must have a constructor that can take
+        zero arguments.  Default is Message.Message.
+        """
+        self.parser = Parser(*args, **kw)
+
+    def parse(self, fp, headersonly=False):
+        fp = TextIOWrapper(fp, encoding='ascii', errors='surrogateescape')
+        return self.parser.parse(fp, headersonly)
+'''
+
+
+def test_a_line_found_once_whose_part_went_to_another_copy_is_refused_not_kept_twice() -> None:
+    # The snippet shows BytesParser's __init__ first, then HeaderParser, out of file order. The
+    # docstring's tail and `def parse(...)` are in both classes, and in file order the part must
+    # come before HeaderParser: it went to Parser's copy, where the edit replaced Parser's body,
+    # and `self.parser = Parser(*args, **kw)`, a line of BytesParser only, with the same lines
+    # around it there, went in as new code while BytesParser kept its own: refused, naming it.
+    update = '''\
+        # ... existing code ...
+        must be created.  This class must have a constructor that can take
+        zero arguments.  Default is Message.Message.
+        """
+        log_init_step("__init__")
+        self.parser = Parser(*args, **kw)
+
+    def parse(self, fp, headersonly=False):
+        # ... existing code ...
+        return Parser.parse(self, fp, True)
+
+
+class BytesParser:
+    # ... existing code ...
+'''
+    with pytest.raises(ApplyError) as caught:
+        apply(EMAIL_PARSER, update, filename="parser.py")
+    assert caught.value.code == "ambiguous_anchor"
+    assert "snippet line 6 ('self.parser = Parser(*args, **kw)')" in caught.value.message

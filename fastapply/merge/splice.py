@@ -239,8 +239,10 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
             usual = spacing.before_new(out, last_index, run_end)
             count = _gap_before_anchor(out, last_index, run_end, orig, count) if usual is None else usual
             if count and not pep8_gap(after[0]):
-                # (the per-indentation bound, at least 1, only matters above 1: mostly not measured)
-                count = min(count, spacing.most())
+                # (the per-indentation bound, at least 1, only matters above 1: mostly not measured;
+                # the file's bound is at least 1 too: a file without a blank line still gets the one
+                # the snippet writes between its code and new code)
+                count = min(count, max(spacing.most(), 1))
                 if count > 1:
                     count = min(count, spacing.most(indent_width(after[0])) or 1)
             count = _moved_gap(out, last_index, run_end, moved, count, len(run))

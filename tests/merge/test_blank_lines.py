@@ -450,3 +450,27 @@ pub fn find_cap_ref(replacement: &[u8]) -> Option<CaptureRef<'_>> {
     merged = apply(RUST_EXPAND, update, filename="expand.rs").merged_code
     new = update.split("}\n\n", 1)[1].split("pub fn find_cap_ref")[0]
     assert merged == RUST_EXPAND.replace("pub fn find_cap_ref", new + "pub fn find_cap_ref")
+
+
+
+IDENTITY_TS = "".join(f" * line {n} of the doc comment\n" for n in range(20)).join(["/**\n", """ */
+export function identity<T>(x: T): T {
+  return x;
+}
+"""])
+
+
+def test_a_file_without_blank_lines_keeps_the_one_the_snippet_writes_before_new_code() -> None:
+    # The file has no blank line at all, so its longest run of blank lines is 0; that bound took
+    # the one blank line the snippet writes between the last function and a new one.
+    update = """\
+// ... existing code ...
+  return x;
+}
+
+function coalesceValue<T>(value: T | undefined, fallback: T): T {
+  return value ?? fallback;
+}
+"""
+    merged = apply(IDENTITY_TS, update, filename="identity.ts").merged_code
+    assert merged == IDENTITY_TS + "\n" + update.split("}\n\n", 1)[1]

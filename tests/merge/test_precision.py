@@ -1079,13 +1079,13 @@ class BytesParser:
 
 
 def test_a_line_found_once_whose_part_went_to_another_copy_is_refused_not_kept_twice() -> None:
-    # The snippet shows BytesParser's __init__ first, then HeaderParser, out of file order. The
-    # docstring's tail and `def parse(...)` are in both classes, and in file order the part must
-    # come before HeaderParser: it went to Parser's copy, where the edit replaced Parser's body,
-    # and `self.parser = Parser(*args, **kw)`, a line of BytesParser only, with the same lines
-    # around it there, went in as new code while BytesParser kept its own: refused, naming it.
-    update = '''\
-        # ... existing code ...
+    # BytesParser's __init__ shown first, then HeaderParser: out of file order. The docstring's tail
+    # and `def parse(...)` are in both classes. With a marker before it, the first part is put back
+    # in file order by its one unique line and the lines next to it (order.py), and the new line
+    # goes into BytesParser. Without one, the first part is the file's head and stays first, so it
+    # goes to Parser's copy of those lines, where `self.parser = Parser(*args, **kw)`, a line of
+    # BytesParser only, would go in as new code while BytesParser kept its own: refused, naming it.
+    parts = '''\
         must be created.  This class must have a constructor that can take
         zero arguments.  Default is Message.Message.
         """
@@ -1100,7 +1100,9 @@ def test_a_line_found_once_whose_part_went_to_another_copy_is_refused_not_kept_t
 class BytesParser:
     # ... existing code ...
 '''
+    merged = apply(EMAIL_PARSER, "        # ... existing code ...\n" + parts, filename="parser.py").merged_code
+    assert merged == EMAIL_PARSER.replace('        """\n        self.parser', '        """\n        log_init_step("__init__")\n        self.parser')
     with pytest.raises(ApplyError) as caught:
-        apply(EMAIL_PARSER, update, filename="parser.py")
+        apply(EMAIL_PARSER, parts, filename="parser.py")
     assert caught.value.code == "ambiguous_anchor"
-    assert "snippet line 6 ('self.parser = Parser(*args, **kw)')" in caught.value.message
+    assert "snippet line 5 ('self.parser = Parser(*args, **kw)')" in caught.value.message

@@ -55,22 +55,32 @@ def _whole_blocks(al: Aligner, lo: int, hi: int) -> bool:
         all(al.owidth[index] >= base for index in between)
 
 
+def _context_from(al: Aligner, marker: int, step: int) -> tuple[list[int], int | None]:
+    """The paired lines from the marker towards `step` (in snippet order), up to the first one
+    that occurs once in the original (returned as the anchor; None when a line that is not paired,
+    or that the original has nowhere, comes first: an edited line, which no copy of the block can
+    hold, so the walk stays short). Blank lines are passed over. O(the lines walked)."""
+    block: list[int] = []
+    s = marker + step
+    while 0 <= s < len(al.items) and (s in al.pairs or al.items[s].kind == "blank"):
+        if s in al.pairs:
+            where = al.opos.get(al.snorm[s], ())
+            if len(where) == 1:
+                return (block if step > 0 else block[::-1]), s
+            if not where:
+                break
+            block.append(s)
+        s += step
+    return (block if step > 0 else block[::-1]), None
+
+
 def ambiguous_block(al: Aligner) -> int | None:
     """A block of context lines right after a marker, none of them unique in the original, paired
     right before the next anchor (deleting nothing), that also occurs, whole and at the same depth,
     further up with only whole blocks between it and that anchor: the snippet may as well mean to
     delete those blocks (two functions that end alike). Returns the block's first line, or None."""
     for marker in al.marker_list:
-        block, s, anchor = [], marker + 1, None
-        while s < len(al.items) and (s in al.pairs or al.items[s].kind == "blank"):
-            if s in al.pairs and len(al.opos.get(al.snorm[s], ())) == 1:
-                anchor = s  # the first distinctive line: where a deletion would end
-                break
-            if s in al.pairs and not al.opos.get(al.snorm[s]):
-                break  # an edited line: no copy of the block can hold it (and the walk stays short)
-            if s in al.pairs:
-                block.append(s)
-            s += 1
+        block, anchor = _context_from(al, marker, +1)  # (anchor: where a deletion would end)
         if anchor is None or len(block) < 2 and not (block and _telling(al.snorm[block[0]])) \
                 or al.items[anchor - 1].kind != "blank" \
                 or all(is_closer(al.snorm[b]) or is_trivial(al.snorm[b]) for b in block):
@@ -100,17 +110,7 @@ def ambiguous_tail(al: Aligner) -> int | None:
     start alike: `# Given a path to a .pyc file in the archive, return the`). Returns the block's
     first line, or None. O(snippet lines + the copies looked at, capped)."""
     for marker in al.marker_list:
-        block, s, anchor = [], marker - 1, None
-        while s >= 0 and (s in al.pairs or al.items[s].kind == "blank"):
-            if s in al.pairs and len(al.opos.get(al.snorm[s], ())) == 1:
-                anchor = s  # the last distinctive line: where a deletion would start
-                break
-            if s in al.pairs and not al.opos.get(al.snorm[s]):
-                break  # an edited line: no copy of the block can hold it (and the walk stays short)
-            if s in al.pairs:
-                block.append(s)
-            s -= 1
-        block.reverse()
+        block, anchor = _context_from(al, marker, -1)  # (anchor: where a deletion would start)
         if anchor is None or len(block) < 2 and not (block and _telling(al.snorm[block[0]])) \
                 or al.items[anchor + 1].kind != "blank" \
                 or all(is_closer(al.snorm[b]) or is_trivial(al.snorm[b]) for b in block):

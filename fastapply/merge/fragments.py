@@ -64,6 +64,9 @@ def parse_part(spec: LanguageSpec, part: list[str], cut_short: bool, whole: bool
     if first.startswith("*") and not first.startswith("*/") and ["/*", "*/"] in spec.block_comments:
         lines = ["/*", *lines]  # it starts inside a doc comment (the wrapper goes above this line)
     rows = len(lines) - len(part)
+    body = "\n".join(lines)
+    if ["/*", "*/"] in spec.block_comments and body.rfind("/*") > body.rfind("*/"):
+        lines = [*lines, "*/"]  # it ends inside a doc comment the next marker elides: close it
     best: Parsed | None = None
     best_errors = 0
     wrap = cut > 0 or spec.name in _OBJECT_LANGUAGES and not first.startswith(("{", "["))

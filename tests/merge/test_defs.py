@@ -237,3 +237,28 @@ class Other # a note on the header
 end'''))
     assert (found["initialize"].first, found["initialize"].header) == (1, 3)
     assert (found["run"].first, found["run"].header) == (9, 9)
+
+
+def test_a_part_that_ends_inside_a_doc_comment_keeps_its_method_and_the_comment_above_it() -> None:
+    """The next marker cuts the part inside the doc comment of the method after it (`/**` and one
+    line, right under the method's `}`). Closed for the parse, the part reads as class members:
+    `public function debug` is a method whose doc comment is its first line. Before, every variant
+    had one error, the unwrapped text won, and `public` stood between the comment and a top-level
+    function (symfony GithubActionReporter.php: the method then could not be moved)."""
+    text = '''        return false !== getenv('GITHUB_ACTIONS');
+    }
+
+    /**
+     * Output a debug log using the Github annotations format.
+     *
+     * @see https://docs.github.com/en/free-pro-team@latest/actions/reference/workflow-commands-for-github-actions#setting-a-debug-message
+     */
+    public function debug(string $message, ?string $file = null, ?int $line = null, ?int $col = null): void
+    {
+        $this->log('debug', $message, $file, $line, $col);
+    }
+    /**
+     * Output an error using the Github annotations format.'''
+    found = _read("php", "<?php\n// ...\n" + text + "\n// ...", markers=(1, 16))
+    assert [(d.name, d.kind, d.first, d.header, d.last) for d in found] == \
+        [("debug", "method_declaration", 5, 10, 13)]

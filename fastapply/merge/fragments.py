@@ -66,11 +66,11 @@ def parse_part(spec: LanguageSpec, part: list[str], cut_short: bool, whole: bool
     rows = len(lines) - len(part)
     body = "\n".join(lines)
     if ["/*", "*/"] in spec.block_comments and body.rfind("/*") > body.rfind("*/"):
-        lines = [*lines, "*/"]  # it ends inside a doc comment the next marker elides: close it
+        body += "\n*/"  # it ends inside a doc comment the next marker elides: close it
     best: Parsed | None = None
     best_errors = 0
     wrap = cut > 0 or spec.name in _OBJECT_LANGUAGES and not first.startswith(("{", "["))
-    for tried, (text, added, closed) in enumerate(_variants(spec, heads, "\n".join(lines), cut_short, wrap)):
+    for tried, (text, added, closed) in enumerate(_variants(spec, heads, body, cut_short, wrap)):
         tree = parse(spec, text)
         if tree is None:
             return None

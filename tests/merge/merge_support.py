@@ -19,3 +19,41 @@ def aligned(original: str, update: str, pairs: dict[int, int], drop: set[int] | 
     style = detect_style(orig)
     drop = drop or set()
     return al, splice(items, orig, pairs, file_style=style, snip_style=style, drop=drop), drop
+
+
+# A PHP class of four methods (tests of parts that end with the class's own closing brace).
+TAGS_PHP = """<?php declare(strict_types=1);
+
+namespace App\\Processor;
+
+class TagProcessor
+{
+    private array $tags;
+
+    public function __construct(array $tags = [])
+    {
+        $this->setTags($tags);
+    }
+
+    public function addTags(array $tags = []): self
+    {
+        $this->tags = array_merge($this->tags, $tags);
+
+        return $this;
+    }
+
+    public function setTags(array $tags = []): self
+    {
+        $this->tags = $tags;
+
+        return $this;
+    }
+
+    public function __invoke(array $record): array
+    {
+        $record['extra']['tags'] = $this->tags;
+
+        return $record;
+    }
+}
+"""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fastapply.languages import get_language
 from fastapply.merge.defs import Definition, read_definitions
 from fastapply.merge.segments import normalize_all
+from merge_support import TAGS_PHP
 
 
 def _read(language: str, text: str, markers: tuple[int, ...] = ()) -> list[Definition]:
@@ -168,26 +169,10 @@ def test_a_part_that_ends_by_closing_its_class_keeps_the_methods_before_that_bra
     """The part starts at the end of one method and ends with the class's own `}`: both close
     blocks opened before the part. Only the head up to the first one is an elided block's end;
     the class's brace goes alone, and the methods between are the part's (they were all blanked)."""
-    text = '''        $this->setTags($tags);
-    }
-
-    public function addTags(array $tags = []): self
-    {
-        $this->tags = array_merge($this->tags, $tags);
-
-        return $this;
-    }
-
-    public function setTags(array $tags = []): self
-    {
-        $this->tags = $tags;
-
-        return $this;
-    }
-}'''
-    found = _read("php", "<?php\n// ...\n" + text + "\n// ...", markers=(1, 19))
+    text = TAGS_PHP[TAGS_PHP.index("        $this->setTags($tags);"):].rstrip("\n")
+    found = _read("php", "<?php\n// ...\n" + text + "\n// ...", markers=(1, 26))
     assert [(d.name, d.header, d.last, d.complete) for d in found] == \
-        [("addTags", 5, 10, True), ("setTags", 12, 17, True)]
+        [("addTags", 5, 10, True), ("setTags", 12, 17, True), ("__invoke", 19, 24, True)]
 
 
 def test_a_part_that_starts_two_blocks_deep_skips_the_statements_between_their_ends() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fastapply import ApplyError, apply
+from merge_support import TAGS_PHP
 
 PRICING = '''import math
 from dataclasses import dataclass
@@ -262,43 +263,6 @@ def test_a_closing_line_after_a_marker_closes_the_block_its_context_lines_belong
     read the second function as deleted, or refused)."""
     expected = LVM_BASH.replace("h s b k m g'", "h s b k m g t'")
     assert apply(LVM_BASH, SNIPPET_LVM_BASH, filename="lvm.sh").merged_code == expected
-
-
-TAGS_PHP = """<?php declare(strict_types=1);
-
-namespace App\\Processor;
-
-class TagProcessor
-{
-    private array $tags;
-
-    public function __construct(array $tags = [])
-    {
-        $this->setTags($tags);
-    }
-
-    public function addTags(array $tags = []): self
-    {
-        $this->tags = array_merge($this->tags, $tags);
-
-        return $this;
-    }
-
-    public function setTags(array $tags = []): self
-    {
-        $this->tags = $tags;
-
-        return $this;
-    }
-
-    public function __invoke(array $record): array
-    {
-        $record['extra']['tags'] = $this->tags;
-
-        return $record;
-    }
-}
-"""
 
 
 def test_a_php_head_shown_after_a_part_that_swaps_methods_and_ends_with_the_class_brace() -> None:

@@ -21,7 +21,7 @@ from ..deadline import check_deadline
 from .blocks import block_last, enclosing, opens_at, shallower_before, within
 from .chain import SortedIndices, count_in, heaviest_chain, span
 from .closers import edited_opener, end_in_doubt, whole_block_up
-from .context import context_before_deletion, context_before_marker, context_block
+from .context import context_before_deletion, context_before_marker, context_block, edit_before_marker
 from .lines import LazyWidths, Widths, block_end, block_stop, header_key, is_closer, is_trivial, opens_block, widths_of
 from .segments import GAP_KINDS, SnippetLine, code_segments
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
@@ -469,15 +469,19 @@ class Aligner:
         if gaps and head and head[-1] not in self.pairs:
             upto = min((self.pairs[s] for s in tail if s in self.pairs), default=o_hi)
             context_before_marker(self, head, o_lo, upto)
+            if head[-1] not in self.pairs:
+                edit_before_marker(self, head, upto)
 
     def _greedy(self, lines: list[int], start: int, stop: int, step: int) -> int:
         """Match `lines` in order against the original lines from `start` towards `stop` while they
         agree (blank lines skipped). A few new lines may sit in between, and an edited line may
-        replace one or two original lines; an unmatched closing line ends the run. Returns the
+        replace one or two original lines; an unmatched closing line ends the run, unless it
+        closes what a new line of the run opened (`x: t.Union[` ... `],`). Returns the
         position after the last match."""
         o = start
         matched = False
         inserted = 0
+        opened: list[int] = []  # the indentation of new lines in the run that open a bracket
         index = 0
         while index < len(lines):
             s = lines[index]
@@ -504,7 +508,7 @@ class Aligner:
             if target is not None and (self._closer_ok(s) or step > 0 and edited_opener(self, s, target)):
                 self.pairs[s] = target
                 o = target + step
-                matched, inserted = True, 0
+                matched, inserted, opened = True, 0, []
                 continue
             if target is not None and step < 0:
                 # walking up, a closing line comes before its opening line: the whole block, as
@@ -516,8 +520,12 @@ class Aligner:
                     index += len(whole) - 1
                     matched, inserted = True, 0
                     continue
-            if self.scloser[s] or self.strivial[s]:
+            if self.scloser[s] and step > 0 and opened and opened[-1] == self.swidth[s]:
+                opened.pop()  # it closes a bracket that new lines of this run opened: new code too
+            elif self.scloser[s] or self.strivial[s]:
                 break
+            elif step > 0 and self.snorm[s].endswith(("(", "[", "{")):
+                opened.append(self.swidth[s])
             inserted += 1
             if inserted > 3:
                 break

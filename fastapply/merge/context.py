@@ -7,13 +7,17 @@ snippet means, or leave it unpaired when no copy is trustworthy.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .chain import nearest_above, nearest_below
-from .lines import header_key, is_closer, is_trivial
+from .lines import header_key, is_closer, is_comment, is_trivial
+from .similar import FUZZY_MIN, edited_version, similarity
 
 if TYPE_CHECKING:
     from .anchor import Aligner
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
 def context_block(al: Aligner, tail: list[int], lo: int, hi: int) -> None:
@@ -145,17 +149,32 @@ def _edits_up_to(al: Aligner, block: list[int], run: list[tuple[int, int]], hi: 
     the original lines between the run's copy and the next anchor `hi`, the first of them not
     the same: context, then a run of lines that replaces the original's lines one for one up to
     the anchor (`matches,` / `slots,` then four edited arguments before `)`; `"enabled": {`, an
-    edited value, then the same `},` before the next key). O(block + lines up to hi)."""
+    edited value, then the same `},` before the next key). Also true, with counts that differ,
+    for comment lines rewritten into comment lines, and for a line split after its opening
+    bracket into more. O(block + lines up to hi)."""
     if not run or all(is_trivial(al.snorm[s]) for s, _ in run):
         return False
     rest = block[len(run):]
     between = [o for o in range(run[-1][1] + 1, hi) if al.onorm[o]]
-    return len(rest) == len(between) and al.snorm[rest[0]] != al.onorm[between[0]]
+    if not rest or not between or al.snorm[rest[0]] == al.onorm[between[0]]:
+        return False
+    if len(rest) == len(between) or all(is_comment(al.onorm[o]) for o in between) \
+            and all(is_comment(al.snorm[s]) for s in rest):
+        return True  # (a comment rewritten into fewer or more lines takes nothing else with it)
+    # fewer original lines, the first split after its opening bracket (`searchpath: t.Union[`, then
+    # the rest of a long annotation over more lines): what the snippet shows replaces them
+    first = al.snorm[rest[0]]
+    return len(between) < len(rest) and first.endswith(("(", "[", "{")) and len(first) > 3 \
+        and al.onorm[between[0]].startswith(first)
+
+
 def _context_before_edit(al: Aligner, block: list[int], lo: int, hi: int) -> bool:
     """Common context lines (`return true;`, `}`) right after a marker, then new lines, then
     the next anchor: the context is the copy nearest the anchor, at the same depth relative to it,
     when no more original lines stand between that copy and the anchor than the new lines that
-    replace them (the reading that deletes least, and the literal one). Pairs it; True when done.
+    replace them (the reading that deletes least, and the literal one); a single context line
+    only when the new lines replace as many, the first an edit of the first (`return None`, then
+    a reworded comment above the anchor). Pairs it; True when done.
     O(len(block)) plus one lookup of the nearest copy."""
     lead: list[int] = []
     for s in block:
@@ -163,7 +182,7 @@ def _context_before_edit(al: Aligner, block: list[int], lo: int, hi: int) -> boo
             break
         lead.append(s)
     rest = [s for s in block[len(lead):] if al.snorm[s]]
-    if not 2 <= len(lead) <= 3 or not rest or not all(is_trivial(al.snorm[s]) for s in lead):
+    if not 1 <= len(lead) <= 3 or not rest or not all(is_trivial(al.snorm[s]) for s in lead):
         return False
     after = next((s for s in range(block[-1] + 1, len(al.items)) if s in al.pairs), None)
     if after is None or not lo <= al.pairs[after] <= hi:
@@ -179,8 +198,10 @@ def _context_before_edit(al: Aligner, block: list[int], lo: int, hi: int) -> boo
             return False
         run.append((s, o))
         o += 1
-    if sum(1 for k in range(o, hi) if al.onorm[k]) > len(rest):
-        return False
+    between = [k for k in range(o, hi) if al.onorm[k]]
+    if len(between) > len(rest) or len(lead) == 1 and not (
+            len(between) == len(rest) and _replaces(al.snorm[rest[0]], al.onorm[between[0]])):
+        return False  # (one trivial line is context only right above the lines the new ones edit)
     al.pairs.update(run)
     al.fuzzy.update(s for s, _ in run)
     return True
@@ -247,6 +268,61 @@ def context_before_marker(al: Aligner, head: list[int], lo: int, hi: int) -> Non
     if (len(run) == len(block) or len(run) >= 2) and _whole_definitions(al, a, start):
         al.pairs.update(run)
         al.fuzzy.update(s for s, _ in run)
+
+
+def edit_before_marker(al: Aligner, head: list[int], hi: int) -> None:
+    """The unpaired lines at the end of a segment, after its last paired line (the anchor) and
+    before a marker, when they end with context the original has right after the anchor's
+    neighbourhood: new lines (more than the walk down lets in), an edited line, then that context
+    (comments added above a rewritten condition, then `return False` before the marker). The
+    context pairs with its nearest copy below the anchor when the original lines between are no
+    more than the new lines and the last of them is what the line right above the context in the
+    snippet edits. Read as new code instead, the edited line and its context would stand next
+    to their old copies. O(len(head)) plus a scan of at most that many original lines."""
+    paired = [s for s in head if s in al.pairs]
+    anchor = paired[-1] if paired else head[0] - 1 if head and head[0] - 1 in al.pairs else None
+    if anchor is None:
+        return
+    block = [s for s in head if s > anchor and al.snorm[s]]
+    if len(block) < 2 or block[-1] != head[-1] or any(al.in_new_definition(s) for s in block):
+        return
+    a = al.pairs[anchor]
+    tail: list[int] = []  # the block's last lines that the original has, from the end
+    for s in reversed(block):
+        if al.snorm[s] not in al.opos:
+            break
+        tail.insert(0, s)
+    new = block[: len(block) - len(tail)]
+    if not tail or not new or len(tail) > 3:
+        return
+    o, run = a + 1, []
+    between: list[int] = []
+    while o < hi and len(between) <= len(new) and not run:
+        if al.onorm[o] == al.snorm[tail[0]] and al.owidth[o] - al.owidth[a] == al.swidth[tail[0]] - al.swidth[anchor]:
+            run = [(tail[0], o)]
+        elif al.onorm[o]:
+            between.append(o)
+        o += 1
+    if not run or not between or len(between) > len(new) \
+            or not _replaces(al.snorm[new[-1]], al.onorm[between[-1]]):
+        return
+    for s in tail[1:]:
+        o = al._skip_blank(o, hi, +1)
+        if o >= hi or al.onorm[o] != al.snorm[s]:
+            return
+        run.append((s, o))
+        o += 1
+    al.pairs.update(run)
+    al.fuzzy.update(s for s, _ in run)
+
+
+def _replaces(new: str, old: str) -> bool:
+    """`new` is an edit of `old`: edited_version's answer, or the same first two tokens (`if e`,
+    `return self`) and most of the text (a condition rewritten: `==` to `in {...}`)."""
+    if edited_version(new, old):
+        return True
+    a, b = _TOKEN.findall(new), _TOKEN.findall(old)
+    return len(a) >= 2 and a[:2] == b[:2] and similarity(new, old) >= FUZZY_MIN
 
 
 def context_before_deletion(al: Aligner, tail: list[int], lo: int, hi: int, after: int) -> bool:

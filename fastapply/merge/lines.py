@@ -113,6 +113,14 @@ def continues_block(norm: str) -> bool:
     return is_closer(norm) and norm.endswith(("{", ":")) and not norm.startswith("end")
 
 
+# a whole-line comment in any of the languages (`#` only with a space after it: `#include` is code)
+_COMMENT = re.compile(r"^(?:\*|/\*|//|--|;|#(?:\s|$))")
+
+
+def is_comment(norm: str) -> bool:
+    return bool(_COMMENT.match(norm))
+
+
 def is_closer(norm: str) -> bool:
     # every alternative of _CLOSER starts with one of these characters (the cheap test first)
     return norm[:1] in _CLOSER_STARTS and bool(_CLOSER.match(norm))

@@ -48,6 +48,8 @@ if TYPE_CHECKING:
     from .anchor import Aligner
 
 _WORDS = re.compile(r"\w+")
+# Headers of languages without overloading by arity: the same name defined again replaces the first.
+_NO_OVERLOADS = ("def ", "async def ", "function ", "async function ")
 # Decorators under which one name is legitimately defined twice in a scope.
 _REDEFINES = re.compile(r"^@(?:\w+\.(?:setter|deleter|getter|register)|(?:typing\.)?overload)\b")
 
@@ -136,29 +138,43 @@ def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
                     "keeps. If it replaces that definition, show the line before or after the old one; if "
                     "it moves it, delete the old copy explicitly",
                     code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
-        if not opens_block(al.snorm[s]):
-            continue
-        norm = al.snorm[s]
-        key = header_key(norm)
-        if key is None or key.startswith(("key:", "css:", "<")):
-            continue
-        if s > 0 and _REDEFINES.match(al.snorm[s - 1] or ""):
-            continue
-        scope = _merged_scope(spliced.lines, row)
-        same_scope = [c for c in al._okeys_for(key) if _original_scope(al, c) == scope]
-        survivors = [c for c in same_scope if c in present]
-        if not survivors or len(same_scope) > 1 or scope is None:
-            continue
-        old = al.onorm[survivors[0]]
-        if old != norm and _arity(old) != _arity(norm):
-            continue  # another overload
-        item = al.items[s]
-        raise ValidationError(
-            f"snippet line {item.number} ({item.text.strip()!r}) would define {key!r} a second time next "
-            f"to original line {survivors[0] + 1}, where the original defines it once. If it replaces that "
-            "definition, show the line before or after the old one; if it moves it, delete the old copy "
-            "explicitly",
-            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+        _check_defined_again(al, spliced, row, s, present)
+    # a header edited into another definition's name (`_make_f` renamed to `f`, the old `f`
+    # deleted in the tail of the file that a marker keeps)
+    renamed = {s for s, o in al.pairs.items() if al.snorm[s] != al.onorm[o] and opens_block(al.snorm[s])
+               and header_key(al.snorm[s]) != header_key(al.onorm[o])}
+    if renamed:
+        for row, (s, _) in enumerate(spliced.origin):
+            if s in renamed:
+                _check_defined_again(al, spliced, row, s, present)
+
+
+def _check_defined_again(al: Aligner, spliced: Spliced, row: int, s: int, present: dict[int, int]) -> None:
+    """Refuse when snippet line s (merged row `row`) defines a name that an original definition
+    kept in the same scope defines too, where the original defines it once."""
+    norm = al.snorm[s]
+    if not opens_block(norm):
+        return
+    key = header_key(norm)
+    if key is None or key.startswith(("key:", "css:", "<")):
+        return
+    if s > 0 and _REDEFINES.match(al.snorm[s - 1] or ""):
+        return
+    scope = _merged_scope(spliced.lines, row)
+    same_scope = [c for c in al._okeys_for(key) if _original_scope(al, c) == scope]
+    survivors = [c for c in same_scope if c in present and present[c] != row]
+    if not survivors or len(same_scope) > 1 or scope is None:
+        return
+    old = al.onorm[survivors[0]]
+    if old != norm and _arity(old) != _arity(norm) and not norm.startswith(_NO_OVERLOADS):
+        return  # another overload (where a language has them: a second Python `def` replaces the first)
+    item = al.items[s]
+    raise ValidationError(
+        f"snippet line {item.number} ({item.text.strip()!r}) would define {key!r} a second time next "
+        f"to original line {survivors[0] + 1}, where the original defines it once. If it replaces that "
+        "definition, show the line before or after the old one; if it moves it, delete the old copy "
+        "explicitly",
+        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 
 # `name(args)` on its own line with the body's `{` on the next (C, C++, PHP, Allman style)

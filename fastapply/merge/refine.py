@@ -99,8 +99,8 @@ def covered(al: Aligner) -> set[int]:
     (Python has no closing brace to pair): a marker after the block must not keep them."""
     gone: set[int] = set()
     for s, o in al.pairs.items():
-        if not al.s_opens(s):
-            continue
+        if not al.s_opens(s) or al.snorm[s][-1:] != al.onorm[o][-1:]:
+            continue  # (a header split after its `(` paired with a one-line one: its "block" is the parameters)
         width = al.swidth[s]
         body: list[int] = []
         complete = False

@@ -61,7 +61,8 @@ class Spacing:
         width = indent_width(text)
         norm, prev_norm = text.strip(), prev.strip()
         if opens_block(prev_norm) or indent_width(prev) < width or prev_norm.startswith(_PREAMBLE) \
-                or indent_width(prev) == width and not is_closer(prev_norm):
+                or indent_width(prev) == width and not is_closer(prev_norm) \
+                or _closes_preamble(out, before, width):
             return None  # not after the end of a sibling block
         head = after
         while norm.startswith(_PREAMBLE) and head + 1 < len(out) and out[head + 1][0].strip() \
@@ -277,6 +278,25 @@ class Spacing:
             return None
         value, count = Counter(runs).most_common(1)[0]
         return value if count >= self._SHARE * len(runs) else None
+
+
+def _closes_preamble(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
+    """out[before] closes a decorator written over several lines (`@pytest.mark.parametrize(` ...
+    `)`), or a Lua block comment (`--[[` ... `]]`): the definition below belongs to it.
+    O(_DECORATOR_LINES)."""
+    closing = out[before][0].strip()
+    if not is_closer(closing) or indent_width(out[before][0]) != width:
+        return False
+    for index in range(before - 1, max(-1, before - _DECORATOR_LINES), -1):
+        line = out[index][0].strip()
+        if closing.startswith("]]") and line.startswith("--["):
+            return True  # (the comment's own lines may stand at any indentation)
+        if line and indent_width(out[index][0]) <= width and not closing.startswith("]]"):
+            return line.startswith("@")
+    return False
+
+
+_DECORATOR_LINES = 50
 
 
 def _closes_statement(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:

@@ -8,7 +8,7 @@ from collections import Counter
 import msgspec
 
 from .indent import Style, level, render
-from .lines import indent_width, is_closer, opens_block
+from .lines import header_key, indent_width, is_closer, is_comment, opens_block
 from .segments import GAP_KINDS, SnippetLine, is_gap
 from .spacing import EMPTY, ORIG, SNIP, Spacing, new_definition_ends, pep8_gap
 
@@ -138,6 +138,7 @@ def _segment_shifts(items: list[SnippetLine], orig: list[str], pairs: dict[int, 
         segment_of.append(segment)
     # The outermost paired lines of a segment place it; deeper lines may be re-indented on purpose.
     rows: list[tuple[int, float, float]] = []  # (segment, depth in the snippet, shift) per pair
+    in_place: set[int] = set()  # segments with a code line (more than a closer) where the original has it
     s_unit, o_unit = snip_style.unit, file_style.unit
     for s, o in pairs.items():
         # (indent.level, inlined with indent_width's no-tab case: once per pair of a long snippet)
@@ -145,15 +146,19 @@ def _segment_shifts(items: list[SnippetLine], orig: list[str], pairs: dict[int, 
         depth = (len(text) - len(text.lstrip(" ")) if "\t" not in text else indent_width(text, s_unit)) / s_unit
         width = len(other) - len(other.lstrip(" ")) if "\t" not in other else indent_width(other, o_unit)
         rows.append((segment_of[s], depth, round(width / o_unit - depth, 2)))
+        if rows[-1][2] == 0 and len(items[s].norm) > 3:
+            in_place.add(segment_of[s])
     everything = Counter(delta for _, _, delta in rows)
     outermost: dict[int, float] = {}
     for seg, depth, _ in rows:
         if depth < outermost.get(seg, depth + 1):
             outermost[seg] = depth
-    # per segment, the shift most of its outermost lines vote for (the first one on a tie)
+    # per segment, the shift most of its outermost lines vote for (the first one on a tie); none
+    # when a code line of it already sits where the original has it: the snippet's indentation is
+    # meant (an edit that dedents a block out of a removed `try:` moves the outermost lines)
     votes = Counter((seg, delta) for seg, depth, delta in rows if depth == outermost[seg])
-    chosen: dict[int, float] = {}
-    most: dict[int, int] = {}
+    chosen: dict[int, float] = {seg: 0.0 for seg in in_place}
+    most: dict[int, int] = {seg: len(rows) for seg in in_place}
     for (seg, delta), count in votes.items():
         if count > most.get(seg, 0):
             most[seg], chosen[seg] = count, delta
@@ -283,6 +288,9 @@ def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after:
         gap += 1
     if gap == 0:
         return count
+    last = out[before][0]
+    if opens_block(last.strip()) and indent_width(out[after][0]) > indent_width(last):
+        return count  # b's blank lines set it off from code the edit removed, not from its new header
     a = out[before][2]
     if a >= 0:  # an edited line paired with original line a: b keeps its blank lines
         edited = out[before][0].strip() != orig[a].strip()
@@ -291,15 +299,25 @@ def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after:
     if index is None or out[index][2] >= b - gap:
         return count
     if out[index][2] == b - gap - 1:  # pure insertion into the blank lines between a and b
-        if count == 0 and all(out[k][0].strip() for k in range(index + 1, after)):
-            return gap  # no blank line around or inside the new code: the file's run follows it
-        last = out[before][0]
+        if count == 0 and all(out[k][0].strip() for k in range(index + 1, after)) \
+                and (indent_width(out[before][0]) > indent_width(out[after][0]) or _starts_section(out[after][0])):
+            # no blank line around or inside new code that ends the block or record above b: the
+            # file's run follows it (a statement written right above a statement at its own depth
+            # took the blank line's place)
+            return gap
         if count == 0 and is_closer(last.strip()) and indent_width(last) >= indent_width(out[after][0]):
             return gap  # a new block closed right before its next sibling (or its block's end): the file's spacing
         if count == 0 and new_definition_ends(out, before, indent_width(out[after][0])):
             return gap  # (the same for a new Python definition that its body's indentation ends)
         return min(count, gap)
     return gap
+
+
+def _starts_section(line: str) -> bool:
+    """A line that starts a block, a record or a section: a header, a TOML table, a YAML list
+    item, a comment."""
+    norm = line.strip()
+    return opens_block(norm) or header_key(norm) is not None or norm.startswith(("[", "- ")) or is_comment(norm)
 
 
 def _previous_anchor(out: list[tuple[str, str, int, int]], index: int) -> int | None:

@@ -1,0 +1,536 @@
+"""Edits as they happen between two releases of a package (the real_edit cases of issue 8, found
+on the dev release pairs): a block dedented out of a removed `try:`, a loop rewritten right above a
+line that kept its blank line, a signature split over several lines, a long annotation split after
+its bracket, a header renamed to the name of a definition the merge keeps, a statement that takes
+a blank line's place, comments reworded or added above an edited condition, multi-line decorators
+and Lua block comments right above a definition.
+
+Each case is written in the shape a release diff has, with a snippet the way models write it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fastapply import ApplyError, apply
+from fastapply.merge.context import context_block
+from merge_support import aligned
+
+FORM_PARSER = '''\
+import json
+
+
+class FormParser:
+    def __init__(self, limit):
+        self.limit = limit
+
+    def parse_json(self, stream, length):
+        if length > self.limit:
+            raise ValueError("too large")
+
+        try:
+            items = json.loads(
+                stream.read(),
+                parse_float=str,
+            )
+        except ValueError as exc:
+            raise ValueError("bad body") from exc
+
+        return stream, items
+
+    def parse_text(self, stream):
+        return stream.read().decode()
+'''
+
+
+def test_a_block_dedented_out_of_a_removed_try_keeps_the_snippets_indentation() -> None:
+    # the outermost lines of the part (`items = ...`, its `)`) moved out one level; the lines that
+    # sit where the original has them (`raise`, `return`) say the snippet's indentation is meant
+    snippet = '''\
+    # ... existing code ...
+            raise ValueError("too large")
+
+        items = json.loads(
+            stream.read(),
+            parse_float=str,
+        )
+        return stream, items
+    # ... existing code ...
+'''
+    expected = FORM_PARSER.replace('''        try:
+            items = json.loads(
+                stream.read(),
+                parse_float=str,
+            )
+        except ValueError as exc:
+            raise ValueError("bad body") from exc
+
+        return''', '''        items = json.loads(
+            stream.read(),
+            parse_float=str,
+        )
+        return''')
+    assert apply(FORM_PARSER, snippet, filename="forms.py").merged_code == expected
+
+
+OPTIONS = '''\
+def parse_options(text):
+    if not text:
+        return {}
+
+    options = {}
+    for key, value in _pairs(text):
+        if not key:
+            continue
+
+        key = key.lower()
+
+        if key.endswith("*"):
+            key = key[:-1]
+        options[key] = value
+
+    return options
+
+
+def _pairs(text):
+    return [part.split("=", 1) for part in text.split(";")]
+'''
+
+
+def test_a_rewritten_loop_header_is_not_followed_by_the_blank_line_of_the_code_it_replaced() -> None:
+    snippet = '''\
+def parse_options(text):
+    if not text:
+        return {}
+
+    options = {}
+    # normalise the keys first
+    for key, value in _normalized(_pairs(text)):
+        if key.endswith("*"):
+            key = key[:-1]
+        options[key] = value
+    # ... existing code ...
+'''
+    expected = OPTIONS.replace('''    for key, value in _pairs(text):
+        if not key:
+            continue
+
+        key = key.lower()
+
+        if key''', '''    # normalise the keys first
+    for key, value in _normalized(_pairs(text)):
+        if key''')
+    assert apply(OPTIONS, snippet, filename="options.py").merged_code == expected
+
+
+CALLS = '''\
+class Parser:
+    def parse_slice(self, args):
+        return Slice(*args)
+
+    def parse_call_args(self) -> tuple:
+        token = self.expect("lparen")
+        args = []
+        while not self.at("rparen"):
+            args.append(self.parse_expression())
+        self.expect("rparen")
+        return args, token
+
+    def parse_call(self, node):
+        args, token = self.parse_call_args()
+        return Call(node, args, lineno=token.lineno)
+'''
+
+
+def test_a_signature_split_after_its_parenthesis_does_not_replace_the_body_it_heads() -> None:
+    # the header `def parse_call_args(` pairs with the one-line original header; its "block" in
+    # the snippet is the parameter list, and the marker after the body's first line keeps the rest
+    snippet = '''\
+    # ... existing code ...
+        return Slice(*args)
+
+    def parse_call_args(
+        self,
+    ) -> tuple[
+        list,
+        object,
+    ]:
+        token = self.expect("lparen")
+# ... existing code ...
+'''
+    expected = CALLS.replace("    def parse_call_args(self) -> tuple:\n", '''\
+    def parse_call_args(
+        self,
+    ) -> tuple[
+        list,
+        object,
+    ]:
+''')
+    assert apply(CALLS, snippet, filename="parser.py").merged_code == expected
+
+
+LOADERS = '''\
+import os
+import typing as t
+
+
+class FileLoader:
+    def __init__(
+        self,
+        searchpath: t.Union[str, os.PathLike, t.Sequence[t.Union[str, os.PathLike]]],
+        encoding: str = "utf-8",
+        followlinks: bool = False,
+    ) -> None:
+        self.searchpath = searchpath
+        self.encoding = encoding
+        self.followlinks = followlinks
+
+
+class PackageLoader:
+    def __init__(
+        self,
+        package: str,
+        encoding: str = "utf-8",
+    ) -> None:
+        self.package = package
+        self.encoding = encoding
+'''
+
+SPLIT_SEARCHPATH = '''\
+        searchpath: t.Union[
+            str, "os.PathLike[str]", t.Sequence[t.Union[str, "os.PathLike[str]"]]
+        ],
+'''
+
+
+def test_a_long_annotation_split_after_its_bracket_replaces_the_line_it_was() -> None:
+    # `encoding: ...` occurs twice; right after the new lines, it is the first loader's
+    snippet = '''\
+class FileLoader:
+    def __init__(
+        self,
+''' + SPLIT_SEARCHPATH + '''\
+        encoding: str = "utf-8",
+    # ... existing code ...
+'''
+    expected = LOADERS.replace(
+        '        searchpath: t.Union[str, os.PathLike, t.Sequence[t.Union[str, os.PathLike]]],\n',
+        SPLIT_SEARCHPATH)
+    assert apply(LOADERS, snippet, filename="loaders.py").merged_code == expected
+
+
+def test_context_before_a_split_annotation_pairs_with_the_copy_right_above_what_it_replaces() -> None:
+    # `self,` (in both loaders) after a marker, then the split annotation, then the anchor
+    # `encoding` of the first loader: `self,` is the line right above the one the split replaces
+    snippet = """\
+    # ... existing code ...
+        self,
+""" + SPLIT_SEARCHPATH + """\
+        encoding: str = "utf-8",
+    # ... existing code ...
+"""
+    orig = LOADERS.rstrip("\n").split("\n")
+    anchor = orig.index('        encoding: str = "utf-8",')
+    al, _, _ = aligned(LOADERS, snippet, {5: anchor})
+    context_block(al, [1, 2, 3, 4], 0, anchor)
+    assert al.pairs.get(1) == anchor - 2  # `self,` of FileLoader, not left as new code
+
+
+SYNONYMS = '''\
+import functools
+
+
+def _flatten(items):
+    return [x for group in items for x in group]
+
+
+def _make_synonym(compat_name, fn):
+    @functools.wraps(fn)
+    def inner(*args, **kwargs):
+        return fn(*args, **kwargs)
+
+    inner.__name__ = compat_name
+    return inner
+
+
+def replaced_by_pep8(fn):
+    """Decorator for pre-PEP8 compatibility synonyms."""
+    return lambda other: _make_synonym(other.__name__, fn)
+'''
+
+
+def test_a_header_renamed_to_the_name_of_a_kept_definition_is_refused() -> None:
+    # the release renamed `_make_synonym` to `replaced_by_pep8` and deleted the old one at the end
+    # of the file; a snippet without a last marker may be cut short, so the tail is kept: the
+    # merge would define `replaced_by_pep8` twice, and a second Python `def` is no overload
+    snippet = '''\
+# ... existing code ...
+def _flatten(items):
+    return [x for group in items for x in group]
+
+
+def replaced_by_pep8(compat_name, fn):
+    @functools.wraps(fn)
+    def inner(*args, **kwargs):
+        return fn(*args, **kwargs)
+
+    inner.__name__ = compat_name
+    return inner
+'''
+    with pytest.raises(ApplyError) as info:
+        apply(SYNONYMS, snippet, filename="util.py")
+    assert info.value.code == "ambiguous_anchor" and "'replaced_by_pep8' a second time" in str(info.value)
+
+
+TABLES = '''\
+class OutOfOrderTable:
+    def __init__(self, container, indices):
+        self._tables = []
+        for i in indices:
+            item = container.body[i]
+            if item.is_table():
+                self._tables.append(item)
+
+        self._validate()
+
+    def _validate(self):
+        return True
+'''
+
+
+def test_a_new_line_at_the_next_lines_depth_takes_the_place_of_the_blank_line_above_it() -> None:
+    # the release replaced the blank line before `self._validate()` with a statement at its depth
+    snippet = '''\
+    # ... existing code ...
+            if item.is_table():
+                self._tables.append(item)
+        container.done()
+        self._validate()
+    # ... existing code ...
+'''
+    expected = TABLES.replace("                self._tables.append(item)\n\n",
+                              "                self._tables.append(item)\n        container.done()\n")
+    assert apply(TABLES, snippet, filename="tables.py").merged_code == expected
+
+
+SPLITTER = '''\
+class StatementSplitter:
+    def _declare_level(self, unified):
+        if unified == 'DECLARE':
+            if self._is_create:
+                return 1
+            return 0
+        return None
+
+    def _change_splitlevel(self, unified):
+        if unified == 'BEGIN':
+            self._begin_depth += 1
+            if self._is_create:
+                return 1
+            return 0
+
+        # Should this respect a preceding BEGIN?
+        # In CASE ... WHEN ... END this results in a split level -1.
+        # Would nested CASE blocks cut the statement off?
+        if unified == 'END':
+            self._begin_depth = max(0, self._begin_depth - 1)
+            return -1
+
+        if unified in ('IF', 'FOR', 'WHILE'):
+            return 1
+        return 0
+'''
+
+
+def test_context_then_a_comment_rewritten_into_fewer_lines_replaces_the_old_comment() -> None:
+    # `return 1` / `return 0` occur more than once: the copy right above the comment is meant
+    snippet = '''\
+        # ... existing code ...
+                return 1
+            return 0
+
+        # BEGIN and CASE both end with END
+        if unified == 'END':
+            if not self._in_case:
+                self._begin_depth = max(0, self._begin_depth - 1)
+            return -1
+        # ... existing code ...
+'''
+    expected = SPLITTER.replace('''        # Should this respect a preceding BEGIN?
+        # In CASE ... WHEN ... END this results in a split level -1.
+        # Would nested CASE blocks cut the statement off?
+        if unified == 'END':
+            self._begin_depth''', '''        # BEGIN and CASE both end with END
+        if unified == 'END':
+            if not self._in_case:
+                self._begin_depth''')
+    assert apply(SPLITTER, snippet, filename="splitter.py").merged_code == expected
+
+
+WRITABLE = '''\
+import errno
+import os
+
+
+def try_makedirs(cache_dir):
+    try:
+        os.makedirs(cache_dir, exist_ok=True)
+    except (FileNotFoundError, NotADirectoryError, FileExistsError):
+        return False
+    except PermissionError:
+        return False
+    except OSError as e:
+        # EROFS has no OSError subclass of its own
+        if e.errno == errno.EROFS:
+            return False
+        raise
+    return True
+'''
+
+
+def test_new_comment_lines_and_an_edited_condition_before_a_marker_replace_the_old_condition() -> None:
+    # more new lines than the walk down from the anchor lets in, the edited `if`, then
+    # `return False` (in three places): it is the one right under the old `if`
+    snippet = '''\
+    # ... existing code ...
+        # EROFS has no OSError subclass of its own
+        #
+        # some FUSE filesystems answer ENOSYS ("Function not implemented")
+        # for a read-only mount
+        if e.errno in {errno.EROFS, errno.ENOSYS}:
+            return False
+    # ... existing code ...
+'''
+    expected = WRITABLE.replace('''        # EROFS has no OSError subclass of its own
+        if e.errno == errno.EROFS:''', '''        # EROFS has no OSError subclass of its own
+        #
+        # some FUSE filesystems answer ENOSYS ("Function not implemented")
+        # for a read-only mount
+        if e.errno in {errno.EROFS, errno.ENOSYS}:''')
+    assert apply(WRITABLE, snippet, filename="rewrite.py").merged_code == expected
+
+
+PATH_TESTS = '''\
+import pytest
+
+
+def test_home():
+    assert Path.home()
+
+
+def test_cwd():
+    assert Path.cwd()
+'''
+
+
+def test_a_new_test_under_a_decorator_written_over_several_lines_stays_glued_to_it() -> None:
+    snippet = '''\
+# ... existing code ...
+def test_cwd():
+    assert Path.cwd()
+
+
+@pytest.mark.parametrize(
+    "wrapper",
+    [wrap_async, wrap_method],
+)
+def test_wrapping_without_docstrings(wrapper):
+    assert wrapper(lambda: None).__doc__ is None
+'''
+    expected = PATH_TESTS + '''\
+
+
+@pytest.mark.parametrize(
+    "wrapper",
+    [wrap_async, wrap_method],
+)
+def test_wrapping_without_docstrings(wrapper):
+    assert wrapper(lambda: None).__doc__ is None
+'''
+    assert apply(PATH_TESTS, snippet, filename="test_path.py").merged_code == expected
+
+
+HOOKS = '''\
+class PluginManager:
+    def parse_hookimpl_opts(self, plugin, name):
+        if not name.startswith("pytest_"):
+            return None
+        # Ignore names which can not be hooks.
+        if name == "pytest_plugins":
+            return None
+
+        return super().parse_hookimpl_opts(plugin, name)
+'''
+
+
+def test_one_trivial_context_line_pairs_right_above_the_line_the_next_one_edits() -> None:
+    # `return None` occurs twice; the reworded comment right after it edits the line right
+    # under the first copy, so that copy is the context
+    snippet = '''\
+            # ...
+            return None
+        # Ignore names which cannot be hooks.
+        if name == "pytest_plugins":
+            return None
+        # ...
+'''
+    expected = HOOKS.replace("can not be hooks", "cannot be hooks")
+    assert apply(HOOKS, snippet, filename="config.py").merged_code == expected
+
+
+LUA_SERVER = '''\
+local server_methods = {}
+
+function server_methods:pause()
+\tself.paused = true
+end
+
+--[[
+Extra options:
+  - `.host`: address to bind to
+  - `.port`: port to bind to
+]]
+function server_methods:listen(timeout)
+\treturn self.socket:listen(timeout)
+end
+
+function server_methods:close()
+\tself.socket:close()
+end
+
+return server_methods
+'''
+
+
+def test_a_function_moved_under_a_lua_block_comment_stays_glued_to_its_closing_brackets() -> None:
+    # `]]` ends the comment above the function, not a sibling block: no blank line goes between
+    snippet = '''\
+-- ... existing code ...
+  - `.port`: port to bind to
+]]
+function server_methods:close()
+\tself.socket:close()
+end
+
+function server_methods:listen(timeout)
+\treturn self.socket:listen(timeout)
+end
+
+return server_methods
+'''
+    expected = LUA_SERVER.replace('''function server_methods:listen(timeout)
+\treturn self.socket:listen(timeout)
+end
+
+function server_methods:close()
+\tself.socket:close()
+end
+''', '''function server_methods:close()
+\tself.socket:close()
+end
+
+function server_methods:listen(timeout)
+\treturn self.socket:listen(timeout)
+end
+''')
+    assert apply(LUA_SERVER, snippet, filename="server.lua").merged_code == expected

@@ -183,7 +183,10 @@ class Aligner:
                     records.add(index)  # a new record of a YAML list: its `key: value` lines are its own
                 elif self.s_opens(index):
                     key = self.key_of(norm)
-                    fresh[index] = key is not None and norm not in self.opos and not self._okeys_for(key)
+                    # (`highlighter(` inside an open `(` or `[` of its parent is a call: no definition)
+                    fresh[index] = key is not None and norm not in self.opos and not self._okeys_for(key) \
+                        and not (norm.endswith(("(", "[")) and parent is not None
+                                 and self.snorm[parent].endswith(("(", "[")))
                     back = index - 1
                     while fresh[index] and back >= 0 and self.snorm[back] and back not in self.markers \
                             and self.swidth[back] == width \

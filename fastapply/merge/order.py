@@ -120,7 +120,7 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
         code = [s for s in seg if al.items[s].kind == "code" and s not in swapped]
         if not code or index == len(segments) - 1 and _closing_tail(al, segments, swapped):
             continue
-        found = [(s, o) for s in code if (o := anchor_of(al, s, counts, match)) is not None]
+        found = _nested([(s, o) for s in code if (o := anchor_of(al, s, counts, match)) is not None], al)
         where = [o for _, o in found]
         if any(a >= b for a, b in zip(where, where[1:])) or not where:
             return None
@@ -130,6 +130,24 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
             return None
         spans.append((min(where), max(where), index))
     return spans
+
+
+def _nested(found: list[tuple[int, int]], al: Aligner) -> list[tuple[int, int]]:
+    """The anchors of a segment without those outside the original block of an anchored snippet
+    line they are nested in: `def __init__(...)` written under `class A:` is A's, even where its
+    edited text equals the header of another class's `__init__`. O(anchors + their parents)."""
+    if len(found) < 2:
+        return found
+    at = dict(found)
+    parents = al.snippet_parents()
+    kept: list[tuple[int, int]] = []
+    for s, o in found:
+        p = parents[s]
+        while p is not None and p not in at:
+            p = parents[p]
+        if p is None or at[p] < o <= al._orig_end(at[p]):
+            kept.append((s, o))
+    return kept
 
 
 def _closing_tail(al: Aligner, segments: list[list[int]], swapped: set[int]) -> bool:

@@ -251,13 +251,19 @@ def _check_unplaced_marker_lookalikes(al: Aligner) -> None:
 def _check_headers_elsewhere(al: Aligner) -> None:
     """O(pairs): a definition header paired as an edit of one original line while the original
     has it verbatim, once, somewhere else: two copies of a definition (`impl Float for f32` and
-    `for f64`) and the snippet's part was placed in the wrong one."""
+    `for f64`) and the snippet's part was placed in the wrong one; unless the snippet shows the
+    block around it, paired with the original block around the line it edits."""
     for s, o in al.pairs.items():
         norm = al.snorm[s]
         if norm == al.onorm[o] or len(al.opos.get(norm, ())) != 1 or not opens_block(norm) \
                 or header_key(norm) is None:
             continue
         item, elsewhere = al.items[s], al.opos[norm][0]
+        parent = al.snippet_parents()[s]
+        if parent is not None and parent in al.pairs:
+            a = al.pairs[parent]
+            if a < o <= al._orig_end(a) and not a < elsewhere <= al._orig_end(a):
+                continue  # its enclosing block's first line is shown, paired around o, not the copy
         raise ValidationError(
             f"snippet line {item.number} ({item.text.strip()!r}) is original line {elsewhere + 1} as it "
             f"stands, but the rest of its part fits original line {o + 1} ({al.orig[o].strip()!r}), which it "

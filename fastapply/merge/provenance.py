@@ -292,9 +292,17 @@ def markers_in_new_definitions(al: Aligner) -> list[tuple[SnippetLine, SnippetLi
             header = _open_braced_block(al, m)
             if header < 0 or header in al.pairs:
                 continue
-        if header_key(al.snorm[header]) is not None and al.in_new_definition(header):
+        if header_key(al.snorm[header]) is not None and al.in_new_definition(header) \
+                and not _inside_brackets(al, header):
             found.append((al.items[header], al.items[m]))
     return found
+
+
+def _inside_brackets(al: Aligner, s: int) -> bool:
+    """Snippet line s stands inside an open `(` or `[` of the line it is nested in (`highlighter(`
+    as an argument of `explanation.extend(`): a call, not a definition. O(1) after the parents."""
+    parent = al.snippet_parents()[s]
+    return al.snorm[s].endswith(("(", "[")) and parent is not None and al.snorm[parent].endswith(("(", "["))
 
 
 def _check_markers_in_new_definitions(al: Aligner, suspects: list[tuple[SnippetLine, SnippetLine]]) -> None:

@@ -13,7 +13,7 @@ from ..deadline import check_deadline
 from .context import ends_before_whole_blocks
 from .lines import continues_block, header_key, indent_width, is_closer, is_trivial
 from .segments import is_gap
-from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, rewrites, substituted
+from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, rewrites, similarity, substituted
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -37,18 +37,57 @@ def prune_orphans(al: Aligner) -> None:
         if s not in fuzzy and len(opos.get(snorm[s], ())) >= 3 and isolated_common(al, s, o):
             del pairs[s]
             continue
+        if parent_of[s] is not None and parent_of[s] not in pairs and _parent_shown_later(al, parent_of[s], s, o):
+            del pairs[s]
+            continue
         anc = parent_of[s]
-        while anc is not None and anc not in pairs and al.key_of(snorm[anc]) is None:
+        while anc is not None and anc not in pairs and (
+                al.key_of(snorm[anc]) is None or snorm[anc].endswith(("(", "[")) and parent_of[anc] is not None
+                and snorm[parent_of[anc]].endswith(("(", "["))):  # (a call inside a call: no definition)
             anc = parent_of[anc]
         if anc is None:
             continue
         if anc in pairs:
             a = pairs[anc]
             if a not in ends:
-                ends[a] = al._orig_end(a)
+                ends[a] = al._orig_end(_header_end(al, anc, a))
             if a < o <= ends[a] or _reseat(al, anc, s, o):
                 continue
         del pairs[s]
+
+
+def _parent_shown_later(al: Aligner, parent: int, s: int, o: int) -> bool:
+    """True when snippet line s, in a new block of the snippet (its header `parent` unpaired and
+    no edit of the original's), is paired with original line o whose own block header the
+    snippet shows after s: a new line that copies a line of that later block (`raise
+    ValueError(...)` under a new `if`, then the original's `if value < 0:` with the same
+    `raise`). O(_PARENT_REACH)."""
+    width = al.owidth[o]
+    for k in range(o - 1, max(-1, o - _PARENT_REACH), -1):
+        if al.onorm[k] and al.owidth[k] < width:
+            return any(c > s for c in al.spos.get(al.onorm[k], ())) \
+                and not edited_version(al.snorm[parent], al.onorm[k]) \
+                and similarity(al.snorm[parent], al.onorm[k]) < FUZZY_MIN
+    return False
+
+
+_PARENT_REACH = 200
+
+
+def _header_end(al: Aligner, s: int, a: int) -> int:
+    """The original line that ends the header at line a which snippet header s is paired with:
+    a itself, or, when the original splits it after its `(` and the snippet writes it on one line
+    (`def __init__(self, app) -> None:`), the line at a's depth that closes it (`) -> None:`),
+    whose block is the body. O(the header's lines, at most _HEADER_LINES)."""
+    if not al.onorm[a].endswith(("(", "[")) or al.snorm[s][-1:] == al.onorm[a][-1:]:
+        return a
+    for k in range(a + 1, min(len(al.orig), a + _HEADER_LINES)):
+        if al.onorm[k] and al.owidth[k] <= al.owidth[a]:
+            return k if al.onorm[k].startswith((")", "]")) and al.o_opens(k) else a
+    return a
+
+
+_HEADER_LINES = 50
 
 
 def _reseat(al: Aligner, anc: int, s: int, o: int) -> bool:

@@ -392,7 +392,8 @@ def check_half_deleted_definitions(al: Aligner, spliced: Spliced) -> None:
             if not al.onorm[o]:
                 continue
             width = al.owidth[o]
-            if width < narrowest and _defines(al.onorm[o]) and not _header_in_gap(al, spliced, row, width):
+            if width < narrowest and _defines(al.onorm[o]) \
+                    and not _header_in_gap(al, spliced, row, width, al.onorm[o][-1:]):
                 item = snippet_item_near(al, spliced, row)
                 raise ValidationError(
                     f"the merge would delete original lines {start + 1}-{stop}, among them the header of "
@@ -404,13 +405,15 @@ def check_half_deleted_definitions(al: Aligner, spliced: Spliced) -> None:
             narrowest = min(narrowest, width)
 
 
-def _header_in_gap(al: Aligner, spliced: Spliced, row: int, width: int) -> bool:
-    """True when a new snippet line at `width` that defines something stands right before merged
-    row `row`, among the new lines since the last kept or paired one (a replaced header)."""
+def _header_in_gap(al: Aligner, spliced: Spliced, row: int, width: int, opens: str) -> bool:
+    """True when a new snippet line at `width` that defines something, or opens the bracket the
+    dropped header opens (`self._write(` for `retry(`, its arguments kept), stands right before
+    merged row `row`, among the new lines since the last kept or paired one (a replaced header)."""
     for r in range(row - 1, -1, -1):
         s, o = spliced.origin[r]
         if o >= 0:
             return False
-        if s >= 0 and indent_width(spliced.lines[r]) == width and _defines(al.snorm[s]):
+        if s >= 0 and indent_width(spliced.lines[r]) == width and (
+                _defines(al.snorm[s]) or opens in ("(", "[") and al.snorm[s].endswith(opens)):
             return True
     return False

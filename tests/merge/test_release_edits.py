@@ -534,3 +534,192 @@ function server_methods:listen(timeout)
 end
 ''')
     assert apply(LUA_SERVER, snippet, filename="server.lua").merged_code == expected
+
+
+MIDDLEWARE = '''\
+import typing
+
+
+class Middleware:
+    def __init__(
+        self, app: typing.Callable, dispatch: typing.Optional[typing.Callable] = None
+    ) -> None:
+        self.app = app
+        self.dispatch_func = self.dispatch if dispatch is None else dispatch
+
+    async def __call__(self, scope, receive, send):
+        await self.app(scope, receive, send)
+'''
+
+
+def test_a_header_joined_onto_one_line_keeps_the_body_lines_it_shows() -> None:
+    # the body lines pair inside the original header's block: the one after its `) -> None:`
+    snippet = '''\
+# ... existing code ...
+class Middleware:
+    def __init__(self, app: typing.Callable, dispatch: typing.Callable | None = None) -> None:
+        self.app = app
+        self.dispatch_func = self.dispatch if dispatch is None else dispatch
+    # ... existing code ...
+'''
+    expected = MIDDLEWARE.replace('''    def __init__(
+        self, app: typing.Callable, dispatch: typing.Optional[typing.Callable] = None
+    ) -> None:
+''', '''    def __init__(self, app: typing.Callable, dispatch: typing.Callable | None = None) -> None:
+''')
+    assert apply(MIDDLEWARE, snippet, filename="base.py").merged_code == expected
+
+
+DIFF_EXPLANATION = '''\
+import difflib
+
+
+def _compare_eq_iterable(left, right, highligher, verbose=0):
+    explanation = ["", "Full diff:"]
+    explanation.extend(
+        highligher(
+            "\\n".join(
+                line.rstrip()
+                for line in difflib.ndiff(right, left)
+            ),
+            lexer="diff",
+        ).splitlines()
+    )
+    return explanation
+'''
+
+
+def test_a_renamed_call_inside_a_call_is_an_edited_line_not_a_new_definition() -> None:
+    # `highlighter(` opens a call inside `explanation.extend(`: no definition, so the marker
+    # after its argument's first line stands for the rest of the call
+    snippet = '''\
+def _compare_eq_iterable(left, right, highlighter, verbose=0):
+    # ... existing code ...
+    explanation.extend(
+        highlighter(
+            "\\n".join(
+# ... existing code ...
+'''
+    expected = DIFF_EXPLANATION.replace("highligher", "highlighter")
+    assert apply(DIFF_EXPLANATION, snippet, filename="util.py").merged_code == expected
+
+
+PLAIN_LOGGER = '''\
+from ._utils import until_not_interrupted
+
+
+class PlainFileLogObserver:
+    def __init__(self, file):
+        self._write = file.write
+        self._flush = file.flush
+
+    def __call__(self, eventDict):
+        until_not_interrupted(
+            self._write,
+            textFromEventDict(eventDict)
+            + "\\n",
+        )
+        until_not_interrupted(self._flush)
+'''
+
+
+def test_a_call_whose_opening_line_is_replaced_keeps_the_arguments_the_snippet_shows() -> None:
+    # `until_not_interrupted(` and its first argument become `self._write(`: the opener is
+    # replaced in place, not a definition's header dropped above a body that stays
+    snippet = '''\
+# ... existing code ...
+    def __call__(self, eventDict):
+        self._write(
+            textFromEventDict(eventDict)
+            + "\\n",
+        )
+        self._flush()
+'''
+    expected = PLAIN_LOGGER.replace('''        until_not_interrupted(
+            self._write,
+''', '''        self._write(
+''').replace("until_not_interrupted(self._flush)", "self._flush()")
+    assert apply(PLAIN_LOGGER, snippet, filename="twisted.py").merged_code == expected
+
+
+WEBSOCKETS = '''\
+import typing
+
+
+class WebSocketDisconnect(Exception):
+    def __init__(self, code: int = 1000, reason: typing.Optional[str] = None) -> None:
+        self.code = code
+        self.reason = reason or ""
+
+
+class WebSocket:
+    async def send(self, message):
+        try:
+            await self._send(message)
+        except IOError:
+            self.application_state = "disconnected"
+            raise WebSocketDisconnect(code=1006)
+
+
+class WebSocketClose:
+    def __init__(self, code: int = 1000, reason: str | None = None) -> None:
+        self.code = code
+        self.reason = reason or ""
+'''
+
+
+def test_an_edited_header_equal_to_another_classs_header_is_placed_under_the_class_shown() -> None:
+    # the parts are out of order; the edited `__init__` reads exactly like WebSocketClose's,
+    # but it is written under `class WebSocketDisconnect`, whose block it belongs to
+    snippet = '''\
+            # ... existing code ...
+            await self._send(message)
+        except OSError:
+            self.application_state = "disconnected"
+            raise WebSocketDisconnect(code=1006)
+# ... existing code ...
+class WebSocketDisconnect(Exception):
+    def __init__(self, code: int = 1000, reason: str | None = None) -> None:
+        self.code = code
+        # ... existing code ...
+'''
+    expected = WEBSOCKETS.replace("reason: typing.Optional[str] = None", "reason: str | None = None") \
+        .replace("except IOError:", "except OSError:")
+    assert apply(WEBSOCKETS, snippet, filename="websockets.py").merged_code == expected
+
+
+TIMESTAMPS = '''\
+import datetime as dt
+
+
+def from_iso_date(value):
+    if not value:
+        raise ValueError("Not a valid date")
+    return dt.date.fromisoformat(value)
+
+
+def from_timestamp(value):
+    value = float(value)
+    if value < 0:
+        raise ValueError("Not a valid POSIX timestamp")
+    return dt.datetime.fromtimestamp(value)
+'''
+
+
+def test_a_new_guard_that_copies_a_line_of_a_later_block_does_not_anchor_there() -> None:
+    # the new `raise` equals the one under `if value < 0:`, which the snippet shows after it
+    snippet = '''\
+# ... existing code ...
+def from_timestamp(value):
+    if value is True or value is False:
+        raise ValueError("Not a valid POSIX timestamp")
+    value = float(value)
+    if value < 0:
+        # ... existing code ...
+'''
+    expected = TIMESTAMPS.replace('''def from_timestamp(value):
+''', '''def from_timestamp(value):
+    if value is True or value is False:
+        raise ValueError("Not a valid POSIX timestamp")
+''')
+    assert apply(TIMESTAMPS, snippet, filename="utils.py").merged_code == expected

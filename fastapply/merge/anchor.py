@@ -22,7 +22,8 @@ from .blocks import block_last, enclosing, opens_at, shallower_before, within
 from .chain import SortedIndices, count_in, heaviest_chain, span
 from .closers import edited_opener, end_in_doubt, whole_block_up
 from .context import context_before_deletion, context_before_marker, context_block, edit_before_marker
-from .lines import LazyWidths, Widths, block_end, block_stop, header_key, is_closer, is_trivial, opens_block, widths_of
+from .lines import (DROPPED_STUBS, LazyWidths, Widths, block_end, block_stop, header_key, is_closer, is_trivial,
+                    opens_block, widths_of)
 from .segments import GAP_KINDS, SnippetLine, code_segments
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
 STEP_PASSES = 8
@@ -500,6 +501,9 @@ class Aligner:
                 target = o
             elif not self.strivial[s] or self.scloser[s]:
                 nxt = self._skip_blank(o + step, stop, step)
+                if (nxt - stop) * step < 0 and self.onorm[nxt] != norm and self.onorm[nxt] in DROPPED_STUBS:
+                    # (an edited line took a stub body with it: `) -> T:` + `...` became `) -> T: ...`)
+                    nxt = self._skip_blank(nxt + step, stop, step)
                 if (nxt - stop) * step < 0 and self.onorm[nxt] == norm:
                     target = nxt
                     if inserted > 1:

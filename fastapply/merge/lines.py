@@ -113,6 +113,9 @@ def continues_block(norm: str) -> bool:
     return is_closer(norm) and norm.endswith(("{", ":")) and not norm.startswith("end")
 
 
+# body lines an edit folds into the line above it (`def f(): ...`, `) -> T: ...`)
+DROPPED_STUBS = frozenset(("...", "pass"))
+
 # a whole-line comment in any of the languages (`#` only with a space after it: `#include` is code)
 _COMMENT = re.compile(r"^(?:\*|/\*|//|--|;|#(?:\s|$))")
 

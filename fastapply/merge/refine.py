@@ -11,7 +11,7 @@ from rapidfuzz.process import extract
 
 from ..deadline import check_deadline
 from .context import ends_before_whole_blocks
-from .lines import continues_block, header_key, indent_width, is_closer, is_trivial
+from .lines import DROPPED_STUBS, continues_block, header_key, indent_width, is_closer, is_trivial
 from .segments import is_gap
 from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, rewrites, similarity, substituted
 
@@ -259,10 +259,11 @@ def _runs_to_distinct(al: Aligner, s: int, o: int, step: int) -> bool:
 
 def _solid_over(al: Aligner, lo: int, hi: int, most: int) -> bool:
     """True when more than `most` original code lines lie strictly between lo and hi (it stops
-    counting there: a far pair costs no walk over the lines between)."""
+    counting there: a far pair costs no walk over the lines between). A stub body (`...`,
+    `pass`) that an edit folds into the line above it does not count."""
     solid = 0
     for k in range(lo + 1, hi):
-        if al.onorm[k]:
+        if al.onorm[k] and al.onorm[k] not in DROPPED_STUBS:
             solid += 1
             if solid > most:
                 return True

@@ -723,3 +723,91 @@ def from_timestamp(value):
         raise ValueError("Not a valid POSIX timestamp")
 ''')
     assert apply(TIMESTAMPS, snippet, filename="utils.py").merged_code == expected
+
+
+PORTAL = '''\
+from typing import overload
+
+
+class BlockingPortal:
+    @overload
+    def start_task_soon(
+        self,
+        func: Callable[..., Awaitable[T]],
+        *args: object,
+        name: object = None,
+    ) -> Future[T]:
+        ...
+
+    @overload
+    def start_task_soon(
+        self,
+        func: Callable[..., T],
+        *args: object,
+        name: object = None,
+    ) -> Future[T]:
+        ...
+
+    def start_task_soon(
+        self,
+        func: Callable[..., Awaitable[T] | T],
+        *args: object,
+        name: object = None,
+    ) -> Future[T]:
+        return self._spawn(func, args, name)
+'''
+
+
+def test_overload_stubs_folded_onto_their_signature_keep_the_header_after_them() -> None:
+    # black 24 writes `) -> Future[T]: ...`: the `...` line goes, and the third
+    # `def start_task_soon(` (common: three copies) still pairs right after it
+    snippet = '''\
+    # ... existing code ...
+        name: object = None,
+    ) -> Future[T]: ...
+
+    @overload
+    def start_task_soon(
+        self,
+        func: Callable[..., T],
+        *args: object,
+        name: object = None,
+    ) -> Future[T]: ...
+
+    def start_task_soon(
+        # ... existing code ...
+'''
+    expected = PORTAL.replace(") -> Future[T]:\n        ...\n", ") -> Future[T]: ...\n")
+    assert apply(PORTAL, snippet, filename="from_thread.py").merged_code == expected
+
+
+def test_a_common_decorator_after_a_folded_stub_pairs_with_the_next_method() -> None:
+    # `@abstractmethod` is on every method: right after the folded `) -> bool | None: ...` it is
+    # the next method's, past the `...` line the edit removed
+    original = '''\
+class TestRunner:
+    @abstractmethod
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+    ) -> bool | None:
+        ...
+
+    @abstractmethod
+    def run_fixture(self, fixture_func):
+        """Run an async generator fixture."""
+
+    @abstractmethod
+    def run_test(self, test_func):
+        """Run an async test function."""
+'''
+    snippet = '''\
+    # ... existing code ...
+        exc_type: type[BaseException] | None,
+    ) -> bool | None: ...
+
+    @abstractmethod
+    # ... existing code ...
+'''
+    expected = original.replace(") -> bool | None:\n        ...\n", ") -> bool | None: ...\n")
+    assert apply(original, snippet, filename="_testing.py").merged_code == expected

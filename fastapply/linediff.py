@@ -24,12 +24,19 @@ _LCS_CELLS = 1_000_000_000  # ... and rapidfuzz's LCS (~0.2 s at this size)
 def opcodes(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
     """difflib-style opcodes turning `a` into `b`. O((n + m) log(n + m)) plus bounded gap work."""
     out: list[Opcode] = []
-    _diff(a, b, 0, len(a), 0, len(b), out, depth=0)
+    _diff(a, b, 0, len(a), 0, len(b), out, depth=0, seen={})
     return _merge_equal(out)
 
 
+# Gaps of up to this many cells are remembered by their text (see _diff's `seen`).
+_MEMO_CELLS = 400
+
+
 def _diff(a: Sequence[str], b: Sequence[str], a0: int, a1: int, b0: int, b1: int, out: list[Opcode],
-          depth: int) -> None:
+          depth: int, seen: dict[tuple[tuple[str, ...], tuple[str, ...]], list[Opcode]]) -> None:
+    """`seen`: the relative difflib opcodes of the small gaps already diffed, by their lines: a file
+    of repeated functions with the same edit in many of them (a renamed call everywhere) has many
+    gaps with the same text, and difflib's answer depends on nothing else."""
     if a0 == a1 and b0 == b1:
         return
     if a0 == a1 or b0 == b1:
@@ -43,6 +50,13 @@ def _diff(a: Sequence[str], b: Sequence[str], a0: int, a1: int, b0: int, b1: int
     if cells == 1:
         out.append(("replace", a0, a1, b0, b1))  # two different lines: difflib's answer, without a matcher
         return
+    if cells <= _MEMO_CELLS:
+        key = (tuple(a[a0:a1]), tuple(b[b0:b1]))
+        ops = seen.get(key)
+        if ops is None:
+            ops = seen[key] = difflib.SequenceMatcher(None, key[0], key[1], autojunk=False).get_opcodes()
+        out.extend((tag, i1 + a0, i2 + a0, j1 + b0, j2 + b0) for tag, i1, i2, j1, j2 in ops)
+        return
     if cells <= _DIFFLIB_CELLS:
         matcher = difflib.SequenceMatcher(None, a[a0:a1], b[b0:b1], autojunk=False)
         out.extend((tag, i1 + a0, i2 + a0, j1 + b0, j2 + b0) for tag, i1, i2, j1, j2 in matcher.get_opcodes())
@@ -53,10 +67,10 @@ def _diff(a: Sequence[str], b: Sequence[str], a0: int, a1: int, b0: int, b1: int
         return
     prev_a, prev_b = a0, b0
     for i, j in anchors:
-        _diff(a, b, prev_a, i, prev_b, j, out, depth + 1)
+        _diff(a, b, prev_a, i, prev_b, j, out, depth + 1, seen)
         out.append(("equal", i, i + 1, j, j + 1))
         prev_a, prev_b = i + 1, j + 1
-    _diff(a, b, prev_a, a1, prev_b, b1, out, depth + 1)
+    _diff(a, b, prev_a, a1, prev_b, b1, out, depth + 1, seen)
 
 
 def _gap(a: Sequence[str], b: Sequence[str], a0: int, a1: int, b0: int, b1: int, out: list[Opcode]) -> None:

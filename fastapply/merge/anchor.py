@@ -66,7 +66,6 @@ class Aligner:
         self._joined: str | None = None
         self._keys: dict[str, str | None] = {}
         self._weights: dict[str, float] = {}  # a candidate anchor's weight by its text (_step)
-        self._starts: list[int] = []
         self.items: list[SnippetLine] = []
         self._gone: list[int] | None = None  # moved-away original lines before each line (set_moved)
         self._moved: set[int] = set()
@@ -579,35 +578,52 @@ class Aligner:
         if found is None:
             if len(self._okeys) >= 16:  # many lookups (a long snippet): index every header once
                 if self._all_keys is None:
-                    self._all_keys = defaultdict(list)
-                    for index, norm in enumerate(self.onorm):
-                        # (every line header_key may name, so that the answer is the text search's)
-                        if norm and (norm[0] not in "})]/*-;#" or norm.startswith("#[")):
-                            name = self.key_of(norm)  # (a line that repeats is read once)
-                            if name is not None:
-                                self._all_keys[name].append(index)
+                    self._all_keys = self._index_keys()
                 return self._all_keys.get(key, [])
             needle = key.split(":", 1)[-1].split("#", 1)[-1]
             found = [index for index in self._lines_containing(needle) if self.key_of(self.onorm[index]) == key]
             self._okeys[key] = found
         return found
 
+    def _index_keys(self) -> dict[str, list[int]]:
+        """Every original line header_key may name, by that name, in line order: read per distinct
+        text (opos: a line that repeats, `}` or `return 1;`, is one entry), the positions of the
+        texts of one name merged in order. O(n) for the texts, O(k log k) for a name of k lines."""
+        index: dict[str, list[int]] = {}
+        mixed: list[str] = []  # names that more than one text defines (their lists are sorted below)
+        for norm, where in self.opos.items():
+            # (every line header_key may name, so that the answer is the text search's)
+            if norm[0] not in "})]/*-;#" or norm.startswith("#["):
+                name = self.key_of(norm)
+                if name is None:
+                    continue
+                if name in index:
+                    index[name] = index[name] + where
+                    mixed.append(name)
+                else:
+                    index[name] = where  # (shared with opos, never changed: callers only read it)
+        for name in mixed:
+            index[name].sort()
+        return index
+
     def _lines_containing(self, needle: str) -> list[int]:
-        """Original lines containing `needle` (normalised), in order: str.find over the joined text (C
-        speed; the join and line offsets, k newlines + the lines before line k, built once per call, O(n)),
-        or for the first two keys of a call a plain scan (cheaper than the join)."""
+        """Original lines containing `needle` (normalised), in order: str.find over the joined text
+        (built once per call, O(n) in C), each hit's line number by counting the newlines from the
+        previous hit (str.count, C): O(n) in C per needle."""
+        if not self.onorm:
+            return []
         if self._joined is None:
-            if len(self._okeys) < 2:
-                return [index for index, norm in enumerate(self.onorm) if needle in norm]
             self._joined = "\n".join(self.onorm)
-            lengths = accumulate(map(len, self.onorm), initial=0)
-            self._starts = list(map(int.__add__, lengths, range(len(self.onorm) + 1)))
-        joined, starts, found = self._joined, self._starts, []
-        at = joined.find(needle) if self.onorm else -1
+        joined, found = self._joined, []
+        line = pos = 0  # the line number at offset `pos`
+        at = joined.find(needle)
         while at >= 0:
-            line = bisect_right(starts, at) - 1
+            line += joined.count("\n", pos, at)
             found.append(line)
-            at = joined.find(needle, starts[line + 1]) if line + 1 < len(self.onorm) else -1
+            pos = joined.find("\n", at)  # the end of that line: the next hit is on a later line
+            if pos < 0:
+                break
+            at = joined.find(needle, pos + 1)
         return found
 
     def _skey_index(self) -> dict[str, list[int]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 # Lines too common to anchor anything on their own.
 _TRIVIAL_WORDS = {
@@ -146,8 +146,17 @@ def widths_of(lines: list[str]) -> list[int]:
     """indent_width of every line in one pass: O(n). The aligner keeps these arrays for the whole
     call, so the many stages that ask for a line's indentation index a list instead of measuring."""
     out = [len(text) - len(text.lstrip(" ")) for text in lines]
+    if not any("\t" in text for text in _chunks(lines)):
+        return out  # (the usual file: no tab anywhere, so the pass below would change nothing)
     # (rare) a tab in the indentation: measured in full
     return [indent_width(text) if text[width:width + 1] == "\t" else width for text, width in zip(lines, out)]
+
+
+def _chunks(lines: list[str], size: int = 4096) -> Iterator[str]:
+    """The lines joined a few thousand at a time: a substring test over them runs in C, and stops
+    at the first chunk that has it."""
+    for start in range(0, len(lines), size):
+        yield "".join(lines[start:start + size])
 
 
 class LazyWidths(dict[int, int]):

@@ -4,6 +4,8 @@ lines where a marker stands for them, nothing where the snippet dropped code bet
 from __future__ import annotations
 
 from collections import Counter
+from itertools import accumulate
+from operator import attrgetter
 
 import msgspec
 
@@ -129,41 +131,53 @@ def _absorbing_gap(items: list[SnippetLine], pending: list[int], gaps: list[int]
 
 def _segment_shifts(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], file_style: Style,
                     snip_style: Style) -> list[float]:
-    """Per snippet line, the indentation shift (in levels) that puts its segment where it belongs."""
-    segment_of: list[int] = []
-    segment = 0
-    for item in items:
-        if item.kind in GAP_KINDS:  # (is_gap, inline)
-            segment += 1
-        segment_of.append(segment)
+    """Per snippet line, the indentation shift (in levels) that puts its segment where it belongs.
+    O(m + pairs), column by column (the per-line steps in C where they can be: a long snippet has
+    a pair on most of its lines)."""
+    # the segment of every snippet line: the markers (is_gap) up to and including it
+    segment_of = list(accumulate(map(GAP_KINDS.__contains__, map(_KIND, items)), initial=0))[1:]
     # The outermost paired lines of a segment place it; deeper lines may be re-indented on purpose.
-    rows: list[tuple[int, float, float]] = []  # (segment, depth in the snippet, shift) per pair
-    in_place: set[int] = set()  # segments with a code line (more than a closer) where the original has it
     s_unit, o_unit = snip_style.unit, file_style.unit
-    for s, o in pairs.items():
-        # (indent.level, inlined with indent_width's no-tab case: once per pair of a long snippet)
-        text, other = items[s].text, orig[o]
-        depth = (len(text) - len(text.lstrip(" ")) if "\t" not in text else indent_width(text, s_unit)) / s_unit
-        width = len(other) - len(other.lstrip(" ")) if "\t" not in other else indent_width(other, o_unit)
-        rows.append((segment_of[s], depth, round(width / o_unit - depth, 2)))
-        if rows[-1][2] == 0 and len(items[s].norm) > 3:
-            in_place.add(segment_of[s])
-    everything = Counter(delta for _, _, delta in rows)
+    paired = list(pairs)
+    segs = list(map(segment_of.__getitem__, paired))
+    # (indent.level: indent_width's no-tab case in C over all of them, a tab measured on its own)
+    s_widths = _widths([items[s].text for s in paired], s_unit)
+    o_widths = _widths(list(map(orig.__getitem__, pairs.values())), o_unit)
+    depths = [width / s_unit for width in s_widths]
+    # (the shift of a pair depends on the two widths only: rounded once per distinct couple)
+    shift_of = {(width, other): round(other / o_unit - width / s_unit, 2)
+                for width, other in set(zip(s_widths, o_widths))}
+    deltas = list(map(shift_of.__getitem__, zip(s_widths, o_widths)))
+    everything = Counter(deltas)
+    # segments with a code line (more than a closer) where the original has it
+    in_place = {seg for seg, delta, s in zip(segs, deltas, paired) if delta == 0 and len(items[s].norm) > 3}
     outermost: dict[int, float] = {}
-    for seg, depth, _ in rows:
+    for seg, depth in zip(segs, depths):
         if depth < outermost.get(seg, depth + 1):
             outermost[seg] = depth
     # per segment, the shift most of its outermost lines vote for (the first one on a tie); none
     # when a code line of it already sits where the original has it: the snippet's indentation is
     # meant (an edit that dedents a block out of a removed `try:` moves the outermost lines)
-    votes = Counter((seg, delta) for seg, depth, delta in rows if depth == outermost[seg])
+    votes = Counter((seg, delta) for seg, depth, delta in zip(segs, depths, deltas) if depth == outermost[seg])
     chosen: dict[int, float] = {seg: 0.0 for seg in in_place}
-    most: dict[int, int] = {seg: len(rows) for seg in in_place}
+    most: dict[int, int] = {seg: len(paired) for seg in in_place}
     for (seg, delta), count in votes.items():
         if count > most.get(seg, 0):
             most[seg], chosen[seg] = count, delta
     default = everything.most_common(1)[0][0] if everything else 0.0
-    return [chosen.get(segment_of[s], default) for s in range(len(items))]
+    per_segment = [chosen.get(seg, default) for seg in range(segment_of[-1] + 1 if segment_of else 0)]
+    return list(map(per_segment.__getitem__, segment_of))
+
+
+_KIND = attrgetter("kind")
+
+
+def _widths(texts: list[str], unit: int) -> list[int]:
+    """indent_width(text, unit) of every text: the leading spaces, measured in full where a tab is
+    among them."""
+    widths = [len(text) - len(text.lstrip(" ")) for text in texts]
+    return [indent_width(text, unit) if text[width:width + 1] == "\t" else width
+            for text, width in zip(texts, widths)] if any("\t" in text for text in texts) else widths
 
 
 def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spacing: Spacing,

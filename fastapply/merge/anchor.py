@@ -66,6 +66,9 @@ class Aligner:
         self._joined: str | None = None
         self._keys: dict[str, str | None] = {}
         self._weights: dict[str, float] = {}  # a candidate anchor's weight by its text (_step)
+        # similar.edited_version / rewrites by (snippet text, original text), for refine.walk_fuzzy
+        self.edited_memo: dict[tuple[str, str], bool] = {}
+        self.rewrites_memo: dict[tuple[str, str], bool] = {}
         self.items: list[SnippetLine] = []
         self._gone: list[int] | None = None  # moved-away original lines before each line (set_moved)
         self._moved: set[int] = set()
@@ -213,8 +216,15 @@ class Aligner:
         are matched from their ends only (_edges), which is linear."""
         self._work_left = STEP_PASSES * (len(self.items) + len(self.orig)) + 10_000
         stack = [(0, len(self.items), 0, len(self.orig))]
+        code_upto = self._code_upto
         while stack:
-            stack.extend(self._step(*stack.pop()))
+            s_lo, s_hi, o_lo, o_hi = stack.pop()
+            if code_upto[s_hi] == code_upto[s_lo] and s_lo < s_hi and o_lo < o_hi:
+                # what _step does with a range without a code line (the blank lines between two
+                # anchors, about every other step of a long snippet), without the call
+                self._work_left -= s_hi - s_lo
+                continue
+            stack.extend(self._step(s_lo, s_hi, o_lo, o_hi))
         return self.pairs
 
     def _pair_closer(self, s: int, o: int, s_hi: int, o_hi: int) -> None:

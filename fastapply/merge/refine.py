@@ -12,7 +12,7 @@ from rapidfuzz.process import extract
 from ..deadline import check_deadline
 from .context import ends_before_whole_blocks
 from .lines import DROPPED_STUBS, continues_block, header_key, indent_width, is_closer, is_trivial
-from .segments import is_gap
+from .segments import GAP_KINDS, is_gap
 from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, rewrites, similarity, substituted
 
 if TYPE_CHECKING:
@@ -292,18 +292,37 @@ def extend_fuzzy(al: Aligner) -> None:
         walk_fuzzy(al, -1, -1, +1)
     if al.items and al.items[-1].kind == "code":
         walk_fuzzy(al, len(al.items), len(al.orig), -1)
-    pairs, items = al.pairs, al.items
-    # (a paired neighbour ends either walk at once: most anchors sit between two, and skip the calls)
+    pairs, items, markers = al.pairs, al.items, al.markers
+    last = len(items) - 1
+    # (a paired neighbour ends either walk at once: most anchors sit between two, and skip the calls;
+    # so does, next to the others, what each function tests first, inlined: blank lines up to a
+    # pair or a marker, the usual end of a long snippet's function)
     for s, o in ordered:
         if s - 1 not in pairs:
-            walk_fuzzy(al, s, o, -1)
+            first = s - 1
+            while first >= 0 and first not in pairs and items[first].kind == "blank":
+                first -= 1
+            if first >= 0 and first not in pairs and items[first].kind not in GAP_KINDS:
+                walk_fuzzy(al, s, o, -1)
         if s + 1 not in pairs:
-            walk_fuzzy(al, s, o, +1)
+            first = s + 1
+            while first <= last and first not in pairs and items[first].kind == "blank":
+                first += 1
+            if first <= last and first not in pairs and items[first].kind not in GAP_KINDS:
+                walk_fuzzy(al, s, o, +1)
     for s, o in sorted(al.pairs.items()):
         if s + 1 not in pairs or items[s + 1].kind == "blank":
-            pair_edit_run(al, s, o, +1)
+            first = s + 1
+            while first <= last and items[first].kind == "blank":
+                first += 1
+            if first <= last and first not in markers and first not in pairs:
+                pair_edit_run(al, s, o, +1)
         if s - 1 not in pairs or items[s - 1].kind == "blank":
-            pair_edit_run(al, s, o, -1)
+            first = s - 1
+            while first >= 0 and items[first].kind == "blank":
+                first -= 1
+            if first >= 0 and first not in markers and first not in pairs:
+                pair_edit_run(al, s, o, -1)
 
 
 _RUN_REACH = 12  # lines an edit run may span from its anchor
@@ -399,8 +418,8 @@ def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
             same = al.snorm[s2] == al.onorm[o2] and not is_closer(al.snorm[s2])
             # the lines right next to the anchor on both sides may also be a rewrite of each other
             adjacent = k == 0 and s2 == run[0] and al.onorm[o2] not in al.spos
-            if not same and not edited_version(al.snorm[s2], al.onorm[o2]) and \
-                    not (adjacent and rewrites(al.snorm[s2], al.onorm[o2])):
+            if not same and not _edited(al, al.snorm[s2], al.onorm[o2]) and \
+                    not (adjacent and _rewrites(al, al.snorm[s2], al.onorm[o2])):
                 continue
             if base_s is not None and base_o is not None and \
                     al.swidth[s2] - base_s != al.owidth[o2] - base_o:
@@ -422,3 +441,21 @@ def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
         misses += 1
         if misses > 3:
             return
+
+
+def _edited(al: Aligner, new: str, old: str) -> bool:
+    """similar.edited_version, remembered per pair of texts for the call (a pure function of the two:
+    a file of repeated functions with the same edit asks it of the same two lines thousands of
+    times). O(1) for a pair asked before."""
+    found = al.edited_memo.get((new, old))
+    if found is None:
+        found = al.edited_memo[new, old] = edited_version(new, old)
+    return found
+
+
+def _rewrites(al: Aligner, new: str, old: str) -> bool:
+    """similar.rewrites, remembered per pair of texts for the call like _edited."""
+    found = al.rewrites_memo.get((new, old))
+    if found is None:
+        found = al.rewrites_memo[new, old] = rewrites(new, old)
+    return found

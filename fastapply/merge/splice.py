@@ -193,7 +193,9 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
     origin: list[tuple[int, int]] = []
     last_index = -1  # position in `out` of the last non-blank entry
     index = 0
-    while index < len(out):
+    size = len(out)
+    add_row, add_origin, add_line = rows.add, origin.append, result.append  # (once per merged line)
+    while index < size:
         text, source, at, s = out[index]
         if text.strip():
             if last_index == index - 1 and last_index >= 0 and source == SNIP:
@@ -209,19 +211,20 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
                         spacing.before_new(out, last_index, index) or _gap_before_anchor(out, last_index, index, orig, 0)
                 if s in moved:
                     count = _moved_gap(out, last_index, index, moved, count, 0)
-                result.extend([""] * count)
-                origin.extend([(-1, -1)] * count)
+                if count > 0:
+                    result.extend([""] * count)
+                    origin.extend([(-1, -1)] * count)
             if source == SNIP:
-                rows.add(len(result))
-            origin.append((s, at))
-            result.append(text)
+                add_row(len(result))
+            add_origin((s, at))
+            add_line(text)
             last_index = index
             index += 1
             if source == ORIG:
                 # the kept original lines right after it, blank lines included, stay as they are (what
                 # the loop gives them one by one): copied in one go, up to the last non-blank one
                 stop = index
-                while stop < len(out) and out[stop][1] == ORIG and out[stop][2] == at + stop - last_index:
+                while stop < size and out[stop][1] == ORIG and out[stop][2] == at + stop - last_index:
                     stop += 1
                 while stop > index and not out[stop - 1][0].strip():
                     stop -= 1
@@ -244,7 +247,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
         elif before is not None and after is not None and before[1] == SNIP == after[1] and before[2] >= 0 \
                 and after[2] - before[2] - 1 == len(run) and after[3] not in moved \
                 and all(entry[1] == SNIP for entry in run) \
-                and all(not orig[o].strip() for o in range(before[2] + 1, after[2])) \
+                and not any(map(str.strip, orig[before[2] + 1:after[2]])) \
                 and (len(run) == 1 or indent_width(after[0]) == indent_width(orig[after[2]])):
             # Two paired snippet lines with the original's own blank lines between them (most blank
             # lines of a long snippet): the count below comes to the same, without the calls.

@@ -141,18 +141,18 @@ def unified_diff_counted(original: str, merged: str, filename: str | None = None
         from .linediff import unified
 
         lines = unified(old, new, f"a/{name}", f"b/{name}", n=_CONTEXT)
-    out = []
-    added = removed = 0
-    for index, line in enumerate(lines):
-        if skip and line.startswith("@@ "):
-            line = _HUNK.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + skip}", line)
-        if index >= 2:  # (after the `---` / `+++` header)
-            added += line[:1] == "+"
-            removed += line[:1] == "-"
-        if not line.endswith("\n"):
-            line += "\n\\ No newline at end of file\n"
-        out.append(line)
-    return "".join(out), added, removed
+    out = list(lines)
+    if skip:
+        out = [_HUNK.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + skip}", line) if line.startswith("@@ ")
+               else line for line in out]
+    out = [line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in out]
+    text = "".join(out)
+    if not text:
+        return "", 0, 0
+    # Every line of `text` ends with a newline, so a line that starts with "+" or "-" is one right
+    # after a newline; the first two are the `---` / `+++` header (only the second is after one).
+    # Counted in C over the text (a long diff has a line per changed line).
+    return text, text.count("\n+") - 1, text.count("\n-")
 
 
 _CONTEXT = 3

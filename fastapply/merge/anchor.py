@@ -38,6 +38,21 @@ _HIDDEN_END = 0.5  # weight of a block's closing line paired through a marker (b
 _EAGER_WIDTHS = 5_000  # original lines from which their indentation is measured all at once
 
 
+def _opens_all(norms: list[str]) -> list[bool]:
+    """blocks.opens_at of every line at once: opens_block once per distinct text (code repeats `}`,
+    `return 1;` all over), and the Allman brace (the next non-empty line is `{`) read walking back
+    from the end. O(m); many passes ask it of most lines of a long snippet, each a list look-up."""
+    block = {norm: opens_block(norm) for norm in set(norms)}
+    opens = [False] * len(norms)
+    after: str | None = None  # the first non-empty line after the one at hand
+    for index in range(len(norms) - 1, -1, -1):
+        norm = norms[index]
+        opens[index] = block[norm] or after == "{"
+        if norm:
+            after = norm
+    return opens
+
+
 def _ruler(norm: str) -> bool:
     """A long line of punctuation (`# ------------`, `/* ====== */`): trivial by its lack of words,
     but where it occurs once it says where it is as well as any line."""
@@ -90,7 +105,7 @@ class Aligner:
             closer = {norm: is_closer(norm) for norm in texts}
             self.strivial = [trivial[norm] for norm in self.snorm]
             self.scloser = [closer[norm] for norm in self.snorm]
-            self._sopens: list[bool | None] = [None] * len(items)
+            self.sopens = _opens_all(self.snorm)  # blocks.opens_at of every snippet line
             gap = [kind in GAP_KINDS for kind in kinds]  # (is_gap)
             self.marker_list = [index for index, flag in enumerate(gap) if flag]
             self.markers = set(self.marker_list)
@@ -141,11 +156,8 @@ class Aligner:
         return self._parents
 
     def s_opens(self, s: int) -> bool:
-        """blocks.opens_at of snippet line s, memoised until the next rebase."""
-        found = self._sopens[s]
-        if found is None:
-            found = self._sopens[s] = opens_at(self.snorm, s)
-        return found
+        """blocks.opens_at of snippet line s (sopens, computed at the rebase)."""
+        return self.sopens[s]
 
     def o_opens(self, o: int) -> bool:
         """blocks.opens_at of original line o, memoised for the call."""
@@ -184,7 +196,7 @@ class Aligner:
                     fresh[index] = fresh[last_at[width]]
                 elif norm.startswith("- ") and norm not in self.opos and self._has_children(index):
                     records.add(index)  # a new record of a YAML list: its `key: value` lines are its own
-                elif self.s_opens(index):
+                elif self.sopens[index]:
                     key = self.key_of(norm)
                     # (`highlighter(` inside an open `(` or `[` of its parent is a call: no definition)
                     fresh[index] = key is not None and norm not in self.opos and not self._okeys_for(key) \
@@ -260,7 +272,7 @@ class Aligner:
         """The last lines of the blocks opened at snippet line s and original line o, when they are
         the same text: the closing `}` or `end`, or in Python the block's last line when the snippet
         gives the whole block (it ends where the code dedents, or with the snippet)."""
-        if not (self.s_opens(s) and self.o_opens(o)):
+        if not (self.sopens[s] and self.o_opens(o)):
             return None
         sclose, oclose, slast = self._sclose, self._oclose, self._slast
         if s not in sclose:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from itertools import repeat
+from operator import sub
 
 # Lines too common to anchor anything on their own.
 _TRIVIAL_WORDS = {
@@ -145,7 +147,8 @@ def indent_width(text: str, tab: int = 4) -> int:
 def widths_of(lines: list[str]) -> list[int]:
     """indent_width of every line in one pass: O(n). The aligner keeps these arrays for the whole
     call, so the many stages that ask for a line's indentation index a list instead of measuring."""
-    out = [len(text) - len(text.lstrip(" ")) for text in lines]
+    # (len(text) - len(text.lstrip(" ")) of every line, the loop in C)
+    out = list(map(sub, map(len, lines), map(len, map(str.lstrip, lines, repeat(" ")))))
     if not any("\t" in text for text in _chunks(lines)):
         return out  # (the usual file: no tab anywhere, so the pass below would change nothing)
     # (rare) a tab in the indentation: measured in full

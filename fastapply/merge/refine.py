@@ -122,7 +122,10 @@ def pair_closers(al: Aligner) -> None:
     as a lone trivial line (`end` is too common to pair on its own)."""
     taken = set(al.pairs.values())
     order = al.pair_order()  # O(log m) order checks: a scan of every pair per closer was quadratic
+    sopens = al.sopens
     for s, o in sorted(al.pairs.items()):
+        if not sopens[s]:
+            continue  # (what _block_ends tests first, without the call: most pairs open no block)
         ends = al._block_ends(s, o, len(al.items), len(al.orig))
         if ends is not None and ends[0] not in al.pairs and ends[1] not in taken and al._monotone(*ends, order):
             al.pairs[ends[0]] = ends[1]
@@ -137,8 +140,9 @@ def covered(al: Aligner) -> set[int]:
     the original block belongs to that block, also those after the snippet's last paired line
     (Python has no closing brace to pair): a marker after the block must not keep them."""
     gone: set[int] = set()
+    sopens = al.sopens
     for s, o in al.pairs.items():
-        if not al.s_opens(s) or al.snorm[s][-1:] != al.onorm[o][-1:]:
+        if not sopens[s] or al.snorm[s][-1:] != al.onorm[o][-1:]:
             continue  # (a header split after its `(` paired with a one-line one: its "block" is the parameters)
         width = al.swidth[s]
         body: list[int] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 
 import msgspec
@@ -86,15 +87,15 @@ def place_markers(items: list[SnippetLine]) -> list[SnippetLine]:
     the depth of the line after it when that is deeper: ` public:`, marker, a member), and
     one at the end of the snippet right under an indented line continues that line's block. Between
     two indented lines it may stand for the end of one definition and the start of the next, and
-    keeps column 0. One pass, O(m)."""
-    code = [i for i, item in enumerate(items) if item.kind == "code"]
+    keeps column 0. One pass over the kinds, then O(log m) per marker."""
+    kinds = [item.kind for item in items]
+    code = [i for i, kind in enumerate(kinds) if kind == "code"]
     result = list(items)
-    position = 0
-    for index, item in enumerate(items):
-        while position < len(code) and code[position] < index:
-            position += 1
-        if item.kind != "marker" or item.text[:1].isspace():
+    for index in [i for i, kind in enumerate(kinds) if kind == "marker"]:
+        item = items[index]
+        if item.text[:1].isspace():
             continue  # an indented marker says where it is
+        position = bisect_left(code, index)  # the code lines before it
         before = items[code[position - 1]] if position > 0 else None
         after = items[code[position]] if position < len(code) else None
         prev = indent_width(before.text) if before is not None else 0
@@ -121,19 +122,31 @@ def drop_closing_context(items: list[SnippetLine]) -> list[SnippetLine]:
     markers: models show the end of a block whose inside they elide. Such a line is context that
     fits any block's end, and the two markers around it say the code around it stays: without it
     the snippet means the same, and nothing is left to misplace. O(m)."""
+    kinds = [item.kind for item in items]
+    # the items that end a segment (markers among them), in order: the segment after a marker
+    # reaches to the next of them (the code and blank lines between are copied, not visited)
+    stops = [i for i, kind in enumerate(kinds) if kind != "code" and kind != "blank"]
     result: list[SnippetLine] = []
-    index = 0
-    while index < len(items):
-        item = items[index]
-        result.append(item)
-        index += 1
-        if item.kind != "marker":
+    copied = 0  # items before this one are in `result` or dropped
+    for position, index in enumerate(stops):
+        if index < copied or kinds[index] != "marker":
             continue
-        stop = index
-        while stop < len(items) and items[stop].kind in ("code", "blank"):
-            stop += 1
-        segment = [i for i in items[index:stop] if i.kind == "code"]
-        if segment and stop < len(items) and items[stop].kind == "marker" \
-                and all(is_closer(i.norm) for i in segment):
-            index = stop + 1  # the segment and the marker after it: one marker stands for it all
+        stop = stops[position + 1] if position + 1 < len(stops) else len(items)
+        if stop < len(items) and kinds[stop] == "marker" and _closing_only(items, index + 1, stop):
+            result.extend(items[copied:index + 1])
+            copied = stop + 1  # the segment and the marker after it: one marker stands for it all
+    result.extend(items[copied:])
     return result
+
+
+def _closing_only(items: list[SnippetLine], start: int, stop: int) -> bool:
+    """True when items[start:stop] hold code and all of it is closing lines (read up to the first
+    line that is not one)."""
+    code = False
+    for index in range(start, stop):
+        item = items[index]
+        if item.kind == "code":
+            if not is_closer(item.norm):
+                return False
+            code = True
+    return code

@@ -4,8 +4,8 @@ lines where a marker stands for them, nothing where the snippet dropped code bet
 from __future__ import annotations
 
 from collections import Counter
-from itertools import accumulate
-from operator import attrgetter
+from itertools import accumulate, repeat
+from operator import attrgetter, itemgetter, sub
 
 import msgspec
 
@@ -41,7 +41,12 @@ class Spliced(msgspec.Struct):
     def row_of(self) -> dict[int, int]:
         """Original line index -> the merged row that stands for it (its keys: the lines kept)."""
         if self._row_of is None:
-            self._row_of = {o: row for row, (_, o) in enumerate(self.origin) if o >= 0}
+            # (built in C: the last row of a line wins, as in a comprehension; then the rows of no
+            # original line, -1, are taken out)
+            row_of = dict(zip(map(itemgetter(1), self.origin), range(len(self.origin))))
+            while row_of and (low := min(row_of)) < 0:
+                del row_of[low]
+            self._row_of = row_of
         return self._row_of
 
 
@@ -175,7 +180,7 @@ _KIND = attrgetter("kind")
 def _widths(texts: list[str], unit: int) -> list[int]:
     """indent_width(text, unit) of every text: the leading spaces, measured in full where a tab is
     among them."""
-    widths = [len(text) - len(text.lstrip(" ")) for text in texts]
+    widths = list(map(sub, map(len, texts), map(len, map(str.lstrip, texts, repeat(" ")))))
     return [indent_width(text, unit) if text[width:width + 1] == "\t" else width
             for text, width in zip(texts, widths)] if any("\t" in text for text in texts) else widths
 

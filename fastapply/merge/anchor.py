@@ -127,6 +127,11 @@ class Aligner:
         self.items = items
         self.pairs = pairs
 
+    def unpaired_code(self) -> list[int]:
+        """The code lines of the snippet that have no pair, in order: set operations in C over the
+        segments (every code line is in one) and the pairs, O(m) in C plus O(k log k) for k lines."""
+        return sorted(set().union(*self.segments).difference(self.pairs))
+
     def set_moved(self, drop: set[int]) -> None:
         """The original lines of definitions the snippet moves elsewhere (moves.py): an anchor
         chain that passes over them deletes nothing there, and lines matched in order from an

@@ -18,6 +18,8 @@ segments once, each dropped definition its preamble.
 from __future__ import annotations
 
 import re
+from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
@@ -84,8 +86,10 @@ def _check_pairs_in_drop(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
     merge: it stood for that copy, and the merge would show the line twice. O(pairs in drop)."""
     if not drop:
         return
-    for row, (s, o) in enumerate(spliced.origin):
-        if s < 0 or o < 0 or o not in drop or is_trivial(al.snorm[s]) or is_closer(al.snorm[s]):
+    # (the rows of lines in `drop`, picked in C: a long merge has a row per line)
+    for row in compress(range(len(spliced.origin)), map(drop.__contains__, map(itemgetter(1), spliced.origin))):
+        s, o = spliced.origin[row]
+        if s < 0 or o < 0 or is_trivial(al.snorm[s]) or is_closer(al.snorm[s]):
             continue
         twin = _kept_twin(al, spliced, row)
         if twin is None:
@@ -196,8 +200,9 @@ def _check_unique_line_kept(al: Aligner, spliced: Spliced) -> None:
     and both paired lines went to other copies of their text: its part was placed at another
     copy of the lines around it (shown out of file order), and the merge would hold it twice."""
     present = spliced.row_of()  # (its keys: the original lines the merge keeps)
-    for s, item in enumerate(al.items):
-        if item.kind != "code" or s in al.pairs or is_trivial(item.norm):
+    for s in al.unpaired_code():
+        item = al.items[s]
+        if is_trivial(item.norm):
             continue
         where = al.opos.get(item.norm, ())
         if len(where) != 1 or len(al.spos[item.norm]) != 1 or where[0] not in present \
@@ -238,8 +243,9 @@ def _context_fits_there(al: Aligner, s: int, u: int, step: int) -> bool:
 def _check_unplaced_marker_lookalikes(al: Aligner) -> None:
     """O(m): a snippet line that reads like a marker (`# ...`) is code only because the original
     has such a comment; left unpaired, it is far more likely a marker than a new comment."""
-    for s, item in enumerate(al.items):
-        if item.kind != "code" or s in al.pairs or not is_marker(item.text):
+    for s in al.unpaired_code():
+        item = al.items[s]
+        if not is_marker(item.text):
             continue
         raise ValidationError(
             f"snippet line {item.number} ({item.text.strip()!r}) reads like a '... existing code ...' "

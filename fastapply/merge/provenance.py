@@ -34,6 +34,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
@@ -76,8 +78,11 @@ def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
     deleted = [False] * len(al.orig)
     for start, stop in spliced.deleted:
         deleted[start:stop] = [True] * (stop - start)
-    for o, norm in enumerate(al.onorm):
-        if norm and o not in present and not deleted[o] and o not in drop:
+    # (the original lines the merge does not show, found with set operations in C and read in
+    # order: a long merge shows most of them)
+    for o in sorted(set(range(len(al.onorm))).difference(present)):
+        norm = al.onorm[o]
+        if norm and not deleted[o] and o not in drop:
             # name the snippet line where the lost line would stand (the first one after it)
             row = next((r for r, (_, at) in enumerate(spliced.origin) if at > o), len(spliced.origin) - 1)
             item = snippet_item_near(al, spliced, max(row, 0)) if spliced.origin else None
@@ -90,9 +95,10 @@ def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
 
 
 def _check_snippet_kept(al: Aligner, spliced: Spliced) -> None:
-    shown = {s for s, _ in spliced.origin if s >= 0}
-    for s, item in enumerate(al.items):
-        if item.kind == "code" and s not in shown:
+    shown = set(map(itemgetter(0), spliced.origin))  # (-1 among them too: no snippet line's index)
+    for s in sorted(set().union(*al.segments).difference(shown)):  # (the code lines)
+        item = al.items[s]
+        if item.kind == "code":
             raise ValidationError(
                 f"snippet line {item.number} ({item.text.strip()!r}) would be missing from the merge. "
                 "Show one unchanged line above and below it",
@@ -227,7 +233,7 @@ def _check_repeated_lines(al: Aligner, spliced: Spliced) -> None:
     new = [r for r in spliced.new_rows() if spliced.lines[r].strip()]
     if not new:
         return
-    rows = [r for r, line in enumerate(spliced.lines) if line.strip()]
+    rows = list(compress(range(len(spliced.lines)), map(str.strip, spliced.lines)))  # (the non-blank ones)
     norms: dict[int, str] = {}
 
     def norm_at(position: int) -> str:

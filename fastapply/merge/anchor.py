@@ -184,12 +184,14 @@ class Aligner:
             fresh = [False] * len(self.items)
             records: set[int] = set()
             last_at: dict[int, int] = {}  # indentation -> last line with it (a closer's opener)
-            for index, norm in enumerate(self.snorm):
-                if index in self.markers:
+            snorm, markers, swidth, opos = self.snorm, self.markers, self.swidth, self.opos  # (per line: local)
+            scloser, sopens = self.scloser, self.sopens
+            for index, norm in enumerate(snorm):
+                if index in markers:
                     last_at = {}
                 if not norm:
                     continue
-                width = self.swidth[index]
+                width = swidth[index]
                 parent = parent_of[index]
                 if parent is not None and parent in records:
                     # a new record's own `key: value` fields are new wherever the same pair occurs
@@ -197,20 +199,21 @@ class Aligner:
                     fresh[index] = bool(_SCALAR_FIELD.match(norm))
                 elif parent is not None and fresh[parent]:
                     fresh[index] = True
-                elif self.scloser[index] and width in last_at:
+                elif scloser[index] and width in last_at:
                     fresh[index] = fresh[last_at[width]]
-                elif norm.startswith("- ") and norm not in self.opos and self._has_children(index):
+                elif norm.startswith("- ") and norm not in opos and self._has_children(index):
                     records.add(index)  # a new record of a YAML list: its `key: value` lines are its own
-                elif self.sopens[index]:
-                    key = self.key_of(norm)
-                    # (`highlighter(` inside an open `(` or `[` of its parent is a call: no definition)
-                    fresh[index] = key is not None and norm not in self.opos and not self._okeys_for(key) \
+                elif sopens[index]:
+                    # (a line the original has is not new: its name is not asked; `highlighter(`
+                    # inside an open `(` or `[` of its parent is a call: no definition)
+                    fresh[index] = norm not in opos and (key := self.key_of(norm)) is not None \
+                        and not self._okeys_for(key) \
                         and not (norm.endswith(("(", "[")) and parent is not None
-                                 and self.snorm[parent].endswith(("(", "[")))
+                                 and snorm[parent].endswith(("(", "[")))
                     back = index - 1
-                    while fresh[index] and back >= 0 and self.snorm[back] and back not in self.markers \
-                            and self.swidth[back] == width \
-                            and self.snorm[back].startswith(("@", "#[", "//", "/*", "*", "#", "--")):
+                    while fresh[index] and back >= 0 and snorm[back] and back not in markers \
+                            and swidth[back] == width \
+                            and snorm[back].startswith(("@", "#[", "//", "/*", "*", "#", "--")):
                         fresh[back] = True  # its decorators and doc comment are new too
                         back -= 1
                 last_at[width] = index
@@ -280,12 +283,14 @@ class Aligner:
         if not (self.sopens[s] and self.o_opens(o)):
             return None
         sclose, oclose, slast = self._sclose, self._oclose, self._slast
-        if s not in sclose:
-            sclose[s] = block_end(self.stext, self.snorm, s, len(self.items), self.markers, self.swidth)
-        sc = within(sclose[s], s_hi)
-        if o not in oclose:
-            oclose[o] = block_end(self.orig, self.onorm, o, len(self.orig), None, self.owidth)
-        oc = within(oclose[o], o_hi)
+        sc = sclose[s] if s in sclose else \
+            sclose.setdefault(s, block_end(self.stext, self.snorm, s, len(self.items), self.markers, self.swidth))
+        if sc is not None and sc >= s_hi:
+            sc = None  # (blocks.within, inline: once per candidate anchor)
+        oc = oclose[o] if o in oclose else \
+            oclose.setdefault(o, block_end(self.orig, self.onorm, o, len(self.orig), None, self.owidth))
+        if oc is not None and oc >= o_hi:
+            oc = None
         if sc is None and oc is None:
             if s not in slast:
                 slast[s] = block_last(self.stext, self.snorm, s, len(self.items), self.markers, self.swidth)
@@ -654,13 +659,19 @@ class Aligner:
         return found
 
     def _skey_index(self) -> dict[str, list[int]]:
+        """The snippet lines by the name they define, in order: read per distinct text (spos), the
+        positions of the texts of one name merged in order. O(m) once per rebase."""
         if self._skeys is None:
             self._skeys = defaultdict(list)
-            for index, norm in enumerate(self.snorm):
-                if norm:
-                    key = self.key_of(norm)
-                    if key is not None:
-                        self._skeys[key].append(index)
+            mixed: set[str] = set()  # names that more than one text defines (sorted below)
+            for norm, where in self.spos.items():
+                key = self.key_of(norm) if where else None
+                if key is not None:
+                    if key in self._skeys:
+                        mixed.add(key)
+                    self._skeys[key].extend(where)
+            for key in mixed:
+                self._skeys[key].sort()
         return self._skeys
 
 

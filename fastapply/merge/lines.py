@@ -107,10 +107,13 @@ def opens_block(norm: str) -> bool:
         or norm.startswith(_KEYWORD_STARTS) and bool(_KEYWORD_OPENER.match(norm))
 
 
+_ACCESS_LABELS = ("public:", "private:", "protected:", "internal:", "signals:", "slots:")
+
+
 def continues_block(norm: str) -> bool:
     """A line at a block header's indentation that does not end the block: an Allman `{`, the
     `) {` after a long parameter list, `} else {`, `public:`."""
-    if norm == "{" or norm in ("public:", "private:", "protected:", "internal:", "signals:", "slots:"):
+    if norm == "{" or norm in _ACCESS_LABELS:
         return True  # C++ access labels sit at the class's own indentation
     return is_closer(norm) and norm.endswith(("{", ":")) and not norm.startswith("end")
 
@@ -196,14 +199,19 @@ def block_end(lines: list[str], norms: list[str], start: int, stop: int, skip: s
     width_of = width_lookup(lines, widths)
     base = width_of(start)
     for index in range(start + 1, stop):
-        if not norms[index] or (skip and index in skip):
+        norm = norms[index]
+        if not norm or (skip and index in skip):
             continue
         width = width_of(index)
-        if width > base or continues_block(norms[index]) or is_directive(norms[index]):
+        if width > base:
             continue  # (a deeper line is passed over whatever it is: its width is the cheap test)
+        closer = is_closer(norm)  # (asked once: continues_block's own test, and the answer below)
+        if norm == "{" or norm in _ACCESS_LABELS or closer and norm.endswith(("{", ":")) \
+                and not norm.startswith("end") or is_directive(norm):
+            continue  # (continues_block, inline)
         if width < base:
             return None
-        return index if is_closer(norms[index]) else None
+        return index if closer else None
     return None
 
 

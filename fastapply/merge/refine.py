@@ -214,17 +214,18 @@ def isolated_common(al: Aligner, s: int, o: int) -> bool:
     """A line found all over the file (`if err != nil {`) anchors nothing on its own: keep it
     only when a distinctive line close to it (same segment) is paired close to it too, or it
     closes a paired block."""
-    norm = al.snorm[s]
-    if len(al.opos.get(norm, ())) < 3 or al.scloser[s] and al._closer_ok(s):
+    snorm, opos, pairs, markers, strivial = al.snorm, al.opos, al.pairs, al.markers, al.strivial  # (hot: local)
+    if len(opos.get(snorm[s], ())) < 3 or al.scloser[s] and al._closer_ok(s):
         return False
+    size = len(al.items)
     for step in (-1, 1):
         s2, seen = s + step, 0
-        while 0 <= s2 < len(al.items) and s2 not in al.markers and seen < 3:
-            other = al.snorm[s2]
+        while 0 <= s2 < size and s2 not in markers and seen < 3:
+            other = snorm[s2]
             if other:
                 seen += 1
-                o2 = al.pairs.get(s2)
-                if o2 is not None and not al.strivial[s2] and len(al.opos.get(other, ())) < 3 \
+                o2 = pairs.get(s2)
+                if o2 is not None and not strivial[s2] and len(opos.get(other, ())) < 3 \
                         and (o2 - o) * step > 0 and (abs((o2 - o) - step * al.moved_between(o, o2) - (s2 - s)) <= 2
                                                      or step > 0
                                                      and _before_deleted_blocks(al, s, o, s2, o2)):

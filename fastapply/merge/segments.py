@@ -36,13 +36,14 @@ def classify(snippet: str, original_norms: set[str]) -> list[SnippetLine]:
     """Classify every snippet line. Leading and trailing blank lines are dropped."""
     raw = snippet.split("\n")
     items: list[SnippetLine] = []
-    for number, text in enumerate(raw, 1):
-        norm = normalize(text)
+    for number, (text, norm) in enumerate(zip(raw, normalize_all(raw)), 1):
         if not norm:
             items.append(SnippetLine(text, "blank", "", number))
-        elif norm not in original_norms and is_marker(text):
+        elif norm in original_norms:
+            items.append(SnippetLine(text, "code", norm, number))  # (the usual line: neither test below)
+        elif is_marker(text):
             items.append(SnippetLine(text, "marker", norm, number))
-        elif norm not in original_norms and (targets := delete_target(text)) is not None:
+        elif (targets := delete_target(text)) is not None:
             items.append(SnippetLine(text, "delete", norm, number, targets))
         else:
             items.append(SnippetLine(text, "code", norm, number))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from bisect import bisect_left, bisect_right
-from itertools import accumulate, islice
+from itertools import accumulate, compress, islice
 
 from ..deadline import check_deadline
 from .blocks import block_last, enclosing, opens_at, shallower_before, within
@@ -103,14 +103,14 @@ class Aligner:
             texts = set(self.snorm)
             trivial = {norm: is_trivial(norm) for norm in texts}
             closer = {norm: is_closer(norm) for norm in texts}
-            self.strivial = [trivial[norm] for norm in self.snorm]
-            self.scloser = [closer[norm] for norm in self.snorm]
+            self.strivial = list(map(trivial.__getitem__, self.snorm))  # (the look-ups in C)
+            self.scloser = list(map(closer.__getitem__, self.snorm))
             self.sopens = _opens_all(self.snorm)  # blocks.opens_at of every snippet line
-            gap = [kind in GAP_KINDS for kind in kinds]  # (is_gap)
-            self.marker_list = [index for index, flag in enumerate(gap) if flag]
+            gap = list(map(GAP_KINDS.__contains__, kinds))  # (is_gap)
+            self.marker_list = list(compress(range(len(gap)), gap))
             self.markers = set(self.marker_list)
             self._markers_upto = list(accumulate(gap, initial=0))  # markers before each snippet line
-            self._code_upto = list(accumulate((kind == "code" for kind in kinds), initial=0))  # code lines
+            self._code_upto = list(accumulate(map("code".__eq__, kinds), initial=0))  # code lines
             self.segments = code_segments(items)  # (find_moves, place_stragglers, _check_placeable)
             self.spos: dict[str, list[int]] = defaultdict(list)
             for index, norm in enumerate(self.snorm):

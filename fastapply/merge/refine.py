@@ -140,28 +140,30 @@ def covered(al: Aligner) -> set[int]:
     the original block belongs to that block, also those after the snippet's last paired line
     (Python has no closing brace to pair): a marker after the block must not keep them."""
     gone: set[int] = set()
-    sopens = al.sopens
+    sopens, swidth, snorm, markers = al.sopens, al.swidth, al.snorm, al.markers  # (per line: local)
+    size = len(al.items)
     for s, o in al.pairs.items():
-        if not sopens[s] or al.snorm[s][-1:] != al.onorm[o][-1:]:
+        if not sopens[s] or snorm[s][-1:] != al.onorm[o][-1:]:
             continue  # (a header split after its `(` paired with a one-line one: its "block" is the parameters)
-        width = al.swidth[s]
+        width = swidth[s]
         body: list[int] = []
         complete = False
-        for index in range(s + 1, len(al.items)):
-            if index in al.markers:
-                complete = al.swidth[index] <= width
+        for index in range(s + 1, size):
+            if index in markers:
+                complete = swidth[index] <= width
                 break
-            if not al.snorm[index] or continues_block(al.snorm[index]):
+            norm = snorm[index]
+            if not norm or continues_block(norm):
                 continue
-            if al.swidth[index] <= width:
+            if swidth[index] <= width:
                 # the same header again right after its block: which of the two is the original
                 # one is unclear, so the block is not known to be complete
-                complete = al.snorm[index] != al.snorm[s]
+                complete = norm != snorm[s]
                 break
             body.append(index)
         else:
             complete = True
-        if body and al.s_opens(body[-1]):
+        if body and sopens[body[-1]]:
             complete = False  # it ends with a block header whose body the marker after it stands for
         if complete and body and body[-1] not in al.pairs:
             # the lines after the block's last paired line are replaced by its unpaired tail

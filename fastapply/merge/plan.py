@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import re
 
-from collections.abc import Iterator
 from itertools import zip_longest
-from operator import attrgetter, eq, getitem, sub
 
 import msgspec
 
@@ -257,22 +255,13 @@ def _same_indentation(items: list[SnippetLine], orig: list[str], pairs: dict[int
     """True when the snippet's paired lines carry exactly the original's leading whitespace (at
     least 90% of them, and more than two; or every indented one, when few are paired, as in a
     snippet of moved code): its indentation is the file's own where it speaks."""
-    # (segments.indent_of on both sides, every step in C: once per pair of a long snippet)
-    snippet_side = _indents(list(map(_TEXT, map(items.__getitem__, pairs))))
-    same = sum(map(eq, snippet_side, _indents(list(map(orig.__getitem__, pairs.values())))))
+    # (segments.indent_of on both sides, inlined: once per pair of a long snippet)
+    same = sum(1 for s, o in pairs.items()
+               if (a := items[s].text)[:len(a) - len(a.lstrip())] == (b := orig[o])[:len(b) - len(b.lstrip())])
     if same > 2 and same >= 0.9 * len(pairs):
         return True
     indented = [(s, o) for s, o in pairs.items() if indent_of(orig[o])]
     return bool(indented) and all(indent_of(items[s].text) == indent_of(orig[o]) for s, o in indented)
-
-
-_TEXT = attrgetter("text")
-
-
-def _indents(texts: list[str]) -> Iterator[str]:
-    """segments.indent_of of each text (its leading whitespace), the loop in C."""
-    widths = map(sub, map(len, texts), map(len, map(str.lstrip, texts)))
-    return map(getitem, texts, map(slice, widths))
 
 
 def _local_style(orig: list[str], pairs: dict[int, int], file_style: Style) -> Style:

@@ -361,9 +361,11 @@ class Aligner:
                     o = okeys[first]
                     if not self._paired_exactly(o, s_lo, s_hi):
                         cands.append((s, o, 1.0))
-        self._hidden_ends = set()
+        several = self._code_upto[s_hi] - self._code_upto[s_lo] > 1
+        if several:  # (with one code line there is one candidate at most: _best_chain reads no set)
+            self._hidden_ends = set()
         # (with one code line in the range no block can end inside it: _block_ends finds nothing)
-        for s, o, weight in list(cands) if self._code_upto[s_hi] - self._code_upto[s_lo] > 1 else ():
+        for s, o, weight in list(cands) if several else ():
             ends = self._block_ends(s, o, s_hi, o_hi)
             if ends is not None and not self._marker_between(s, ends[0]):
                 cands.append((*ends, weight))

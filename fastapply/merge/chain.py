@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable
+from itertools import islice
+from operator import itemgetter, lt
 
 
 def span(positions: list[int], lo: int, hi: int) -> tuple[int, int]:
@@ -37,10 +39,12 @@ def heaviest_chain(cands: list[tuple[int, int, float]]) -> list[tuple[int, int]]
     if not cands:
         return []
     cands = sorted(set(cands))
-    if all(a[0] < b[0] and a[1] < b[1] for a, b in zip(cands, cands[1:])):
+    lines, places = list(map(itemgetter(0), cands)), list(map(itemgetter(1), cands))
+    if all(map(lt, lines, islice(lines, 1, None))) and all(map(lt, places, islice(places, 1, None))):
         # already a chain (the usual case: the unique lines of a snippet in file order); every
         # weight is positive, so all of them is the heaviest one, as the tree below would find
-        return [(s, o) for s, o, _ in cands]
+        # (both tests in C)
+        return list(zip(lines, places))
     ranks = {o: r + 1 for r, o in enumerate(sorted({o for _, o, _ in cands}))}
     size = len(ranks)
     tree_best = [0.0] * (size + 1)

@@ -255,9 +255,11 @@ def _same_indentation(items: list[SnippetLine], orig: list[str], pairs: dict[int
     """True when the snippet's paired lines carry exactly the original's leading whitespace (at
     least 90% of them, and more than two; or every indented one, when few are paired, as in a
     snippet of moved code): its indentation is the file's own where it speaks."""
-    # (segments.indent_of on both sides, inlined: once per pair of a long snippet)
+    # (segments.indent_of on both sides, inlined: once per pair of a long snippet; a line the
+    # snippet repeats byte for byte, most of them, has the same indentation without measuring it)
     same = sum(1 for s, o in pairs.items()
-               if (a := items[s].text)[:len(a) - len(a.lstrip())] == (b := orig[o])[:len(b) - len(b.lstrip())])
+               if (a := items[s].text) == (b := orig[o])
+               or a[:len(a) - len(a.lstrip())] == b[:len(b) - len(b.lstrip())])
     if same > 2 and same >= 0.9 * len(pairs):
         return True
     indented = [(s, o) for s, o in pairs.items() if indent_of(orig[o])]

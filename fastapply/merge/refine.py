@@ -17,6 +17,7 @@ from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, r
 
 if TYPE_CHECKING:
     from .anchor import Aligner
+    from .chain import SortedIndices
 
 # Original lines compared, over all straggler searches of one merge (rapidfuzz, ~20 ns each).
 STRAGGLER_BUDGET = 2_000_000
@@ -121,13 +122,19 @@ def pair_closers(al: Aligner) -> None:
     unpaired: the opener may have been paired in a later step than the one that left its closer
     as a lone trivial line (`end` is too common to pair on its own)."""
     taken = set(al.pairs.values())
-    order = al.pair_order()  # O(log m) order checks: a scan of every pair per closer was quadratic
+    # O(log m) order checks (a scan of every pair per closer was quadratic), the O(m) set-up done
+    # when a closer first needs one: usually every closer is paired already
+    order: SortedIndices | None = None
     sopens = al.sopens
     for s, o in sorted(al.pairs.items()):
         if not sopens[s]:
             continue  # (what _block_ends tests first, without the call: most pairs open no block)
         ends = al._block_ends(s, o, len(al.items), len(al.orig))
-        if ends is not None and ends[0] not in al.pairs and ends[1] not in taken and al._monotone(*ends, order):
+        if ends is None or ends[0] in al.pairs or ends[1] in taken:
+            continue
+        if order is None:
+            order = al.pair_order()  # (no pair added before this: the pairs as they came)
+        if al._monotone(*ends, order):
             al.pairs[ends[0]] = ends[1]
             taken.add(ends[1])
             order.add(ends[0])
@@ -294,7 +301,7 @@ def extend_fuzzy(al: Aligner) -> None:
     """
     ordered = sorted(al.pairs.items())
     al._taken = set(al.pairs.values())
-    al._order = al.pair_order()
+    al._order = None  # the pairs in order, built by walk_fuzzy when it first pairs a line (most never do)
     if al.items and al.items[0].kind == "code":
         walk_fuzzy(al, -1, -1, +1)
     if al.items and al.items[-1].kind == "code":
@@ -432,7 +439,12 @@ def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
                     al.swidth[s2] - base_s != al.owidth[o2] - base_o:
                 continue
             al.pairs[s2] = o2
-            al._order.add(s2)
+            if al._order is None:
+                # (only walk_fuzzy adds pairs before this in the pass, and it keeps the order up to date
+                # once it exists: built now, it holds what the one built at the start would)
+                al._order = al.pair_order()
+            else:
+                al._order.add(s2)
             taken.add(o2)
             al.fuzzy.add(s2)
             al.fuzzy.add(s)

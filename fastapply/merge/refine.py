@@ -33,11 +33,22 @@ def prune_orphans(al: Aligner) -> None:
     parent_of = al.snippet_parents()
     ends: dict[int, int] = {}
     pairs, fuzzy, opos, snorm = al.pairs, al.fuzzy, al.opos, al.snorm  # (once per pair: local names)
+    markers, strivial, scloser = al.markers, al.strivial, al.scloser
     for s in sorted(pairs):
         o = pairs[s]
-        if s not in fuzzy and len(opos.get(snorm[s], ())) >= 3 and isolated_common(al, s, o):
-            del pairs[s]
-            continue
+        if s not in fuzzy and len(opos.get(snorm[s], ())) >= 3:
+            # Two of the answers isolated_common gives first, without the call (each is one of its
+            # own tests, and it answers False as soon as one holds): a closing line whose block
+            # is paired, and a distinctive line right above paired right above it.
+            above, o2 = s - 1, pairs.get(s - 1)
+            if scloser[s] and al._closer_ok(s) \
+                    or o2 is not None and o2 < o and above not in markers and snorm[above] \
+                    and not strivial[above] and len(opos.get(snorm[above], ())) < 3 \
+                    and abs((o2 - o) + al.moved_between(o, o2) + 1) <= 2:
+                pass
+            elif isolated_common(al, s, o):
+                del pairs[s]
+                continue
         if parent_of[s] is not None and parent_of[s] not in pairs and _parent_shown_later(al, parent_of[s], s, o):
             del pairs[s]
             continue

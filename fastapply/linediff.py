@@ -136,14 +136,15 @@ def unified(a: Sequence[str], b: Sequence[str], fromfile: str, tofile: str, n: i
             yield f"+++ {tofile}\n"
         first, last = group[0], group[-1]
         yield f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@\n"
+        # (each line prefixed by map in C: a long diff has a line per changed line and its context)
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
-                yield from (" " + line for line in a[i1:i2])
+                yield from map(" ".__add__, a[i1:i2])
                 continue
             if tag in ("replace", "delete"):
-                yield from ("-" + line for line in a[i1:i2])
+                yield from map("-".__add__, a[i1:i2])
             if tag in ("replace", "insert"):
-                yield from ("+" + line for line in b[j1:j2])
+                yield from map("+".__add__, b[j1:j2])
 
 
 def _range(start: int, stop: int) -> str:

@@ -335,7 +335,7 @@ class Aligner:
             return []
         cands: list[tuple[int, int, float]] = []
         snorm, opos, spos, items = self.snorm, self.opos, self.spos, self.items
-        trivial, fresh, weights = self.strivial, self.fresh_flags(), self._weights
+        trivial, fresh, weights = self.strivial, self._fresh or self.fresh_flags(), self._weights
         for s in range(s_lo, s_hi):
             norm = snorm[s]
             if not norm or fresh[s] or items[s].fresh or trivial[s] and not _ruler(norm):
@@ -604,7 +604,8 @@ class Aligner:
     # -- definition-name index (built only when a changed header needs it) ---------------------
 
     def _skey(self, s: int) -> str | None:
-        return self.key_of(self.snorm[s]) if opens_block(self.snorm[s]) or "(" in self.snorm[s] else None
+        norm = self.snorm[s]
+        return self.key_of(norm) if "(" in norm or opens_block(norm) else None  # (the cheap test first)
 
     def _okeys_for(self, key: str) -> list[int]:
         """Original lines that define `key` (found by text search first: most keys are rare)."""

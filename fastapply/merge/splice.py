@@ -239,6 +239,19 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
                     origin.extend([(entry[3], entry[2]) if entry[0].strip() else (-1, -1) for entry in chunk])
                     last_index = stop - 1
                     index = stop
+            elif source == SNIP and at >= 0:
+                # the paired snippet lines right after it with no blank line above them in the
+                # original either: what the branch above answers for each (no blank line, a row of
+                # their own), without its tests; the first other line goes back to the loop
+                while index < size:
+                    text, source, at, s = out[index]
+                    if source != SNIP or at <= 0 or s in moved or not text.strip() or not orig[at - 1].strip():
+                        break
+                    add_row(len(result))
+                    add_origin((s, at))
+                    add_line(text)
+                    last_index = index
+                    index += 1
             continue
         run_end = index
         while run_end < len(out) and not out[run_end][0].strip():

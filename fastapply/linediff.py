@@ -13,6 +13,7 @@ import difflib
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from itertools import compress
 
 from .deadline import check_deadline
 
@@ -89,8 +90,10 @@ def _unique_anchors(a: Sequence[str], b: Sequence[str], a0: int, a1: int, b0: in
     """Pairs of lines unique on both sides, longest chain increasing on both (patience sorting)."""
     count_a = Counter(a[a0:a1])  # (Counter counts in C: this runs on every line of long files)
     count_b = Counter(b[b0:b1])
-    where_b = {line: j for j, line in enumerate(b[b0:b1], b0)}  # the last position, as before
-    pairs = [(i, where_b[a[i]]) for i in range(a0, a1) if count_a[a[i]] == 1 and count_b.get(a[i]) == 1]
+    where_b = dict(zip(b[b0:b1], range(b0, b1)))  # the last position, as before (built in C)
+    # the lines once on each side (read per distinct line), then their places in `a` picked in C
+    both = {line for line, count in count_a.items() if count == 1 and count_b.get(line) == 1}
+    pairs = [(i, where_b[a[i]]) for i in compress(range(a0, a1), map(both.__contains__, a[a0:a1]))]
     # longest increasing subsequence of the b positions, in O(k log k)
     tails: list[int] = []
     tail_at: list[int] = []

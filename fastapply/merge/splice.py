@@ -4,8 +4,8 @@ lines where a marker stands for them, nothing where the snippet dropped code bet
 from __future__ import annotations
 
 from collections import Counter
-from itertools import accumulate, repeat
-from operator import attrgetter, itemgetter, sub
+from itertools import accumulate, compress, repeat
+from operator import attrgetter, itemgetter, not_, sub
 
 import msgspec
 
@@ -81,8 +81,11 @@ def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, 
                 resolved += item.kind == "marker"
                 if stop > start:
                     kept.append((start, stop))
-                region = [(orig[o], ORIG, o, -1) for o in range(start, stop) if o not in drop]
-                if not any(orig[o].strip() for o in range(start, stop)):
+                # (built in C where nothing in it is dropped: a long file's kept tail is one region)
+                region = list(zip(orig[start:stop], repeat(ORIG), range(start, stop), repeat(-1))) \
+                    if drop.isdisjoint(range(start, stop)) else \
+                    [(orig[o], ORIG, o, -1) for o in range(start, stop) if o not in drop]
+                if not any(map(str.strip, orig[start:stop])):
                     empty_markers.append(s)
                 out.extend(region or [("", EMPTY, indent_width(item.text), s)])
             elif is_gap(item):
@@ -235,8 +238,16 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
                     stop -= 1
                 if stop > index:
                     chunk = out[index:stop]
-                    result.extend([entry[0] if entry[0].strip() else "" for entry in chunk])
-                    origin.extend([(entry[3], entry[2]) if entry[0].strip() else (-1, -1) for entry in chunk])
+                    # (in C but for the blank lines: a whitespace-only line becomes "", and a blank
+                    # line has no provenance)
+                    texts = list(map(itemgetter(0), chunk))
+                    for blank in compress(range(len(texts)), map(str.isspace, texts)):
+                        texts[blank] = ""
+                    rows_from = list(zip(map(itemgetter(3), chunk), map(itemgetter(2), chunk)))
+                    for blank in compress(range(len(texts)), map(not_, texts)):
+                        rows_from[blank] = (-1, -1)
+                    result.extend(texts)
+                    origin.extend(rows_from)
                     last_index = stop - 1
                     index = stop
             elif source == SNIP and at >= 0:

@@ -263,7 +263,14 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
     if len(windows) >= 2 and rng.random() < 0.3:
         while order == sorted(order):
             rng.shuffle(order)
-        tags.append("out_of_order")
+        if windows[0].lo == 0 and any(e.start == 0 for e in windows[0].edits) and order[0] != 0:
+            # an edit of the file's very first lines (a deleted `# coding:` line) can only be
+            # shown by a head part that opens the snippet: after another part, the marker before
+            # it says the lines above it stay
+            order.remove(0)
+            order.insert(0, 0)
+        if order != sorted(order):
+            tags.append("out_of_order")
     out: list[str] = []
     for position, index in enumerate(order):
         window = windows[index]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from evals.llmgen.edits import LANGS, add_function, move, reorder
+from evals.llmgen.edits import LANGS, Edit, add_function, move, reorder
 from evals.llmgen.outline import parse_outline
 from evals.llmgen.snippet import apply_edits, render
 
@@ -147,3 +147,24 @@ def test_a_function_added_at_the_end_of_a_module_is_top_level_and_spaced_like_th
     expected = "\n".join(apply_edits(PY_MODULE.split("\n"), change.edits))
     # two blank lines before it, as before `skip`; no `self` parameter
     assert "    raise Skipped(msg)\n\n\ndef " in expected and "(self" not in expected.split("raise Skipped(msg)")[1]
+
+
+def test_an_edit_of_the_files_first_lines_keeps_the_head_part_first() -> None:
+    # a release that drops `# coding: utf-8`: after another part, the marker before the head part
+    # would say the lines above it stay, so the head part opens the snippet, without a marker
+    funcs = [f"def helper_{i}(value):\n    return value + {i}\n" for i in range(30)]
+    text = '# coding: utf-8\n"""Helpers for sizes."""\n\nimport sys\n\n\n' + "\n\n".join(funcs)
+    lines = text.rstrip("\n").split("\n")
+    outline = parse_outline(text, "python")
+    far = lines.index("def helper_20(value):") + 1
+    edits = [Edit(0, 1, []), Edit(far, far + 1, ["    return value + 2000"])]
+    expected_head = '"""Helpers for sizes."""'
+    seen = 0
+    for seed in range(300):
+        rendered = render(lines, edits, "python", outline.definitions, random.Random(seed))
+        if rendered is None or expected_head not in rendered.snippet:
+            continue
+        shown = rendered.snippet.split("\n")
+        assert shown[0] == expected_head, seed
+        seen += 1
+    assert seen  # (before the fix, seeds that drew a shuffle put a part and a marker above it)

@@ -387,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-lines", type=int, default=MAX_LINES,
                         help="skip longer files (raise it, e.g. to 10000, to stress large files)")
     args = parser.parse_args(argv)
-    if args.style == "llm":
+    if args.style in ("llm", "real"):
         from .llmgen.cli import run_llm
 
         return run_llm(args)

@@ -11,14 +11,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ..cases import Case, write_jsonl
 from ..fetch import missing
 from .build import generate_llm
+from .evolution import evolution_cases
 from .sources import cached_sources, folder_sources, local_sources
-from .splits import seeds_for
+from .splits import check_seed, seeds_for
 
 
 def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `python -m evals.generate` that choose the style, split and seeds."""
-    parser.add_argument("--style", choices=["today", "llm"], default="today",
-                        help="today: the original edit kinds (default); llm: frontier-model habits")
+    parser.add_argument("--style", choices=["today", "llm", "real"], default="today",
+                        help="today: the original edit kinds (default); llm: frontier-model habits; "
+                             "real: only real edits, from every release pair of the split (up to --n)")
     parser.add_argument("--split", choices=["dev", "heldout"], default="dev",
                         help="--style llm only: which seeds and sources (default dev)")
     parser.add_argument("--seeds", metavar="A-B|A,B,..",
@@ -56,12 +58,28 @@ def llm_cases(n: int, split: str, seeds: list[int] | None = None, use_cache: boo
                             progress=lambda k: bar.advance(task, k), evolution=use_cache and not paths)
 
 
+def real_cases(n: int, split: str, seeds: list[int]) -> list[Case]:
+    """Up to `n` real edits of `split`, seed after seed, from every release pair in the cache (an
+    llm run takes a tenth of each seed's cases from them, in pair name order: mostly the first
+    pairs). Cost: one difflib pass per changed file and seed."""
+    cases: list[Case] = []
+    for seed in seeds:
+        check_seed(split, seed)
+        cases += evolution_cases(split, seed, n - len(cases))
+        if len(cases) >= n:
+            break
+    return cases
+
+
 def run_llm(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     try:
         seeds = parse_seeds(args.seeds, args.split)
-        cases = llm_cases(args.n, args.split, seeds, not args.no_cache, args.source, args.per_file,
-                          progress=console.is_terminal)
+        if args.style == "real":
+            cases = real_cases(args.n, args.split, seeds)
+        else:
+            cases = llm_cases(args.n, args.split, seeds, not args.no_cache, args.source, args.per_file,
+                              progress=console.is_terminal)
     except ValueError as exc:
         console.print(f"[red]generate: {exc}")
         return 2

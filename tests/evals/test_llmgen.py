@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from evals import generate
-from evals.cases import load_cases, write_jsonl
+from evals.cases import Case, load_cases, write_jsonl
 from evals.llmgen import packages, splits
 from evals.llmgen.build import generate_llm
 from evals.llmgen.datafiles import parses
@@ -138,3 +138,21 @@ def test_a_replaced_block_ending_like_its_context_is_not_generated():
     replaced = Edit(2, 6, ["", "def fallback(conn):", "    return conn"])
     assert _invisible_deletion(lines, Window(1, 8, [replaced]))  # context `conn.close()` only
     assert not _invisible_deletion(lines, Window(0, 8, [replaced]))  # with `def stop`, it is visible
+
+
+def test_generate_style_real_writes_every_release_pairs_edits(tmp_path, monkeypatch) -> None:
+    # a tiny cached release pair: one file changed between two releases
+    old = "\n".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(15))
+    new = old.replace("return x + 7", "return x + 70")
+    for half, text in (("old", old), ("new", new)):
+        folder = tmp_path / "evolution" / "dev" / "pypi-tiny-pair" / half / "tiny"
+        folder.mkdir(parents=True)
+        (folder / "core.py").write_text(text)
+    monkeypatch.setenv("FASTAPPLY_EVALS_CACHE", str(tmp_path))
+    out = tmp_path / "real.jsonl"
+    assert generate.main(["--style", "real", "--split", "dev", "--seeds", "500-503", "--n", "3",
+                          "--out", str(out)]) == 0
+    cases = [msgspec.json.decode(line, type=Case) for line in out.read_bytes().splitlines()]
+    assert len(cases) == 3 and all(case.expected == new for case in cases)
+    assert {case.id.split(":")[1] for case in cases} == {"500", "501", "502"}
+    assert generate.main(["--style", "real", "--split", "dev", "--seeds", "7001", "--out", str(out)]) == 2

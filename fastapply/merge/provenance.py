@@ -130,6 +130,9 @@ def _check_empty_markers(al: Aligner, spliced: Spliced) -> None:
 
 
 def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
+    """Refuse a merge that defines a name twice in one scope where the original defines it once:
+    a new header, or a paired header edited into another definition's name. O(new rows + pairs),
+    plus a scan of the merged rows when a header was renamed."""
     present = spliced.row_of()  # (its keys: the original lines the merge keeps)
     for row in spliced.new_rows():
         s = spliced.origin[row][0]
@@ -157,7 +160,8 @@ def _check_duplicates(al: Aligner, spliced: Spliced) -> None:
 
 def _check_defined_again(al: Aligner, spliced: Spliced, row: int, s: int, present: dict[int, int]) -> None:
     """Refuse when snippet line s (merged row `row`) defines a name that an original definition
-    kept in the same scope defines too, where the original defines it once."""
+    kept in the same scope defines too, where the original defines it once. O(the name's
+    definitions in the original, and the scope walks of _merged_scope/_original_scope)."""
     norm = al.snorm[s]
     if not opens_block(norm):
         return

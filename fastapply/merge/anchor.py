@@ -22,8 +22,8 @@ from .blocks import block_last, enclosing, opens_at, shallower_before, within
 from .chain import SortedIndices, count_in, heaviest_chain, span
 from .closers import edited_opener, end_in_doubt, whole_block_up
 from .context import context_before_deletion, context_before_marker, context_block, edit_before_marker
-from .lines import (DROPPED_STUBS, LazyWidths, Widths, block_end, block_stop, header_key, is_closer, is_trivial,
-                    opens_block, widths_of)
+from .lines import (DROPPED_STUBS, LazyWidths, Widths, block_end, block_stop, call_inside_call, header_key, is_closer,
+                    is_trivial, opens_block, widths_of)
 from .segments import GAP_KINDS, SnippetLine, code_segments
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
 STEP_PASSES = 8
@@ -208,8 +208,7 @@ class Aligner:
                     # inside an open `(` or `[` of its parent is a call: no definition)
                     fresh[index] = norm not in opos and (key := self.key_of(norm)) is not None \
                         and not self._okeys_for(key) \
-                        and not (norm.endswith(("(", "[")) and parent is not None
-                                 and snorm[parent].endswith(("(", "[")))
+                        and not call_inside_call(norm, snorm[parent] if parent is not None else None)
                     back = index - 1
                     while fresh[index] and back >= 0 and snorm[back] and back not in markers \
                             and swidth[back] == width \

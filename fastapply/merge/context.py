@@ -7,17 +7,14 @@ snippet means, or leave it unpaired when no copy is trustworthy.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from .chain import nearest_above, nearest_below
 from .lines import header_key, is_closer, is_comment, is_trivial
-from .similar import FUZZY_MIN, edited_version, similarity
+from .similar import replaces
 
 if TYPE_CHECKING:
     from .anchor import Aligner
-
-_TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
 def context_block(al: Aligner, tail: list[int], lo: int, hi: int) -> None:
@@ -200,7 +197,7 @@ def _context_before_edit(al: Aligner, block: list[int], lo: int, hi: int) -> boo
         o += 1
     between = [k for k in range(o, hi) if al.onorm[k]]
     if len(between) > len(rest) or len(lead) == 1 and not (
-            len(between) == len(rest) and _replaces(al.snorm[rest[0]], al.onorm[between[0]])):
+            len(between) == len(rest) and replaces(al.snorm[rest[0]], al.onorm[between[0]])):
         return False  # (one trivial line is context only right above the lines the new ones edit)
     al.pairs.update(run)
     al.fuzzy.update(s for s, _ in run)
@@ -304,7 +301,7 @@ def edit_before_marker(al: Aligner, head: list[int], hi: int) -> None:
             between.append(o)
         o += 1
     if not run or not between or len(between) > len(new) \
-            or not _replaces(al.snorm[new[-1]], al.onorm[between[-1]]):
+            or not replaces(al.snorm[new[-1]], al.onorm[between[-1]]):
         return
     for s in tail[1:]:
         o = al._skip_blank(o, hi, +1)
@@ -314,15 +311,6 @@ def edit_before_marker(al: Aligner, head: list[int], hi: int) -> None:
         o += 1
     al.pairs.update(run)
     al.fuzzy.update(s for s, _ in run)
-
-
-def _replaces(new: str, old: str) -> bool:
-    """`new` is an edit of `old`: edited_version's answer, or the same first two tokens (`if e`,
-    `return self`) and most of the text (a condition rewritten: `==` to `in {...}`)."""
-    if edited_version(new, old):
-        return True
-    a, b = _TOKEN.findall(new), _TOKEN.findall(old)
-    return len(a) >= 2 and a[:2] == b[:2] and similarity(new, old) >= FUZZY_MIN
 
 
 def context_before_deletion(al: Aligner, tail: list[int], lo: int, hi: int, after: int) -> bool:

@@ -129,6 +129,12 @@ def is_comment(norm: str) -> bool:
     return bool(_COMMENT.match(norm))
 
 
+def call_inside_call(norm: str, parent: str | None) -> bool:
+    """A line that opens a `(` or `[` inside an open `(` or `[` of the line it is nested in
+    (`highlighter(` as an argument of `explanation.extend(`): a call, never a definition's header."""
+    return parent is not None and norm.endswith(("(", "[")) and parent.endswith(("(", "["))
+
+
 def is_closer(norm: str) -> bool:
     # every alternative of _CLOSER starts with one of these characters (the cheap test first)
     return norm[:1] in _CLOSER_STARTS and bool(_CLOSER.match(norm))

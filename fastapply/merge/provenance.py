@@ -39,7 +39,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
-from .lines import header_key, indent_width, is_trivial, opens_block
+from .lines import call_inside_call, header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine
 from .placement import check_placement, snippet_item_near
 from .splice import Spliced
@@ -302,17 +302,12 @@ def markers_in_new_definitions(al: Aligner) -> list[tuple[SnippetLine, SnippetLi
             header = _open_braced_block(al, m)
             if header < 0 or header in al.pairs:
                 continue
+        parent = al.snippet_parents()[header]
         if header_key(al.snorm[header]) is not None and al.in_new_definition(header) \
-                and not _inside_brackets(al, header):
+                and not call_inside_call(al.snorm[header], al.snorm[parent] if parent is not None else None):
             found.append((al.items[header], al.items[m]))
     return found
 
-
-def _inside_brackets(al: Aligner, s: int) -> bool:
-    """Snippet line s stands inside an open `(` or `[` of the line it is nested in (`highlighter(`
-    as an argument of `explanation.extend(`): a call, not a definition. O(1) after the parents."""
-    parent = al.snippet_parents()[s]
-    return al.snorm[s].endswith(("(", "[")) and parent is not None and al.snorm[parent].endswith(("(", "["))
 
 
 def _check_markers_in_new_definitions(al: Aligner, suspects: list[tuple[SnippetLine, SnippetLine]]) -> None:

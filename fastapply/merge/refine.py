@@ -11,7 +11,7 @@ from rapidfuzz.process import extract
 
 from ..deadline import check_deadline
 from .context import ends_before_whole_blocks
-from .lines import DROPPED_STUBS, continues_block, header_key, indent_width, is_closer, is_trivial
+from .lines import DROPPED_STUBS, call_inside_call, continues_block, header_key, indent_width, is_closer, is_trivial
 from .segments import GAP_KINDS, is_gap
 from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, rewrites, similarity, substituted
 
@@ -53,9 +53,8 @@ def prune_orphans(al: Aligner) -> None:
             del pairs[s]
             continue
         anc = parent_of[s]
-        while anc is not None and anc not in pairs and (
-                al.key_of(snorm[anc]) is None or snorm[anc].endswith(("(", "[")) and parent_of[anc] is not None
-                and snorm[parent_of[anc]].endswith(("(", "["))):  # (a call inside a call: no definition)
+        while anc is not None and anc not in pairs and (al.key_of(snorm[anc]) is None or call_inside_call(
+                snorm[anc], snorm[parent_of[anc]] if parent_of[anc] is not None else None)):
             anc = parent_of[anc]
         if anc is None:
             continue

@@ -56,6 +56,16 @@ def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
     return missing <= 1
 
 
+def replaces(new: str, old: str) -> bool:
+    """`new` is an edit of `old`: edited_version's answer, or the same first two tokens (`if e`,
+    `return self`) and most of the text (a condition rewritten: `==` to `in {...}`). For a line
+    already placed by its neighbours, next to the one it may replace."""
+    if edited_version(new, old):
+        return True
+    a, b = _TOKEN.findall(new), _TOKEN.findall(old)
+    return len(a) >= 2 and a[:2] == b[:2] and similarity(new, old) >= FUZZY_MIN
+
+
 def rewrites(new: str, old: str) -> bool:
     """Looser than edited_version, for the one original line right next to an anchor that a snippet
     line takes the place of: a new value for the same assignment target, or the same kind of exit

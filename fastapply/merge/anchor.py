@@ -243,8 +243,25 @@ class Aligner:
                 # anchors, about every other step of a long snippet), without the call
                 self._work_left -= s_hi - s_lo
                 continue
+            if s_hi - s_lo == 1 and o_hi - o_lo == 1 and self._same_line(s_lo, o_lo):
+                # one snippet line across from one original line with its text (the body line
+                # between a paired header and its closer, about every other step of a long
+                # snippet): what _step pairs there, without the call. A lone candidate between
+                # two adjacent pairs orphans no block, so _best_chain would take it.
+                self._work_left -= 1
+                self.pairs[s_lo] = o_lo
+                continue
             stack.extend(self._step(s_lo, s_hi, o_lo, o_hi))
         return self.pairs
+
+    def _same_line(self, s: int, o: int) -> bool:
+        """True when _step would make (s, o) its only candidate: the same text, and a line it reads
+        (not new code, not a trivial line that is no ruler)."""
+        norm = self.snorm[s]
+        if not norm or norm != self.onorm[o]:
+            return False
+        fresh = self._fresh or self.fresh_flags()
+        return not (fresh[s] or self.items[s].fresh or self.strivial[s] and not _ruler(norm))
 
     def _pair_closer(self, s: int, o: int, s_hi: int, o_hi: int) -> None:
         ends = self._block_ends(s, o, s_hi, o_hi)

@@ -299,10 +299,22 @@ def _open_edges(items: list[SnippetLine], pairs: dict[int, int],
     if not is_gap(items[0]):
         before = sum(1 for n in onorm[: pairs[first_s]] if n)
         lead = sum(1 for i in items[:first_s] if i.kind == "code")
-        if before and not (lead >= 1 and before <= _EDGE_LINES):
+        if before and not (lead >= 1 and before <= _EDGE_LINES) and not (lead == 0 and _only_encoding(onorm[:pairs[first_s]])):
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
     return items, pairs
+
+
+# PEP 263's encoding declaration (`# -*- coding: utf-8 -*-`), which Python 3 no longer needs
+_ENCODING = re.compile(r"^#.*?coding[:=]\s*[-\w.]+")
+
+
+def _only_encoding(head: list[str]) -> bool:
+    """True when the original lines above the snippet's first line are an encoding declaration
+    and blank lines: a snippet that starts right below it, with the file's head, drops it (what
+    pyupgrade does, and how release diffs read) rather than leaving out a first marker."""
+    solid = [norm for norm in head if norm]
+    return len(solid) == 1 and head[0] == solid[0] and bool(_ENCODING.match(solid[0]))
 
 
 def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: Aligner) -> None:

@@ -3,7 +3,7 @@ on the dev release pairs): a block dedented out of a removed `try:`, a loop rewr
 line that kept its blank line, a signature split over several lines, a long annotation split after
 its bracket, a header renamed to the name of a definition the merge keeps, a statement that takes
 a blank line's place, comments reworded or added above an edited condition, multi-line decorators
-and Lua block comments right above a definition.
+and Lua block comments right above a definition, an encoding declaration dropped above the file's head.
 
 Each case is written in the shape a release diff has, with a snippet the way models write it.
 """
@@ -811,3 +811,55 @@ class TestRunner:
 '''
     expected = original.replace(") -> bool | None:\n        ...\n", ") -> bool | None: ...\n")
     assert apply(original, snippet, filename="_testing.py").merged_code == expected
+
+
+PREFIX_MODULE = '''\
+# -*- coding: utf-8 -*-
+
+# Copyright (c) 2013, Example Authors
+# All rights reserved.
+"""Prefix helpers."""
+
+
+def strip_prefix(text, prefix):
+    if text.startswith(prefix):
+        return text[len(prefix):]
+    return text
+
+
+def has_prefix(text, prefix):
+    return text.startswith(prefix)
+'''
+
+
+def test_a_snippet_that_starts_below_the_encoding_declaration_drops_it() -> None:
+    # pyupgrade's Python 3 clean-up: the snippet gives the file's head from its first line on,
+    # without the encoding declaration, and a marker only after it
+    snippet = '''\
+# Copyright (c) 2013, Example Authors
+# All rights reserved.
+"""Helpers for prefixes."""
+
+
+def strip_prefix(text, prefix):
+# ... existing code ...
+'''
+    expected = PREFIX_MODULE.replace("# -*- coding: utf-8 -*-\n\n", "").replace("Prefix helpers.", "Helpers for prefixes.")
+    assert apply(PREFIX_MODULE, snippet, filename="prefix.py").merged_code == expected
+
+
+def test_a_snippet_that_starts_below_other_head_lines_still_keeps_them() -> None:
+    # a first line that is no encoding declaration: the model left out the first marker
+    original = PREFIX_MODULE.replace("# -*- coding: utf-8 -*-", "#!/usr/bin/env python")
+    snippet = '''\
+# Copyright (c) 2013, Example Authors
+# All rights reserved.
+"""Helpers for prefixes."""
+
+
+def strip_prefix(text, prefix):
+# ... existing code ...
+'''
+    merged = apply(original, snippet, filename="prefix.py").merged_code
+    assert merged.startswith("#!/usr/bin/env python\n\n# Copyright")
+    assert merged == original.replace("Prefix helpers.", "Helpers for prefixes.")

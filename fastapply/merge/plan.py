@@ -299,7 +299,8 @@ def _open_edges(items: list[SnippetLine], pairs: dict[int, int],
     if not is_gap(items[0]):
         before = sum(1 for n in onorm[: pairs[first_s]] if n)
         lead = sum(1 for i in items[:first_s] if i.kind == "code")
-        if before and not (lead >= 1 and before <= _EDGE_LINES) and not (lead == 0 and _only_encoding(onorm[:pairs[first_s]])):
+        dropped = lead == 0 and _only_encoding(onorm[:pairs[first_s]])
+        if before and not (lead >= 1 and before <= _EDGE_LINES) and not dropped:
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
     return items, pairs

@@ -3,7 +3,8 @@ on the dev release pairs): a block dedented out of a removed `try:`, a loop rewr
 line that kept its blank line, a signature split over several lines, a long annotation split after
 its bracket, a header renamed to the name of a definition the merge keeps, a statement that takes
 a blank line's place, comments reworded or added above an edited condition, multi-line decorators
-and Lua block comments right above a definition, an encoding declaration dropped above the file's head.
+and Lua block comments right above a definition, an encoding declaration dropped above the file's
+head.
 
 Each case is written in the shape a release diff has, with a snippet the way models write it.
 """
@@ -844,7 +845,8 @@ def test_a_snippet_that_starts_below_the_encoding_declaration_drops_it() -> None
 def strip_prefix(text, prefix):
 # ... existing code ...
 '''
-    expected = PREFIX_MODULE.replace("# -*- coding: utf-8 -*-\n\n", "").replace("Prefix helpers.", "Helpers for prefixes.")
+    expected = PREFIX_MODULE.replace("# -*- coding: utf-8 -*-\n\n", "")
+    expected = expected.replace("Prefix helpers.", "Helpers for prefixes.")
     assert apply(PREFIX_MODULE, snippet, filename="prefix.py").merged_code == expected
 
 

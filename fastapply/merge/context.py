@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from .chain import nearest_above, nearest_below
 from .lines import header_key, is_closer, is_comment, is_trivial
-from .similar import replaces
+from .similar import replaces, rewrites_condition
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -300,9 +300,12 @@ def edit_before_marker(al: Aligner, head: list[int], hi: int) -> None:
         elif al.onorm[o]:
             between.append(o)
         o += 1
-    if not run or not between or len(between) > len(new) \
-            or not replaces(al.snorm[new[-1]], al.onorm[between[-1]]):
+    if not run or not between or len(between) > len(new):
         return
+    if not replaces(al.snorm[new[-1]], al.onorm[between[-1]]) and not (
+            len(new) == len(between) == 1 and al.swidth[tail[0]] > al.swidth[new[-1]]
+            and rewrites_condition(al.snorm[new[-1]], al.onorm[between[-1]])):
+        return  # (a lone new condition over the old one's body: the condition rewritten)
     for s in tail[1:]:
         o = al._skip_blank(o, hi, +1)
         if o >= hi or al.onorm[o] != al.snorm[s]:

@@ -66,6 +66,17 @@ def replaces(new: str, old: str) -> bool:
     return len(a) >= 2 and a[:2] == b[:2] and similarity(new, old) >= FUZZY_MIN
 
 
+_CONDITIONS = frozenset(("if", "elif", "while", "unless", "until"))
+
+
+def rewrites_condition(new: str, old: str) -> bool:
+    """`new` and `old` open a block with the same conditional keyword (`if isinstance(x, bool):`
+    for `if x is True or x is False:`): a condition rewritten, whatever text it shares, when the
+    caller knows the body after it is the old one's."""
+    a, b = _TOKEN.findall(new), _TOKEN.findall(old)
+    return bool(a) and bool(b) and a[0] == b[0] and a[0] in _CONDITIONS and opens_block(new) and opens_block(old)
+
+
 def rewrites(new: str, old: str) -> bool:
     """Looser than edited_version, for the one original line right next to an anchor that a snippet
     line takes the place of: a new value for the same assignment target, or the same kind of exit

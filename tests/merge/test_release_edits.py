@@ -865,3 +865,53 @@ def strip_prefix(text, prefix):
     merged = apply(original, snippet, filename="prefix.py").merged_code
     assert merged.startswith("#!/usr/bin/env python\n\n# Copyright")
     assert merged == original.replace("Prefix helpers.", "Helpers for prefixes.")
+
+
+NUMBERS = '''\
+from numbers import Number
+
+
+def _is_comparable(x):
+    return _is_actual_number(x) or isinstance(x, str)
+
+
+def _is_actual_number(x):
+    # We need to handle python's quirkiness with booleans:
+    # >>> isinstance(True, int)
+    # True
+    if x is True or x is False:
+        return False
+    return isinstance(x, Number)
+
+
+class Options(object):
+    pass
+'''
+
+
+def test_a_condition_rewritten_over_the_same_body_before_a_marker_replaces_the_old_one() -> None:
+    # the new `if` shares no words with the old one, but it opens the old one's body (`return
+    # False`) right where the old one stood: kept both, the old test would survive next to it
+    snippet = '''\
+# ... existing code ...
+    # >>> isinstance(True, int)
+    # True
+    if isinstance(x, bool):
+        return False
+    # ... existing code ...
+'''
+    expected = NUMBERS.replace("if x is True or x is False:", "if isinstance(x, bool):")
+    assert apply(NUMBERS, snippet, filename="numbers_util.py").merged_code == expected
+
+
+def test_a_new_condition_with_a_body_of_its_own_is_still_inserted() -> None:
+    snippet = '''\
+# ... existing code ...
+    # >>> isinstance(True, int)
+    # True
+    if x is None:
+        raise TypeError("no number")
+    # ... existing code ...
+'''
+    expected = NUMBERS.replace("    # True\n", '    # True\n    if x is None:\n        raise TypeError("no number")\n')
+    assert apply(NUMBERS, snippet, filename="numbers_util.py").merged_code == expected

@@ -119,7 +119,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
                      snip_style=_snippet_style(items, file_style), drop=drop)
     check_markers(norms, spliced.lines, spliced.snippet_rows)
     check_provenance(aligner, spliced, drop, suspects)
-    check_empty_blocks(spec, spliced, items)
+    check_empty_blocks(spec, spliced, items, orig)
     if explicit and _same_code(spliced.lines, orig) and ambiguous_context(aligner) is not None:
         _fail_no_change(code)
     if explicit and (line := ambiguous_block(aligner)) is not None:

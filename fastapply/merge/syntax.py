@@ -214,31 +214,55 @@ def _name_of(node: Any) -> str | None:
 _PY_BLOCK = re.compile(r"^(?:if|elif|else|for|while|with|try|except|finally|def|class|async\s+(?:def|for|with))\b.*:$")
 
 
-def check_empty_blocks(spec: LanguageSpec | None, spliced: Spliced, items: list[SnippetLine]) -> None:
-    """Python: refuse a merge in which a new line of the snippet opens a block that has no
-    statement (`try:` right before the next top-level definition). tree-sitter-python parses that
-    without an error, Python does not: the snippet's line was placed where its body is not (a
-    column-0 marker after it read as standing for code after the block, not for its body).
+def check_empty_blocks(spec: LanguageSpec | None, spliced: Spliced, items: list[SnippetLine],
+                       orig: list[str]) -> None:
+    """Python: refuse a merge in which a block is left with no statement where the original had
+    one: a new line of the snippet opening a block right before the next top-level definition
+    (`try:`), or a kept header whose body the snippet's line replaced at the header's own depth
+    (`except ImportError:` over a column-0 import). tree-sitter-python parses both without an
+    error, Python does not: the snippet's line was placed where its body is not (a column-0
+    marker after it read as standing for code after the block, not for its body).
     Bash: the same for a brace group or function body left empty (see _check_empty_groups).
-    O(new rows + the blank lines after them)."""
+    O(snippet rows + the blank lines next to them)."""
     if spec is not None and spec.name == "bash":
         _check_empty_groups(spliced, items)
     if spec is None or spec.name != "python":
         return
-    lines = spliced.lines
-    for row in spliced.new_rows():  # (a paired line's block is the original's, or the edit's own)
-        if not _PY_BLOCK.match(lines[row].strip()):
+    lines, origin = spliced.lines, spliced.origin
+    headers = set(spliced.new_rows())
+    for row in spliced.snippet_rows:  # (the line above a snippet line: a kept header over a new body)
+        above = row - 1
+        while above >= 0 and not lines[above].strip():
+            above -= 1
+        if above >= 0 and origin[above][0] < 0:
+            headers.add(above)
+    for row in sorted(headers):
+        if not _PY_BLOCK.match(lines[row].strip()) or not _empty_block(lines, row):
             continue
-        after = next((r for r in range(row + 1, len(lines)) if lines[r].strip()), None)
-        if after is not None and indent_width(lines[after]) > indent_width(lines[row]):
-            continue
-        s = spliced.origin[row][0]
-        number = items[s].number if s >= 0 else row + 1
+        s, o = origin[row]
+        if s < 0 and o >= 0 and _empty_block(orig, o):
+            continue  # (empty in the original too: not this merge's doing)
+        if s >= 0:
+            number = items[s].number
+            raise ValidationError(
+                f"snippet line {number} ({lines[row].strip()!r}) would open a block with nothing in it "
+                f"(merged line {row + 1}), which Python rejects: the code that belongs in it was placed "
+                "elsewhere. Show the block's first line of body after it, or put the marker indented "
+                "inside the block", code=ErrorCode.SYNTAX_REGRESSED, line=number)
+        body = next(r for r in range(row + 1, len(lines)) if lines[r].strip())  # (a snippet row: see above)
+        number = items[origin[body][0]].number
         raise ValidationError(
-            f"snippet line {number} ({lines[row].strip()!r}) would open a block with nothing in it "
-            f"(merged line {row + 1}), which Python rejects: the code that belongs in it was placed "
-            "elsewhere. Show the block's first line of body after it, or put the marker indented "
-            "inside the block", code=ErrorCode.SYNTAX_REGRESSED, line=number)
+            f"snippet line {number} ({lines[body].strip()!r}) would stand at the depth of original line "
+            f"{o + 1} ({lines[row].strip()!r}) right below it, leaving that block with nothing in it "
+            f"(merged line {row + 1}), which Python rejects. Indent the line as the block's body, or "
+            "show the block's header in the snippet if the block goes", code=ErrorCode.SYNTAX_REGRESSED,
+            line=number)
+
+
+def _empty_block(lines: list[str], row: int) -> bool:
+    """True when no line deeper than lines[row] follows it (blank lines skipped)."""
+    after = next((r for r in range(row + 1, len(lines)) if lines[r].strip()), None)
+    return after is None or indent_width(lines[after]) <= indent_width(lines[row])
 
 
 def _check_empty_groups(spliced: Spliced, items: list[SnippetLine]) -> None:

@@ -217,9 +217,28 @@ def test_a_new_python_block_header_with_nothing_in_it_is_refused() -> None:
     update = "def a():\n    return 1\n\n\ntry:\n# ... existing code ...\n"
     al, spliced, _ = aligned(original, update, {0: 0, 1: 1})
     with pytest.raises(ValidationError) as caught:
-        check_empty_blocks(get_language("python"), spliced, al.items)
+        check_empty_blocks(get_language("python"), spliced, al.items, original.splitlines())
     assert caught.value.code == "syntax_regressed" and caught.value.line == 5
     # with its body shown, or in another language, it passes
     al, spliced, _ = aligned(original, update.replace("try:\n", "try:\n    import ujson as json\n"), {0: 0, 1: 1})
-    check_empty_blocks(get_language("python"), spliced, al.items)
-    check_empty_blocks(get_language("ruby"), aligned(original, update, {0: 0, 1: 1})[1], al.items)
+    check_empty_blocks(get_language("python"), spliced, al.items, original.splitlines())
+    check_empty_blocks(get_language("ruby"), aligned(original, update, {0: 0, 1: 1})[1], al.items,
+                       original.splitlines())
+
+
+def test_a_kept_python_header_whose_body_the_snippet_dedents_is_refused() -> None:
+    """requests-oauthlib: the snippet's first line is the old `except ImportError:` body written
+    at column 0 (the release removed the try). Paired with that body line, it would leave the kept
+    `except` with no statement: tree-sitter-python accepts that, Python does not."""
+    original = "try:\n    from urlparse import urlparse\nexcept ImportError:\n    from urllib.parse import urlparse\n" \
+               "\nfrom oauthlib.common import add_params_to_uri\n\n\ndef fix(session):\n    return session\n"
+    update = "from urllib.parse import urlparse\n\nfrom oauthlib.common import add_params_to_uri\n# ... existing code ...\n"
+    with pytest.raises(ApplyError) as caught:
+        apply(original, update, filename="slack.py")
+    assert caught.value.code == "syntax_regressed" and caught.value.line == 1
+    assert "original line 3 ('except ImportError:')" in str(caught.value)
+    # a header that is empty in the original already is not this merge's doing
+    empty = original.replace("    from urllib.parse import urlparse\n", "")
+    update = "# ... existing code ...\nfrom oauthlib.common import add_params_to_uri\n\n\ndef fix(session):\n" \
+             "    return None\n"
+    assert "return None" in apply(empty, update, filename="slack.py").merged_code

@@ -27,6 +27,7 @@ from .lines import (DROPPED_STUBS, LazyWidths, Widths, block_end, block_stop, ca
 from .segments import GAP_KINDS, SnippetLine, code_segments
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
 STEP_PASSES = 8
+_AFTER_MARKER = 3.0  # extra weight of a line right after a marker: where models put their context
 _DP_LIMIT = 300  # candidates up to which the chain search weighs deletions (quadratic in this)
 _DROP_COST = 0.1
 _DROP_CAP = 6.0
@@ -366,6 +367,8 @@ class Aligner:
                     weight = weights.get(norm)
                     if weight is None:  # (per text: a common line is a candidate in many small steps)
                         weight = weights[norm] = 1.0 + min(len(_WORDS.findall(norm)), 40) / 10
+                    if s - 1 in self.markers:
+                        weight += _AFTER_MARKER
                     cands.append((s, where[first], weight))
                 if last > first:
                     continue

@@ -915,3 +915,42 @@ def test_a_new_condition_with_a_body_of_its_own_is_still_inserted() -> None:
 '''
     expected = NUMBERS.replace("    # True\n", '    # True\n    if x is None:\n        raise TypeError("no number")\n')
     assert apply(NUMBERS, snippet, filename="numbers_util.py").merged_code == expected
+
+
+WRAPPERS = '''\
+import pytest
+
+
+@pytest.mark.parametrize(
+    "wrapper",
+    [wraps_async, wrap_method],
+)
+def test_wrapping_keeps_docstrings(wrapper) -> None:
+    assert wrapper(func).__doc__
+
+
+def test_classmethods() -> None:
+    assert Path.home().exists()
+
+    # Wrapped method has docstring
+    assert Path.home.__doc__, "a wrapped method keeps its docstring"
+'''
+
+
+def test_the_line_right_after_a_marker_outweighs_copies_of_lines_further_down() -> None:
+    # trio: a new test appended after the file's last line, shown as context right after the
+    # marker; the new test's decorator copies the one at the top of the file
+    snippet = '''\
+# ... existing code ...
+    assert Path.home.__doc__, "a wrapped method keeps its docstring"
+
+
+@pytest.mark.parametrize(
+    "wrap",
+    [wraps_async, wrap_method, wrap_path],
+)
+def test_wrapping_without_docstrings(wrap) -> None:
+    assert wrap(func).__doc__ is None
+'''
+    expected = WRAPPERS + snippet.split("docstring\"\n", 1)[1]
+    assert apply(WRAPPERS, snippet, filename="test_path.py").merged_code == expected

@@ -356,7 +356,33 @@ def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after:
         if count == 0 and new_definition_ends(out, before, indent_width(out[after][0])):
             return gap  # (the same for a new Python definition that its body's indentation ends)
         return min(count, gap)
+    if count == 0 and _statements_for_block(out, index, after, orig, b - gap):
+        return 0
     return gap
+
+
+def _statements_for_block(out: list[tuple[str, str, int, int]], index: int, after: int, orig: list[str],
+                          end: int) -> bool:
+    """The new lines between the anchors out[index] and out[after] are plain statements at the
+    depth of out[after], written without a blank line, and the original lines they replace
+    (out[index]'s line + 1 .. end) ended with a block or a definition: the blank lines above
+    out[after] set off that block (a `try:` import, stub definitions), which is gone, so the
+    snippet's spacing stands. O(the new lines + the replaced ones)."""
+    width = indent_width(out[after][0])
+    start = index + 1
+    while start < after and not out[start][0].strip():
+        start += 1  # (the blank lines that set the new lines off from the anchor above)
+    for k in range(start, after):
+        text = out[k][0]
+        norm = text.strip()
+        if not norm or out[k][2] >= 0 or indent_width(text) != width or opens_block(norm) \
+                or header_key(norm) is not None:
+            return False
+    last = next((o for o in range(end - 1, out[index][2], -1) if orig[o].strip()), None)
+    if last is None or last == out[index][2]:
+        return False
+    norm = orig[last].strip()
+    return indent_width(orig[last]) > width or header_key(norm) is not None and indent_width(orig[last]) == width
 
 
 def _starts_section(line: str) -> bool:

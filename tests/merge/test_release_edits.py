@@ -954,3 +954,62 @@ def test_wrapping_without_docstrings(wrap) -> None:
 '''
     expected = WRAPPERS + snippet.split("docstring\"\n", 1)[1]
     assert apply(WRAPPERS, snippet, filename="test_path.py").merged_code == expected
+
+
+IMPORTS = '''\
+import functools
+from typing import Any
+
+try:
+    import idna
+
+    have_idna = True
+except ImportError:
+    have_idna = False
+
+import dns.enum
+import dns.exception
+import dns.immutable
+import dns.wire
+
+CompressType = dict
+
+
+class Name:
+    pass
+'''
+
+
+def test_plain_statements_that_replace_a_block_keep_the_snippets_spacing_below_them() -> None:
+    # dnspython: the `try:` import becomes one import in the run below it; the blank line above
+    # `import dns.enum` set off the removed block, and the snippet writes none
+    snippet = '''\
+# ... existing code ...
+from typing import Any
+
+import dns._features
+import dns.enum
+import dns.exception
+import dns.immutable
+import dns.wire
+
+if dns._features.have("idna"):
+    import idna
+
+    have_idna = True
+else:
+    have_idna = False
+
+CompressType = dict
+# ... existing code ...
+'''
+    expected = snippet.replace("# ... existing code ...\n", "").replace("from typing", "import functools\nfrom typing")
+    expected += "\n\nclass Name:\n    pass\n"
+    assert apply(IMPORTS, snippet, filename="name.py").merged_code == expected
+
+
+def test_a_replaced_assignment_before_a_definition_keeps_the_files_blank_line() -> None:
+    # no block was removed: the blank line the snippet drops above `def` is a slip
+    original = "import os\n\nLIMIT = 10\n\ndef main():\n    return LIMIT\n"
+    snippet = "import os\n\nLIMIT = 20\ndef main():\n# ... existing code ...\n"
+    assert apply(original, snippet, filename="main.py").merged_code == original.replace("10", "20")

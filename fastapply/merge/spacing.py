@@ -36,6 +36,7 @@ class Spacing:
         self._usual: dict[int, int | None] = {}
         self._most: dict[int | None, int] = {}
         self._lines: dict[str, int] | None = None
+        self._strings: list[bool] | None = None  # per original line: starts inside a """ string
 
     def before_new(self, out: list[tuple[str, str, int, int]], before: int, after: int) -> int | None:
         """For the blank run between out[before] and out[after]: when out[after] starts a new
@@ -205,6 +206,33 @@ class Spacing:
         return indent_width(self.orig[index]) == width and header_key(norm) is not None \
             and not _STATEMENT.match(norm) and (opens_block(norm) or index + 1 < len(self.orig)
                                                  and self.orig[index + 1].strip() == "{")
+
+    def in_string(self, at: int) -> bool:
+        """True when original line `at` starts inside a triple-quoted string (a docstring's text,
+        an example in it). A scan of the whole file on first use, O(n); quotes in comments and
+        escaped quotes are not told apart (a docstring-shaped heuristic, not a tokenizer)."""
+        if self._strings is None:
+            inside: list[bool] = []
+            quote = ""
+            for line in self.orig:
+                inside.append(bool(quote))
+                if '"""' not in line and "'''" not in line:
+                    continue
+                at_char = 0
+                while True:
+                    if quote:
+                        end = line.find(quote, at_char)
+                        if end < 0:
+                            break
+                        quote, at_char = "", end + 3
+                    else:
+                        starts = [(i, q) for q in ('"""', "'''") if (i := line.find(q, at_char)) >= 0]
+                        if not starts:
+                            break
+                        start, quote = min(starts)
+                        at_char = start + 3
+            self._strings = inside
+        return self._strings[at]
 
     def _slip(self, written: int, local: int, python: bool, at: int) -> bool:
         """`written` blank lines where the neighbours of original line `at` have `local` are a

@@ -1013,3 +1013,54 @@ def test_a_replaced_assignment_before_a_definition_keeps_the_files_blank_line() 
     original = "import os\n\nLIMIT = 10\n\ndef main():\n    return LIMIT\n"
     snippet = "import os\n\nLIMIT = 20\ndef main():\n# ... existing code ...\n"
     assert apply(original, snippet, filename="main.py").merged_code == original.replace("10", "20")
+
+
+REGISTRY = '''\
+"""Class registry."""
+
+
+def register(name, cls):
+    """Add a class to the registry.
+
+    Example: ::
+
+        class MyClass:
+            pass
+
+        register("MyClass", MyClass)
+    """
+    _registry[name] = cls
+
+
+def get_class(name):
+    """Look a class up by its name."""
+    try:
+        return _registry[name]
+    except KeyError:
+        raise LookupError(name) from None
+
+
+def forget(name):
+    """Remove a class from the registry."""
+    if name in _registry:
+        del _registry[name]
+    return None
+'''
+
+
+def test_blank_lines_inside_a_docstring_are_its_text() -> None:
+    # marshmallow: the docstring's example gets PEP 8's two blank lines; the file never has more
+    # than one blank line inside a function, but inside a string that says nothing
+    snippet = '''\
+# ... existing code ...
+    Example: ::
+
+        class MyClass:
+            pass
+
+
+        register("MyClass", MyClass)
+    # ... existing code ...
+'''
+    expected = REGISTRY.replace("            pass\n\n", "            pass\n\n\n")
+    assert apply(REGISTRY, snippet, filename="class_registry.py").merged_code == expected

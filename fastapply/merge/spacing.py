@@ -99,6 +99,8 @@ class Spacing:
                     return 1
                 if written == 0 and self._starts_definition(prev_at + 1, width):
                     return None
+                if written == 1:
+                    return 1
             elif local is not None and (written == local or usual is None
                                         and self._slip(written, local, pep8_gap(norm), prev_at)):
                 return local

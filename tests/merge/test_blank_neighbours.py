@@ -633,3 +633,54 @@ end
         "\t\tblacklist[string.byte(char)] = true\n\tend\n\tfunction util.is_blacklisted(byte)\n"
         "\t\treturn blacklist[byte] == true\n\tend\n")
     assert apply(LUA_UTIL, update, filename="util.lua").merged_code == expected
+
+
+# babel's output (zustand): no blank line between top-level definitions anywhere
+PACKED_JS = """\
+'use strict';
+var identity = function identity(arg) {
+  return arg;
+};
+function useStore(api, selector) {
+  var slice = api.subscribe(selector);
+  return slice;
+}
+var createImpl = function createImpl(createState) {
+  var api = createState();
+  return api;
+};
+var create = function create(createState) {
+  return createImpl(createState);
+};
+function shallow(a, b) {
+  return a === b;
+}
+function useShallow(selector) {
+  return selector;
+}
+function devtools(fn) {
+  return fn;
+}
+
+exports.create = create;
+"""
+
+
+def test_a_new_function_set_apart_by_one_blank_line_between_packed_siblings_keeps_it() -> None:
+    # the snippet writes one blank line above the new function and none below: what it writes
+    # there is its choice, not a slip (a doubled one, two, would be)
+    update = """\
+// ... existing code ...
+  return slice;
+}
+
+function fallbackValue(value, fallback) {
+  return value == null ? fallback : value;
+}
+var createImpl = function createImpl(createState) {
+// ... existing code ...
+"""
+    expected = PACKED_JS.replace(
+        "  return slice;\n}\n",
+        "  return slice;\n}\n\nfunction fallbackValue(value, fallback) {\n  return value == null ? fallback : value;\n}\n")
+    assert apply(PACKED_JS, update, filename="index.js").merged_code == expected

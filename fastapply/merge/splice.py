@@ -361,6 +361,8 @@ def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after:
         return min(count, gap)
     if count == 0 and _statements_for_block(out, index, after, orig, b - gap):
         return 0
+    if count == 0 and is_closer(out[after][0].strip()) and indent_width(last) > indent_width(out[after][0]):
+        return 0  # a rewritten body ends right at its closing line: the old body's last blank line went with it
     return gap
 
 

@@ -684,3 +684,41 @@ var createImpl = function createImpl(createState) {
         "  return slice;\n}\n",
         "  return slice;\n}\n\nfunction fallbackValue(value, fallback) {\n  return value == null ? fallback : value;\n}\n")
     assert apply(PACKED_JS, update, filename="index.js").merged_code == expected
+
+
+COMPLETION = """\
+# Bash command completion for uupdate.
+
+_uupdate()
+{
+    local cur prev
+
+    COMPREPLY=()
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD-1]}
+
+    return 0
+
+}
+complete -F _uupdate -o filenames uupdate
+
+
+# Local variables:
+# mode: shell-script
+"""
+
+
+def test_a_rewritten_body_drops_the_blank_line_the_old_one_had_above_its_closing_line() -> None:
+    update = """\
+# ... existing code ...
+_uupdate()
+{
+    echo "_uupdate is not supported here" >&2
+    return 1
+}
+complete -F _uupdate -o filenames uupdate
+# ... existing code ...
+"""
+    start, end = COMPLETION.index("    local cur"), COMPLETION.index("}\ncomplete")
+    expected = COMPLETION[:start] + '    echo "_uupdate is not supported here" >&2\n    return 1\n' + COMPLETION[end:]
+    assert apply(COMPLETION, update, filename="uupdate.bash").merged_code == expected

@@ -137,6 +137,30 @@ def error_lines(tree: Any, limit: int = 3) -> list[int]:
     return found
 
 
+_BASH_CLOSERS = frozenset(("}", "fi", "done", "esac"))
+
+
+def stray_closer_lines(spec: LanguageSpec, tree: Any, text: str) -> list[int]:
+    """Bash: 1-based lines that hold only a closing word (`}`, `fi`, `done`, `esac`) which
+    tree-sitter-bash reads as a command of that name, not as the end of a block: bash itself
+    rejects the file ("syntax error near unexpected token"). Other languages: none.
+    O(lines) to find such lines, O(log n) per line in the tree."""
+    if spec.name != "bash":
+        return []
+    found = []
+    for row, line in enumerate(text.split("\n")):
+        word = line.strip()
+        if word not in _BASH_CLOSERS:
+            continue
+        col = len(line) - len(line.lstrip())
+        node = tree.root_node.descendant_for_point_range((row, col), (row, col + len(word)))
+        while node is not None and node.type in ("word", "}", "fi", "done", "esac"):
+            node = node.parent
+        if node is not None and node.type == "command_name":
+            found.append(row + 1)
+    return found
+
+
 def embedded_error_count(spec: LanguageSpec, tree: Any) -> int:
     """Errors inside embedded code (JavaScript in <script>, CSS in <style>), parsed with its own grammar."""
     if not spec.embedded:

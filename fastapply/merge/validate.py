@@ -62,12 +62,13 @@ def check_syntax(spec: LanguageSpec | None, original: str, merged: str) -> None:
     if spec is None or spec.grammar is None:
         return
     from .syntax import INCREMENTAL_MIN_BYTES, changed_window, embedded_error_count, error_count, error_lines, \
-        parse, reparse
+        parse, reparse, stray_closer_lines
 
     window = None if spec.embedded else changed_window(original, merged)
     if window is not None:
         merged_part = parse(spec, window[1])
-        if merged_part is None or not merged_part.root_node.has_error:
+        if merged_part is None or not merged_part.root_node.has_error \
+                and not stray_closer_lines(spec, merged_part, window[1]):
             original_part = reparse(spec, merged_part, window[1].encode("utf-8"), window[0].encode("utf-8")) \
                 if merged_part is not None and len(window[0]) >= INCREMENTAL_MIN_BYTES else parse(spec, window[0])
             if original_part is None or not original_part.root_node.has_error:
@@ -76,16 +77,18 @@ def check_syntax(spec: LanguageSpec | None, original: str, merged: str) -> None:
     if tree is None:
         return
     inner_after = embedded_error_count(spec, tree)
-    if not tree.root_node.has_error and not inner_after:
+    stray = stray_closer_lines(spec, tree, merged)
+    if not tree.root_node.has_error and not inner_after and not stray:
         return
-    after = error_count(tree) + inner_after
+    after = error_count(tree) + inner_after + len(stray)
     if len(original) >= INCREMENTAL_MIN_BYTES:  # one whole parse, not two, on a large file
         old_tree = reparse(spec, tree, merged.encode("utf-8"), original.encode("utf-8"))
     else:
         old_tree = parse(spec, original)
-    before = error_count(old_tree) + embedded_error_count(spec, old_tree) if old_tree is not None else 0
+    before = error_count(old_tree) + embedded_error_count(spec, old_tree) + \
+        len(stray_closer_lines(spec, old_tree, original)) if old_tree is not None else 0
     if after > before:
-        found = error_lines(tree)
+        found = sorted(error_lines(tree) + stray)[:3]
         lines = ", ".join(str(n) for n in found) or "inside an embedded script or style"
         raise ValidationError(
             f"the merged {spec.name} would have syntax errors near line(s) {lines} that the original "

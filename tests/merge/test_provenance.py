@@ -242,3 +242,18 @@ def test_a_kept_python_header_whose_body_the_snippet_dedents_is_refused() -> Non
     update = "# ... existing code ...\nfrom oauthlib.common import add_params_to_uri\n\n\ndef fix(session):\n" \
              "    return None\n"
     assert "return None" in apply(empty, update, filename="slack.py").merged_code
+
+
+def test_a_bash_closing_brace_left_over_after_a_heredoc_is_refused() -> None:
+    """devscripts: a function whose body is a heredoc at column 0 is replaced by a snippet without
+    markers; the heredoc's lines, read as code after the function, would stay with a second `}`.
+    tree-sitter-bash reads that `}` as a command named `}`; bash rejects the file."""
+    original = 'usage() {\n    echo "usage"\n}\n\nversion() {\n    cat <<EOT\nThis is $PROGNAME.\nEOT\n}\n\n' \
+               '[ "$1" = "-V" ] && version && exit 0\necho done\n'
+    with pytest.raises(ApplyError) as caught:
+        apply(original, 'version() {\n    echo "not supported" >&2\n    return 1\n}\n', filename="getbuildlog.sh")
+    assert caught.value.code == "syntax_regressed"
+    # a `}` that closes a group stays fine, also with an unusual layout
+    snippet = '# ... existing code ...\nversion() {\n    cat <<EOT\nThis is $PROGNAME, version 2.\nEOT\n}\n' \
+              '# ... existing code ...\n'
+    assert "version 2." in apply(original, snippet, filename="getbuildlog.sh").merged_code

@@ -20,7 +20,7 @@ from itertools import accumulate, compress, islice
 from ..deadline import check_deadline
 from .blocks import block_last, enclosing, opens_at, shallower_before, within
 from .chain import SortedIndices, count_in, heaviest_chain, span
-from .closers import edited_opener, end_in_doubt, whole_block_up
+from .closers import block_shell_up, edited_opener, end_in_doubt, whole_block_up
 from .context import context_before_deletion, context_before_marker, context_block, edit_before_marker
 from .lines import (DROPPED_STUBS, LazyWidths, Widths, block_end, block_stop, call_inside_call, header_key, is_closer,
                     is_trivial, opens_block, widths_of)
@@ -577,6 +577,13 @@ class Aligner:
                     self.pairs.update(whole)
                     o = whole[-1][1] + step
                     index += len(whole) - 1
+                    matched, inserted = True, 0
+                    continue
+                shell = block_shell_up(self, lines, index - 1, target, stop)
+                if shell:  # the same block with its body rewritten: its ends pair, the body is new
+                    self.pairs.update(shell)
+                    o = shell[-1][1] + step
+                    index = lines.index(shell[-1][0], index) + 1
                     matched, inserted = True, 0
                     continue
             if self.scloser[s] and step > 0 and opened and opened[-1] == self.swidth[s]:

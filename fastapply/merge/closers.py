@@ -91,3 +91,30 @@ def whole_block_up(al: Aligner, lines: list[int], at: int, target: int, stop: in
         found.append((s, o))
         o -= 1
     return found if found and found[-1][0] == opener else []
+
+
+def block_shell_up(al: Aligner, lines: list[int], at: int, target: int, stop: int) -> list[tuple[int, int]]:
+    """For the closing line `lines[at]` (lines walked upwards) whose block whole_block_up could not
+    pair line by line: its closing and opening lines, when the original block that ends at
+    `target` opens with the same text and every line between is deeper in both (the body
+    rewritten, the block the same: `fn size_hint(&self)` shown whole right above the anchor,
+    while another impl has the same method further up). The body is left to the lines
+    between. O(block length)."""
+    closer = lines[at]
+    width = al.swidth[closer]
+    opener = None
+    for s in range(closer - 1, -1, -1):
+        if s in al.markers or al.in_new_definition(s):
+            return []
+        if al.snorm[s] and al.swidth[s] <= width:
+            opener = s if al.swidth[s] == width and al.s_opens(s) else None
+            break
+    if opener is None or opener not in lines[at:]:
+        return []
+    base = al.owidth[target]
+    for o in range(target - 1, stop, -1):
+        if al.onorm[o] and al.owidth[o] <= base:
+            if al.owidth[o] == base and al.onorm[o] == al.snorm[opener] and al.o_opens(o):
+                return [(closer, target), (opener, o)]
+            return []
+    return []

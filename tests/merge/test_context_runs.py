@@ -742,3 +742,54 @@ def test_context_before_a_marker_with_a_new_comment_line_in_it_still_deletes_wha
     rest = GO_FLAGS[GO_FLAGS.index("// MarkFlagCustom"):]
     assert merged == GO_FLAGS[:start] + rest.replace(
         "exists.\n// This", "exists.\n// See the changelog for the history of this rule.\n// This", 1)
+
+
+ITERATORS = """\
+impl<A> Iterator for RepeatCall<A> {
+    type Item = A;
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (usize::max_value(), None)
+    }
+}
+
+impl<St, F> Iterator for Iterate<St, F> {
+    type Item = St;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(self.state)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (usize::max_value(), None)
+    }
+}
+
+/// Creates a new iterator that infinitely applies function to value and yields results.
+pub fn iterate<St, F>(initial_value: St, f: F) -> Iterate<St, F> {
+    Iterate { state: initial_value, f }
+}
+"""
+
+
+def test_a_method_shown_whole_above_the_anchor_is_the_copy_right_there() -> None:
+    # itertools: the same method (header and body) in two impls; the snippet shows the second
+    # with a new first line, right above the closing brace and the comment that anchor it
+    update = """\
+    // ...
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        log::debug!("size_hint: start");
+        (usize::max_value(), None)
+    }
+}
+
+/// Creates a new iterator that infinitely applies function to value and yields results.
+// ...
+"""
+    at = ITERATORS.rindex("        (usize::max_value(), None)")
+    expected = ITERATORS[:at] + '        log::debug!("size_hint: start");\n' + ITERATORS[at:]
+    assert apply(ITERATORS, update, filename="sources.rs").merged_code == expected

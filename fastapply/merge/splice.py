@@ -386,8 +386,9 @@ def _statements_for_block(out: list[tuple[str, str, int, int]], index: int, afte
     last = next((o for o in range(end - 1, out[index][2], -1) if orig[o].strip()), None)
     if last is None or last == out[index][2]:
         return False
-    norm = orig[last].strip()
-    return indent_width(orig[last]) > width or header_key(norm) is not None and indent_width(orig[last]) == width
+    norm, depth = orig[last].strip(), indent_width(orig[last])
+    # (a block ends deeper in Python, with its closing line in the others; a stub definition is one line)
+    return depth > width or depth == width and (is_closer(norm) or header_key(norm) is not None)
 
 
 def _starts_section(line: str) -> bool:

@@ -722,3 +722,41 @@ complete -F _uupdate -o filenames uupdate
     start, end = COMPLETION.index("    local cur"), COMPLETION.index("}\ncomplete")
     expected = COMPLETION[:start] + '    echo "_uupdate is not supported here" >&2\n    return 1\n' + COMPLETION[end:]
     assert apply(COMPLETION, update, filename="uupdate.bash").merged_code == expected
+
+
+STREAM_PHP = """\
+<?php
+class Stream
+{
+    public function getSize(): ?int
+    {
+        if ($this->size !== null) {
+            return $this->size;
+        }
+
+        return null;
+    }
+
+    public function isReadable(): bool
+    {
+        return $this->readable;
+    }
+}
+"""
+
+
+def test_a_statement_in_place_of_a_block_keeps_the_snippets_spacing_above_the_next_line() -> None:
+    # guzzle: the `if` block above `return null;` is replaced by one call written right above it;
+    # the blank line set off the block, which is gone
+    update = """\
+// ... existing code ...
+    public function getSize(): ?int
+    {
+        error_log('getSize is not supported here');
+        return null;
+    }
+// ... existing code ...
+"""
+    start, end = STREAM_PHP.index("        if ($this->size"), STREAM_PHP.index("        return null;")
+    expected = STREAM_PHP[:start] + "        error_log('getSize is not supported here');\n" + STREAM_PHP[end:]
+    assert apply(STREAM_PHP, update, filename="Stream.php").merged_code == expected

@@ -311,8 +311,8 @@ class Spacing:
 
 
 def _closes_preamble(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
-    """out[before] closes a decorator written over several lines (`@pytest.mark.parametrize(` ...
-    `)`), or a Lua block comment (`--[[` ... `]]`): the definition below belongs to it.
+    """out[before] closes a decorator or attribute written over several lines
+    (`@pytest.mark.parametrize(` ... `)`, `#[cfg(any(` ... `))]`), or a Lua block comment (`--[[` ... `]]`): the definition below belongs to it.
     O(_DECORATOR_LINES)."""
     closing = out[before][0].strip()
     if not is_closer(closing) or indent_width(out[before][0]) != width:
@@ -322,7 +322,7 @@ def _closes_preamble(out: list[tuple[str, str, int, int]], before: int, width: i
         if closing.startswith("]]") and line.startswith("--["):
             return True  # (the comment's own lines may stand at any indentation)
         if line and indent_width(out[index][0]) <= width and not closing.startswith("]]"):
-            return line.startswith("@")
+            return line.startswith(("@", "#["))  # (a Python or Java decorator, a Rust attribute)
     return False
 
 

@@ -3,7 +3,7 @@ pair edited lines next to anchors, and find original lines that complete snippet
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
 from rapidfuzz.fuzz import ratio
@@ -159,15 +159,17 @@ def covered(al: Aligner) -> set[int]:
     gone: set[int] = set()
     sopens, swidth, snorm, markers = al.sopens, al.swidth, al.snorm, al.markers  # (per line: local)
     size = len(al.items)
+    order: list[int] | None = None  # the paired snippet lines in order (built on first use)
     for s, o in al.pairs.items():
         if not sopens[s] or snorm[s][-1:] != al.onorm[o][-1:]:
             continue  # (a header split after its `(` paired with a one-line one: its "block" is the parameters)
         width = swidth[s]
         body: list[int] = []
         complete = False
+        by_marker = False  # (the block ends at a marker, not at a line of the snippet's own)
         for index in range(s + 1, size):
             if index in markers:
-                complete = swidth[index] <= width
+                complete = by_marker = swidth[index] <= width
                 break
             norm = snorm[index]
             if not norm or continues_block(norm):
@@ -185,7 +187,15 @@ def covered(al: Aligner) -> set[int]:
         if complete and body and body[-1] not in al.pairs:
             # the lines after the block's last paired line are replaced by its unpaired tail
             start = max((al.pairs[b] for b in body if b in al.pairs), default=o)
-            gone.update(range(start + 1, al._orig_end(o) + 1))
+            end = al._orig_end(o)
+            if order is None:
+                order = sorted(al.pairs)
+            after = bisect_right(order, body[-1])
+            if not by_marker and after < len(order) and start < al.pairs[order[after]] <= end:
+                # a line after the block pairs inside the original block: the rest of that block
+                # went on past the snippet's block (into an `else:` the snippet adds), not away
+                end = al.pairs[order[after]] - 1
+            gone.update(range(start + 1, end + 1))
     return gone
 
 

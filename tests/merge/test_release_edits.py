@@ -1064,3 +1064,41 @@ def test_blank_lines_inside_a_docstring_are_its_text() -> None:
 '''
     expected = REGISTRY.replace("            pass\n\n", "            pass\n\n\n")
     assert apply(REGISTRY, snippet, filename="class_registry.py").merged_code == expected
+
+
+TASKS = '''\
+def filter_manifest(manifest, global_config):
+    # if keywords is not empty.
+    if global_config.sessions is not None:
+        try:
+            manifest.filter_by_name(global_config.sessions)
+        except KeyError as exc:
+            logger.error("Error while collecting sessions.")
+            logger.error(exc.args[0])
+            return 3
+
+    if not manifest and not global_config.list_sessions:
+        print("No sessions selected.")
+        return 3
+    return manifest
+'''
+
+
+def test_a_condition_turned_around_with_the_old_body_under_a_new_else_keeps_the_rest_of_it() -> None:
+    # nox: `if x is not None: try ...` became `if x is None: ... else: try ...`; the marker inside
+    # the `except` stands for its body, which moved under the `else:` with the lines shown
+    snippet = '''\
+    # ... existing code ...
+    # if keywords is not empty.
+    if global_config.sessions is None:
+        manifest.filter_by_default()
+    else:
+        try:
+            manifest.filter_by_name(global_config.sessions)
+        except KeyError as exc:
+            # ... existing code ...
+'''
+    expected = TASKS.replace("    if global_config.sessions is not None:\n",
+                             "    if global_config.sessions is None:\n        manifest.filter_by_default()\n"
+                             "    else:\n")
+    assert apply(TASKS, snippet, filename="tasks.py").merged_code == expected

@@ -1102,3 +1102,63 @@ def test_a_condition_turned_around_with_the_old_body_under_a_new_else_keeps_the_
                              "    if global_config.sessions is None:\n        manifest.filter_by_default()\n"
                              "    else:\n")
     assert apply(TASKS, snippet, filename="tasks.py").merged_code == expected
+
+
+CODE_BLOCK = '''\
+import logging
+
+LOGGER = logging.getLogger(__name__)
+
+
+def code(state, startLine, endLine, silent):
+    LOGGER.debug("entering code: %s", startLine)
+
+    if state.sCount[startLine] - state.blkIndent < 4:
+        return False
+
+    last = nextLine = startLine + 1
+
+    while nextLine < endLine:
+        if state.isEmpty(nextLine):
+            nextLine += 1
+            continue
+
+        if state.sCount[nextLine] - state.blkIndent >= 4:
+            nextLine += 1
+            last = nextLine
+            continue
+        break
+
+    state.line = last
+    return True
+'''
+
+
+def test_a_rewritten_condition_between_two_anchors_replaces_the_old_one() -> None:
+    # markdown-it-py: `if state.sCount[...] - state.blkIndent >= 4:` became a call; the body
+    # below it and the lines around are the old ones (the snippet's parts out of file order)
+    snippet = '''\
+            # ... existing code ...
+            continue
+
+        if state.is_code_block(nextLine):
+            nextLine += 1
+            last = nextLine
+# ... existing code ...
+import logging
+
+LOGGER = logging.getLogger(__name__)
+
+
+def code(state, startLine, endLine, silent):
+    LOGGER.debug("entering code: %s", startLine)
+
+    if not state.is_code_block(startLine):
+        return False
+    # ... existing code ...
+'''
+    expected = CODE_BLOCK.replace("if state.sCount[startLine] - state.blkIndent < 4:",
+                                  "if not state.is_code_block(startLine):")
+    expected = expected.replace("if state.sCount[nextLine] - state.blkIndent >= 4:",
+                                "if state.is_code_block(nextLine):")
+    assert apply(CODE_BLOCK, snippet, filename="code.py").merged_code == expected

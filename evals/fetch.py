@@ -3,6 +3,7 @@
     python -m evals.fetch                 # dev packages and release pairs
     python -m evals.fetch --split heldout # the held-out ones (for the final, untuned run)
     python -m evals.fetch --split all
+    FASTAPPLY_EVALS_CACHE=~/.cache/fastapply-check python -m evals.fetch --batch evals/llmgen/batches/check-1.toml
 
 Registries: npm (`npm pack NAME@VERSION`), Debian (`apt-get download NAME=VERSION`, unpacked with
 `dpkg-deb -x`; run `apt-get update` once first), PyPI (`pip download --no-binary :all: NAME==VERSION`,
@@ -11,6 +12,8 @@ sdists). The cache is $FASTAPPLY_EVALS_CACHE (default ~/.cache/fastapply-evals):
 `evolution/<split>/<registry>-<name>/{old,new}/`. A package already unpacked is not fetched again; a
 package that fails (offline, version gone) is reported and skipped, and the exit status is 1.
 Nothing is stored in the repository. Cost: one download per package, each bounded by --timeout.
+`--batch` fetches a check batch (a TOML list of other packages and release pairs) as the dev split
+of the cache it is given: more data of the same kind, to tune on or to keep aside.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from .llmgen.packages import PACKAGES, RELEASE_PAIRS, folder_name
+from .llmgen.packages import PACKAGES, RELEASE_PAIRS, Package, ReleasePair, folder_name, load_batch
 from .llmgen.sources import cache_dir
 
 
@@ -110,14 +113,16 @@ def fetch_package(registry: str, name: str, version: str, target: Path, timeout:
     return True
 
 
-def jobs(split: str) -> list[tuple[str, str, str, Path]]:
+def jobs(split: str, batch: tuple[list[Package], list[ReleasePair]] | None = None) -> list[tuple[str, str, str, Path]]:
+    """What to fetch: the pinned packages and pairs of `split`, or those of a check batch."""
     root = cache_dir()
     out = []
-    for p in PACKAGES:
+    packages, pairs = batch if batch is not None else (PACKAGES, RELEASE_PAIRS)
+    for p in packages:
         if split in ("all", p.split):
             out.append((p.registry, p.name, p.version, root / "src" / p.split /
                         folder_name(p.registry, p.name, p.version)))
-    for pair in RELEASE_PAIRS:
+    for pair in pairs:
         if split in ("all", pair.split):
             base = root / "evolution" / pair.split / folder_name(pair.registry, pair.name, "pair")
             registry = "pypi-wheel" if pair.registry == "pypi" else pair.registry
@@ -137,10 +142,13 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=["dev", "heldout", "all"], default="dev")
     parser.add_argument("--timeout", type=float, default=180.0, help="seconds per download (default 180)")
+    parser.add_argument("--batch", type=Path, metavar="TOML",
+                        help="fetch a check batch (evals/llmgen/batches/*.toml) as the dev split, instead of "
+                             "the pinned packages; give it a cache of its own (FASTAPPLY_EVALS_CACHE)")
     args = parser.parse_args(argv)
     console = Console(stderr=True)
     cache_dir().mkdir(parents=True, exist_ok=True)
-    todo = jobs(args.split)
+    todo = jobs(args.split, load_batch(args.batch) if args.batch is not None else None)
     failed = []
     columns = (TextColumn("[bold]fetch"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("{task.description}"))

@@ -8,6 +8,8 @@ packages), C and Cython (PyPI sdists), TOML (Cargo.toml, pyproject.toml inside t
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
 from typing import NamedTuple
 
 
@@ -130,3 +132,20 @@ RELEASE_PAIRS: list[ReleasePair] = [
 
 def folder_name(registry: str, name: str, version: str) -> str:
     return f"{registry}-{name.replace('/', '+').replace('@', '')}-{version.replace(':', '_')}"
+
+
+def load_batch(path: Path) -> tuple[list[Package], list[ReleasePair]]:
+    """A check batch: extra packages and release pairs, read from a TOML file
+    (`[[package]] registry name version`, `[[pair]] registry name old new`; see
+    evals/llmgen/batches/). They count as the dev split of the cache they are fetched into, which
+    should be a cache of their own (`FASTAPPLY_EVALS_CACHE`): the generator reads whatever that
+    cache holds, so a batch in its own cache gives cases of that batch only (for release pairs;
+    `--style llm` also reads the standard library and site-packages, so keep only the ids of
+    registry packages: `grep '"id":"llm:[0-9]*:\\(deb\\|npm\\|pypi\\)-'`)."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    packages = [Package(p["registry"], p["name"], p["version"], "dev") for p in data.get("package", [])]
+    pairs = [ReleasePair(p["registry"], p["name"], p["old"], p["new"], "dev") for p in data.get("pair", [])]
+    for entry in (*packages, *pairs):
+        if entry.registry not in ("npm", "deb", "pypi"):
+            raise ValueError(f"{path}: unknown registry {entry.registry!r} for {entry.name}")
+    return packages, pairs

@@ -1,0 +1,40 @@
+"""Check batches (evals/llmgen/batches/): the TOML lists load, and `evals.fetch --batch` plans
+exactly their packages and release halves, into the dev split of the cache it is given."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evals.fetch import jobs
+from evals.llmgen.packages import PACKAGES, RELEASE_PAIRS, load_batch
+
+BATCHES = Path(__file__).resolve().parents[2] / "evals" / "llmgen" / "batches"
+
+
+def test_every_shipped_batch_loads_and_holds_no_pinned_entry() -> None:
+    pinned = {(p.registry, p.name) for p in PACKAGES} | {(p.registry, p.name) for p in RELEASE_PAIRS}
+    files = sorted(BATCHES.glob("*.toml"))
+    assert {f.name.split("-")[0] for f in files} == {"check", "tune"}
+    for path in files:
+        packages, pairs = load_batch(path)
+        assert packages or pairs
+        assert all(entry.split == "dev" for entry in (*packages, *pairs))
+        # a batch adds data: nothing of the pinned dev or held-out lists
+        assert not {(p.registry, p.name) for p in (*packages, *pairs)} & pinned, path.name
+
+
+def test_fetch_plans_a_batch_into_the_caches_dev_split(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FASTAPPLY_EVALS_CACHE", str(tmp_path))
+    batch = tmp_path / "b.toml"
+    batch.write_text('[[package]]\nregistry = "npm"\nname = "clsx"\nversion = "2.1.1"\n\n'
+                     '[[pair]]\nregistry = "pypi"\nname = "tomli"\nold = "2.0.1"\nnew = "2.0.2"\n')
+    planned = jobs("dev", load_batch(batch))
+    assert [(r, n, v) for r, n, v, _ in planned] == [
+        ("npm", "clsx", "2.1.1"), ("pypi-wheel", "tomli", "2.0.1"), ("pypi-wheel", "tomli", "2.0.2")]
+    assert planned[0][3] == tmp_path / "src" / "dev" / "npm-clsx-2.1.1"
+    assert planned[2][3] == tmp_path / "evolution" / "dev" / "pypi-tomli-pair" / "new"
+    batch.write_text('[[package]]\nregistry = "cran"\nname = "x"\nversion = "1"\n')
+    with pytest.raises(ValueError, match="unknown registry"):
+        load_batch(batch)

@@ -348,7 +348,12 @@ def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: A
         # A lone block before or after a single marker: new code at the top or the end of the file.
         if len(segments) == 2 and len(movable) == 1:
             return
-        first = next(items[s] for seg in segments for s in seg)
+        first = next((items[s] for seg in segments for s in seg), None)
+        if first is None:  # (its only code lines were closing context, read as such and set aside)
+            raise MergeError(
+                "the snippet holds only markers and closing lines (`}`, `end`), which say nothing about "
+                "where an edit goes. Include the edited lines with at least one unchanged line around them",
+                code=ErrorCode.ANCHOR_NOT_FOUND)
         _fail_unanchored(first, "none of its lines could be matched to the original")
     for index, seg in enumerate(segments):
         if not seg or anchored[index]:

@@ -109,7 +109,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     elif pairs:
         items, pairs = _open_edges(items, pairs, onorm)
     aligner.rebase(items, pairs)
-    _check_placeable(items, pairs, aligner)
+    _check_placeable(items, pairs, aligner, code[0])
     drop |= covered(aligner)
     file_style = _local_style(orig, pairs, detect_style(orig))
     check_deadline()
@@ -318,7 +318,8 @@ def _only_encoding(head: list[str]) -> bool:
     return len(solid) == 1 and head[0] == solid[0] and bool(_ENCODING.match(solid[0]))
 
 
-def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: Aligner) -> None:
+def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: Aligner,
+                     first_code: SnippetLine) -> None:
     """Refuse snippets whose segments cannot be placed without guessing."""
     segments = aligner.segments
     anchored = [any(s in pairs for s in seg) for seg in segments]
@@ -351,9 +352,10 @@ def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: A
         first = next((items[s] for seg in segments for s in seg), None)
         if first is None:  # (its only code lines were closing context, read as such and set aside)
             raise MergeError(
-                "the snippet holds only markers and closing lines (`}`, `end`), which say nothing about "
-                "where an edit goes. Include the edited lines with at least one unchanged line around them",
-                code=ErrorCode.ANCHOR_NOT_FOUND)
+                f"snippet line {first_code.number} ({first_code.text.strip()!r}) is a closing line, and the "
+                "snippet holds nothing else but markers: that says nothing about where an edit goes. "
+                "Include the edited lines with at least one unchanged line around them",
+                code=ErrorCode.ANCHOR_NOT_FOUND, line=first_code.number)
         _fail_unanchored(first, "none of its lines could be matched to the original")
     for index, seg in enumerate(segments):
         if not seg or anchored[index]:

@@ -257,3 +257,13 @@ def test_a_bash_closing_brace_left_over_after_a_heredoc_is_refused() -> None:
     snippet = '# ... existing code ...\nversion() {\n    cat <<EOT\nThis is $PROGNAME, version 2.\nEOT\n}\n' \
               '# ... existing code ...\n'
     assert "version 2." in apply(original, snippet, filename="getbuildlog.sh").merged_code
+
+
+def test_a_snippet_of_markers_and_one_closing_line_is_refused_naming_it() -> None:
+    """Found by the fuzz harness: the closing line is set aside as context, and nothing is left to
+    place (it crashed with StopIteration)."""
+    with pytest.raises(ApplyError) as caught:
+        apply("def f():\n    return 1\n", "# ... existing code ...\n// ... existing code ...\n    end\n"
+              "// ... existing code ...", filename="a.py")
+    assert caught.value.code == "anchor_not_found" and caught.value.line == 3
+    assert "snippet line 3 ('end')" in str(caught.value)

@@ -121,6 +121,12 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
         if not code or index == len(segments) - 1 and _closing_tail(al, segments, swapped):
             continue
         found = _nested([(s, o) for s in code if (o := anchor_of(al, s, counts, match)) is not None], al)
+        if len(found) < _MIN_ANCHORS:
+            # the body lines a renamed definition shows as they are (its header is new, so they
+            # count as new code elsewhere) still say where the part stands, two in a row at least
+            kept = _kept_body_run(al, code, counts)
+            if kept:
+                found = _nested(sorted(found + kept), al)
         where = [o for _, o in found]
         if any(a >= b for a, b in zip(where, where[1:])) or not where:
             return None
@@ -181,6 +187,40 @@ def _context_next_to(al: Aligner, code: list[int], s: int, o: int) -> bool:
             if not al.strivial[s2]:
                 return True
     return False
+
+
+def _kept_body_run(al: Aligner, code: list[int], counts: Counter[str]) -> list[tuple[int, int]]:
+    """The lines of `code` inside a definition the original lacks that stand, two or more in a row,
+    as a run of the original's lines that occur once (a renamed definition's body shown as it
+    was); a lone such line may be new code that copies one. O(len(code))."""
+    run: list[tuple[int, int]] = []
+    best: list[tuple[int, int]] = []
+    for s in code:
+        o = _kept_body_line(al, s, counts)
+        if o is not None and run and o == _next_code(al, run[-1][1]):
+            run.append((s, o))
+        else:
+            run = [(s, o)] if o is not None else []
+        if len(run) > len(best):
+            best = list(run)
+    return best if len(best) >= 2 else []
+
+
+def _next_code(al: Aligner, o: int) -> int:
+    o += 1
+    while o < len(al.onorm) and not al.onorm[o]:
+        o += 1
+    return o
+
+
+def _kept_body_line(al: Aligner, s: int, counts: Counter[str]) -> int | None:
+    """The original line of snippet line s when s is a telling line inside a definition the
+    original lacks (fresh) that the original has once, and the snippet too. O(1)."""
+    norm = al.snorm[s]
+    if not norm or al.strivial[s] or counts[norm] != 1 or not al.fresh_flags()[s] or al.items[s].fresh:
+        return None
+    where = al.opos.get(norm, ())
+    return where[0] if len(where) == 1 else None
 
 
 def anchor_of(al: Aligner, s: int, counts: Counter[str], match: DefinitionMatch | None) -> int | None:

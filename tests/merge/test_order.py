@@ -507,3 +507,67 @@ import typing as t
     expected = SCAFFOLD_PY.replace("import os\n", "import os\nimport sys\n").replace(
         "    name: str\n", "    cli: t.Any\n    name: str\n")
     assert apply(SCAFFOLD_PY, snippet, filename="scaffold.py").merged_code == expected
+
+
+SHOW_STATUS = """\
+# frozen_string_literal: true
+
+require 'erb'
+
+module Rack
+  # Rack::ShowStatus catches all empty responses and replaces them
+  # with a site explaining the error.
+
+  class ShowStatus
+    def initialize(app)
+      @app = app
+      @template = ERB.new(TEMPLATE)
+    end
+
+    def call(env)
+      status, headers, body = @app.call(env)
+      empty = headers[CONTENT_LENGTH].to_i <= 0
+
+      # client or server error, or explicit message
+      if (status.to_i >= 400 && empty) || env[RACK_SHOWSTATUS_DETAIL]
+        # This double assignment is to prevent an "unused variable" warning.
+        req = req = Rack::Request.new(env)
+        body = @template.result(binding)
+        [status, headers, [body]]
+      else
+        [status, headers, body]
+      end
+    end
+  end
+end
+"""
+
+
+def test_a_renamed_method_shown_with_two_of_its_lines_places_its_part_in_file_order() -> None:
+    # rack: the part with the renamed `initialize_safe` has one anchor of its own (`class
+    # ShowStatus`); the two body lines it shows as they were, a run the original has once, place
+    # it too, so the parts go back in file order
+    update = """\
+  # ... existing code ...
+  class ShowStatus
+    def initialize_safe(app)
+      @app = app
+      @template = ERB.new(TEMPLATE)
+    # ... existing code ...
+# frozen_string_literal: true
+
+require 'erb'
+
+CALL_MAX = 400
+
+module Rack
+      # ... existing code ...
+      # client or server error, or explicit message
+      if (status.to_i >= CALL_MAX && empty) || env[RACK_SHOWSTATUS_DETAIL]
+        # This double assignment is to prevent an "unused variable" warning.
+        # ... existing code ...
+"""
+    expected = SHOW_STATUS.replace("def initialize(app)", "def initialize_safe(app)")
+    expected = expected.replace("require 'erb'\n", "require 'erb'\n\nCALL_MAX = 400\n")
+    expected = expected.replace("status.to_i >= 400", "status.to_i >= CALL_MAX")
+    assert apply(SHOW_STATUS, update, filename="show_status.rb").merged_code == expected

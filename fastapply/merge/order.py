@@ -14,6 +14,7 @@ segments), plus the definition match when it is asked for (defmatch.py).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,8 @@ from .segments import SnippetLine, is_gap
 if TYPE_CHECKING:
     from .anchor import Aligner
     from .defmatch import DefIndex, DefinitionMatch
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
 
 # Segments are moved only when each has this many anchors of its own (one line can be new code
 # that happens to equal a line elsewhere), in the order of their snippet lines, ...
@@ -203,7 +206,23 @@ def _kept_body_run(al: Aligner, code: list[int], counts: Counter[str]) -> list[t
             run = [(s, o)] if o is not None else []
         if len(run) > len(best):
             best = list(run)
-    return best if len(best) >= 2 else []
+    if len(best) < 2 or not _renamed_above(al, *best[0]):
+        return []
+    return best
+
+
+def _renamed_above(al: Aligner, s: int, o: int) -> bool:
+    """The snippet line above s and the original line above o (blank lines and a lone `{`
+    skipped) differ in one token only: a header with a new name over the old body's first lines,
+    not new code that copies lines from elsewhere. O(the skipped lines)."""
+    def above(norms: list[str], k: int) -> str:
+        k -= 1
+        while k >= 0 and norms[k] in ("", "{"):
+            k -= 1
+        return norms[k] if k >= 0 else ""
+
+    new, old = _TOKEN.findall(above(al.snorm, s)), _TOKEN.findall(above(al.onorm, o))
+    return len(new) == len(old) > 1 and sum(a != b for a, b in zip(new, old)) == 1
 
 
 def _next_code(al: Aligner, o: int) -> int:

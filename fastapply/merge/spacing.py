@@ -312,8 +312,8 @@ class Spacing:
 
 def _closes_preamble(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
     """out[before] closes a decorator or attribute written over several lines
-    (`@pytest.mark.parametrize(` ... `)`, `#[cfg(any(` ... `))]`), or a Lua block comment (`--[[` ... `]]`): the definition below belongs to it.
-    O(_DECORATOR_LINES)."""
+    (`@pytest.mark.parametrize(` ... `)`, `#[cfg(any(` ... `))]`), or a Lua block comment
+    (`--[[` ... `]]`): the definition below belongs to it. O(_DECORATOR_LINES)."""
     closing = out[before][0].strip()
     if not is_closer(closing) or indent_width(out[before][0]) != width:
         return False

@@ -113,7 +113,8 @@ def fetch_package(registry: str, name: str, version: str, target: Path, timeout:
     return True
 
 
-def jobs(split: str, batch: tuple[list[Package], list[ReleasePair]] | None = None) -> list[tuple[str, str, str, Path]]:
+def jobs(split: str,
+         batch: tuple[list[Package], list[ReleasePair]] | None = None) -> list[tuple[str, str, str, Path]]:
     """What to fetch: the pinned packages and pairs of `split`, or those of a check batch."""
     root = cache_dir()
     out = []

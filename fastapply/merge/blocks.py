@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from .lines import Widths, _next_code, opens_block, width_lookup
+from .lines import Widths, next_code, opens_block, width_lookup
 
 
 def opens_at(norms: list[str], index: int) -> bool:
     """True when the line opens a block, also in Allman style (the brace on the next line)."""
     if opens_block(norms[index]):
         return True
-    after = _next_code(norms, index)
+    after = next_code(norms, index)
     return after < len(norms) and norms[after] == "{"
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .chain import nearest_above, nearest_below
-from .lines import header_key, is_closer, is_comment, is_trivial
+from .lines import header_key, is_closer, is_comment, is_trivial, next_code
 from .similar import replaces, rewrites_condition
 
 if TYPE_CHECKING:
@@ -303,8 +303,7 @@ def edit_before_marker(al: Aligner, head: list[int], hi: int) -> None:
     if not run or not between or len(between) > len(new):
         return
     if not replaces(al.snorm[new[-1]], al.onorm[between[-1]]) and not (
-            len(new) == len(between) == 1 and al.swidth[tail[0]] > al.swidth[new[-1]]
-            and rewrites_condition(al.snorm[new[-1]], al.onorm[between[-1]])):
+            len(new) == len(between) == 1 and condition_over_body(al, new[-1], between[-1])):
         return  # (a lone new condition over the old one's body: the condition rewritten)
     for s in tail[1:]:
         o = al._skip_blank(o, hi, +1)
@@ -314,6 +313,19 @@ def edit_before_marker(al: Aligner, head: list[int], hi: int) -> None:
         o += 1
     al.pairs.update(run)
     al.fuzzy.update(s for s, _ in run)
+
+
+def condition_over_body(al: Aligner, s: int, o: int) -> bool:
+    """Snippet line s and original line o open a block with the same conditional keyword
+    (similar.rewrites_condition) over the same first body line: `if state.src[pos] != "<":`
+    for `if state.srcCharCode[pos] != 0x3C:`, both followed by `return False`. O(blank lines)."""
+    if not rewrites_condition(al.snorm[s], al.onorm[o]):
+        return False
+    s2, o2 = s + 1, next_code(al.onorm, o)
+    while s2 < len(al.items) and not al.snorm[s2] and al.items[s2].kind == "blank":
+        s2 += 1
+    return s2 < len(al.items) and o2 < len(al.orig) and bool(al.snorm[s2]) \
+        and al.snorm[s2] == al.onorm[o2] and al.swidth[s2] > al.swidth[s]
 
 
 def context_before_deletion(al: Aligner, tail: list[int], lo: int, hi: int, after: int) -> bool:

@@ -264,7 +264,7 @@ def block_stop(lines: list[str], norms: list[str], start: int, widths: Widths | 
     return last
 
 
-def _next_code(norms: list[str], start: int) -> int:
+def next_code(norms: list[str], start: int) -> int:
     """Index of the first non-blank line after `start` (an Allman brace's place)."""
     index = start + 1
     while index < len(norms) and not norms[index]:

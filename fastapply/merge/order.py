@@ -14,19 +14,17 @@ segments), plus the definition match when it is asked for (defmatch.py).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
-from .lines import indent_width, name_count, opens_block
+from .lines import indent_width, name_count, next_code, opens_block
 from .segments import SnippetLine, is_gap
+from .similar import one_token_apart
 
 if TYPE_CHECKING:
     from .anchor import Aligner
     from .defmatch import DefIndex, DefinitionMatch
-
-_TOKEN = re.compile(r"\w+|[^\w\s]")
 
 # Segments are moved only when each has this many anchors of its own (one line can be new code
 # that happens to equal a line elsewhere), in the order of their snippet lines, ...
@@ -200,7 +198,7 @@ def _kept_body_run(al: Aligner, code: list[int], counts: Counter[str]) -> list[t
     best: list[tuple[int, int]] = []
     for s in code:
         o = _kept_body_line(al, s, counts)
-        if o is not None and run and o == _next_code(al, run[-1][1]):
+        if o is not None and run and o == next_code(al.onorm, run[-1][1]):
             run.append((s, o))
         else:
             run = [(s, o)] if o is not None else []
@@ -221,15 +219,7 @@ def _renamed_above(al: Aligner, s: int, o: int) -> bool:
             k -= 1
         return norms[k] if k >= 0 else ""
 
-    new, old = _TOKEN.findall(above(al.snorm, s)), _TOKEN.findall(above(al.onorm, o))
-    return len(new) == len(old) > 1 and sum(a != b for a, b in zip(new, old)) == 1
-
-
-def _next_code(al: Aligner, o: int) -> int:
-    o += 1
-    while o < len(al.onorm) and not al.onorm[o]:
-        o += 1
-    return o
+    return one_token_apart(above(al.snorm, s), above(al.onorm, o))
 
 
 def _kept_body_line(al: Aligner, s: int, counts: Counter[str]) -> int | None:

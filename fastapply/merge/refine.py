@@ -10,11 +10,11 @@ from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import extract
 
 from ..deadline import check_deadline
-from .context import ends_before_whole_blocks
+from .context import condition_over_body, ends_before_whole_blocks
 from .lines import DROPPED_STUBS, call_inside_call, continues_block, header_key, indent_width, is_closer, is_trivial
 from .segments import GAP_KINDS, is_gap
-from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, rewrites, rewrites_condition, \
-    similarity, substituted
+from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, rewrites, similarity, \
+    substituted
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -455,7 +455,7 @@ def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
             adjacent = k == 0 and s2 == run[0] and al.onorm[o2] not in al.spos
             if not same and not _edited(al, al.snorm[s2], al.onorm[o2]) and \
                     not (adjacent and (_rewrites(al, al.snorm[s2], al.onorm[o2])
-                                       or _condition_over_body(al, s2, o2))):
+                                       or condition_over_body(al, s2, o2))):
                 continue
             if base_s is not None and base_o is not None and \
                     al.swidth[s2] - base_s != al.owidth[o2] - base_o:
@@ -482,21 +482,6 @@ def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
         misses += 1
         if misses > 3:
             return
-
-
-def _condition_over_body(al: Aligner, s: int, o: int) -> bool:
-    """Snippet line s and original line o open a block with the same conditional keyword
-    (similar.rewrites_condition) over the same first body line: `if state.src[pos] != "<":`
-    for `if state.srcCharCode[pos] != 0x3C:`, both followed by `return False`. O(blank lines)."""
-    if not rewrites_condition(al.snorm[s], al.onorm[o]):
-        return False
-    s2, o2 = s + 1, o + 1
-    while s2 < len(al.items) and not al.snorm[s2] and al.items[s2].kind == "blank":
-        s2 += 1
-    while o2 < len(al.orig) and not al.onorm[o2]:
-        o2 += 1
-    return s2 < len(al.items) and o2 < len(al.orig) and bool(al.snorm[s2]) \
-        and al.snorm[s2] == al.onorm[o2] and al.swidth[s2] > al.swidth[s]
 
 
 def _edited(al: Aligner, new: str, old: str) -> bool:

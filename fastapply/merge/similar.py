@@ -122,6 +122,13 @@ def long_matches(query: str, choices: dict[int, str], limit: int = 3) -> list[tu
     return sorted(found, key=lambda match: -match[1])[:limit]
 
 
+def one_token_apart(new: str, old: str) -> bool:
+    """`new` and `old` have the same tokens but one (`def initialize_safe(app)` for `def
+    initialize(app)`): a definition renamed, nothing else about it changed."""
+    a, b = _TOKEN.findall(new), _TOKEN.findall(old)
+    return len(a) == len(b) > 1 and sum(x != y for x, y in zip(a, b)) == 1
+
+
 def substituted(new: str, old: str) -> bool:
     """True when `new` is `old` with a few tokens swapped, in place (a one-word edit, a literal
     replaced by a named constant, an annotation changed): the same number of tokens, at most one

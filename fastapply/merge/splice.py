@@ -286,10 +286,10 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
             continue
         else:
             count = _blank_count(run, before, after, orig)
-        if before is not None and after is not None and all(source == SNIP for _, source, _, _ in run) \
-                and after[2] >= 0 and spacing.in_string(after[2]):
+        snippet_run = before is not None and after is not None and all(source == SNIP for _, source, _, _ in run)
+        if snippet_run and after[2] >= 0 and spacing.in_string(after[2]):
             count = len(run)  # blank lines inside a multi-line string are its text: the snippet's stand
-        elif before is not None and after is not None and all(source == SNIP for _, source, _, _ in run):
+        elif snippet_run:
             usual = spacing.before_new(out, last_index, run_end)
             count = _gap_before_anchor(out, last_index, run_end, orig, count) if usual is None else usual
             if count and not pep8_gap(after[0]):

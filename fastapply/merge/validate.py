@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
 from ..languages import LanguageSpec
-from .lines import header_key, indent_width, is_closer, is_trivial
+from .lines import header_key, indent_width, is_closer, is_trivial, next_code
 from .markers import marker_text_in
 from .placement import snippet_item_near
 from .segments import is_gap, normalize
@@ -241,7 +241,7 @@ def check_unreachable(al: Aligner, spliced: Spliced) -> None:
                 "never run. If the snippet replaces the whole body, end it with the block's closing line (or "
                 "the next definition) before the marker; if the old code stays, show where the new lines go",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
-        following = _next_code(al, o)
+        following = next_code(al.onorm, o)
         if following < len(al.orig) and al.owidth[following] == al.owidth[o] \
                 and not is_closer(al.onorm[following]) and not _AFTER_EXIT.match(al.onorm[following]):
             continue  # the original has code that never runs there too
@@ -295,7 +295,7 @@ def check_repeated_block(al: Aligner, spliced: Spliced) -> None:
             continue  # a blank line inside the run
         norm = al.snorm[s] if new else ""
         once = new and len(al.opos.get(norm, ())) == 1 and not is_trivial(norm)
-        following = _next_code(al, run[-1][1]) if run else -1
+        following = next_code(al.onorm, run[-1][1]) if run else -1
         if new and following in present and al.onorm[following] == norm:
             run.append((s, following))
             unique += once
@@ -362,13 +362,6 @@ def _near_lines(al: Aligner, first: int, last: int) -> list[int]:
 
 
 _HEADER_REACH = 3
-
-
-def _next_code(al: Aligner, o: int) -> int:
-    o += 1
-    while o < len(al.orig) and not al.onorm[o]:
-        o += 1
-    return o
 
 
 def check_half_deleted_definitions(al: Aligner, spliced: Spliced) -> None:

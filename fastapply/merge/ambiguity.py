@@ -55,15 +55,22 @@ def _whole_blocks(al: Aligner, lo: int, hi: int) -> bool:
         all(al.owidth[index] >= base for index in between)
 
 
-def _context_from(al: Aligner, marker: int, step: int) -> tuple[list[int], int | None]:
+def _context_from(al: Aligner, marker: int, step: int, edits: bool = False) -> tuple[list[int], int | None]:
     """The paired lines from the marker towards `step` (in snippet order), up to the first one
     that occurs once in the original (returned as the anchor; None when a line that is not paired,
     or that the original has nowhere, comes first: an edited line, which no copy of the block can
-    hold, so the walk stays short). Blank lines are passed over. O(the lines walked)."""
+    hold, so the walk stays short). With `edits`, an unpaired line after the first that the
+    original has more than once stays in the block: the merge reads it as an edit, and a copy of
+    the whole block elsewhere says the snippet may mean that copy, unedited. Blank lines are
+    passed over. O(the lines walked)."""
     block: list[int] = []
     s = marker + step
-    while 0 <= s < len(al.items) and (s in al.pairs or al.items[s].kind == "blank"):
-        if s in al.pairs:
+    while 0 <= s < len(al.items) and (s in al.pairs or al.items[s].kind == "blank"
+                                      or edits and block and al.items[s].kind == "code"
+                                      and len(al.opos.get(al.snorm[s], ())) > 1):
+        if s not in al.pairs and al.items[s].kind == "code":
+            block.append(s)
+        elif s in al.pairs:
             where = al.opos.get(al.snorm[s], ())
             if len(where) == 1:
                 return (block if step > 0 else block[::-1]), s
@@ -80,7 +87,7 @@ def ambiguous_block(al: Aligner) -> int | None:
     further up with only whole blocks between it and that anchor: the snippet may as well mean to
     delete those blocks (two functions that end alike). Returns the block's first line, or None."""
     for marker in al.marker_list:
-        block, anchor = _context_from(al, marker, +1)  # (anchor: where a deletion would end)
+        block, anchor = _context_from(al, marker, +1, edits=True)  # (anchor: where a deletion would end)
         if anchor is None or len(block) < 2 and not (block and _telling(al.snorm[block[0]])) \
                 or al.items[anchor - 1].kind != "blank" \
                 or all(is_closer(al.snorm[b]) or is_trivial(al.snorm[b]) for b in block):

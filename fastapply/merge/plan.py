@@ -21,6 +21,7 @@ from .moves import find_moves
 from .order import file_order
 from .provenance import check_provenance, markers_in_new_definitions
 from .renames import find_renames
+from .similar import FUZZY_MIN, similarity
 from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
 from .segments import (SnippetLine, classify, drop_closing_context, indent_of, is_gap, normalize_all,
                        place_markers)
@@ -294,7 +295,8 @@ def _open_edges(items: list[SnippetLine], pairs: dict[int, int],
     if not is_gap(items[-1]):
         after = sum(1 for n in onorm[pairs[last_s] + 1:] if n)
         trail = sum(1 for i in items[last_s + 1:] if i.kind == "code")
-        if after and not (trail >= 1 and after <= _EDGE_LINES):
+        if after and not (trail >= 1 and (after <= _EDGE_LINES or _edits_tail(items[last_s + 1:],
+                                                                              onorm[pairs[last_s] + 1:]))):
             items = [*items, implicit]
     if not is_gap(items[0]):
         before = sum(1 for n in onorm[: pairs[first_s]] if n)
@@ -304,6 +306,16 @@ def _open_edges(items: list[SnippetLine], pairs: dict[int, int],
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
     return items, pairs
+
+
+def _edits_tail(trail: list[SnippetLine], tail: list[str]) -> bool:
+    """True when the snippet's unpaired last lines are the original's last lines edited (a run of
+    edited lines that ends the file: `x = find(model)` for `x = candidate(model)`), line by line
+    in order, every original line resembling its counterpart: they replace that tail rather
+    than go before it. O(len(trail)) similarity tests, each bounded by the line length."""
+    code = [i.norm for i in trail if i.kind == "code"]
+    solid = [n for n in tail if n]
+    return len(solid) == len(code) and all(similarity(new, old) >= FUZZY_MIN for new, old in zip(code, solid))
 
 
 # PEP 263's encoding declaration (`# -*- coding: utf-8 -*-`), which Python 3 no longer needs

@@ -289,6 +289,12 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
         snippet_run = before is not None and after is not None and all(source == SNIP for _, source, _, _ in run)
         if snippet_run and after[2] >= 0 and spacing.in_string(after[2]):
             count = len(run)  # blank lines inside a multi-line string are its text: the snippet's stand
+        elif snippet_run and before[1] == SNIP == after[1] and 0 <= before[2] < after[2] and not any(map(str.strip, orig[before[2] + 1:after[2]])) \
+                and _unedited_near(out, last_index, -1, orig) and _unedited_near(out, run_end, 1, orig):
+            # Two unedited lines that were neighbours in the original, with no new or edited code
+            # near the run: the snippet re-spaced them on purpose (models slip only where their
+            # new code meets the file), even beyond the longest run the file had.
+            count = len(run)
         elif snippet_run:
             usual = spacing.before_new(out, last_index, run_end)
             count = _gap_before_anchor(out, last_index, run_end, orig, count) if usual is None else usual
@@ -304,6 +310,23 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
         origin.extend([(-1, -1)] * count)
         index = run_end
     return result, rows, origin
+
+
+_NEAR = 3
+
+
+def _unedited_near(out: list[tuple[str, str, int, int]], index: int, step: int, orig: list[str]) -> bool:
+    """The _NEAR lines from out[index] on (towards `step`, blank lines passed over) are paired
+    snippet lines equal to their original lines, or lines a marker kept. O(_NEAR)."""
+    seen = 0
+    while 0 <= index < len(out) and seen < _NEAR:
+        text, source, at, _ = out[index]
+        if text.strip():
+            if source == SNIP and (at < 0 or text.strip() != orig[at].strip()):
+                return False
+            seen += 1
+        index += step
+    return True
 
 
 def _moved_gap(out: list[tuple[str, str, int, int]], before: int, after: int, moved: dict[int, tuple[int, bool]],

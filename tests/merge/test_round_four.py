@@ -1,0 +1,214 @@
+"""Issue 8, fourth round: an edited line in context that an earlier copy holds unedited, a run of
+edited lines that ends the file, and blank lines a snippet changes between two unedited
+neighbours (a real release edit re-spacing module code).
+
+Each case is written in the shape the failing cases had (serde_json's number.rs, accelerate's
+ao.py, respx's __init__.py), with names of our own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fastapply import ApplyError, apply
+
+NUMBER_RS = """\
+impl Number {
+    pub fn as_i64(&self) -> Option<i64> {
+        #[cfg(not(feature = "arbitrary_precision"))]
+        match self.n {
+            N::NegInt(n) => Some(n),
+            N::PosInt(_) | N::Float(_) => None,
+        }
+        #[cfg(feature = "arbitrary_precision")]
+        self.n.parse().ok()
+    }
+
+    pub fn as_u64(&self) -> Option<u64> {
+        #[cfg(not(feature = "arbitrary_precision"))]
+        match self.n {
+            N::PosInt(n) => Some(n),
+            N::NegInt(_) | N::Float(_) => None,
+        }
+        #[cfg(feature = "arbitrary_precision")]
+        self.n.parse().ok()
+    }
+
+    /// Represents the number as f64 if possible.
+    pub fn as_f64(&self) -> Option<f64> {
+        #[cfg(not(feature = "arbitrary_precision"))]
+        match self.n {
+            N::PosInt(n) => Some(n as f64),
+            N::NegInt(n) => Some(n as f64),
+            N::Float(n) => Some(n),
+        }
+        #[cfg(feature = "arbitrary_precision")]
+        self.n.parse::<f64>().ok().filter(|float| float.is_finite())
+    }
+
+    /// Converts a finite `f64` to a `Number`.
+    pub fn from_f64(f: f64) -> Option<Number> {
+        None
+    }
+}
+"""
+
+
+def test_context_that_an_earlier_copy_holds_unedited_is_refused_rather_than_read_as_an_edit() -> None:
+    # Read as an edit, the snippet rewrites as_f64's last line; read with the copy that ends
+    # as_u64, it deletes as_f64 whole. Nothing tells which: refuse, naming the line.
+    snippet = """\
+        /* [...] */
+        #[cfg(feature = "arbitrary_precision")]
+        self.n.parse().ok()
+    }
+
+    /// Converts a finite `f64` to a `Number`.
+    /* [...] */
+"""
+    with pytest.raises(ApplyError) as caught:
+        apply(NUMBER_RS, snippet, language="rust")
+    assert caught.value.code == "ambiguous_anchor"
+    assert "snippet line 2" in caught.value.message
+
+
+def test_an_edit_of_a_line_with_no_unedited_copy_elsewhere_is_still_merged() -> None:
+    snippet = """\
+        /* [...] */
+        #[cfg(feature = "arbitrary_precision")]
+        self.n.parse::<f64>().ok()
+    }
+
+    /// Converts a finite `f64` to a `Number`.
+    /* [...] */
+"""
+    merged = apply(NUMBER_RS, snippet, language="rust").merged_code
+    assert "        self.n.parse::<f64>().ok()\n    }\n\n    /// Converts" in merged
+    assert "filter(|float|" not in merged
+    assert merged.count("pub fn as_f64") == 1
+
+
+TRAINER_PY = """\
+import logging
+
+logger = logging.getLogger(__name__)
+
+
+def find_layers(model):
+    return model.first, model.last
+
+
+def convert(model, settings=None):
+    \"\"\"Convert the model's linear layers.\"\"\"
+    from fp8 import convert_linear
+
+    first, last = find_layers(model)
+    if settings is None:
+        settings = dict(skip=[first, last])
+    convert_linear(model, skip=settings["skip"], config=settings)
+"""
+
+
+def test_a_run_of_edited_lines_that_ends_the_file_replaces_the_old_last_lines() -> None:
+    # no marker after the last line: the snippet reaches the file's end, and its last four lines
+    # are the old last four, edited (before, they went in above the old ones, which stayed)
+    snippet = """\
+# ... existing code ...
+def convert(model, settings=None):
+    # ... existing code ...
+    from fp8 import convert_linear
+
+    first, last = locate_layers(model)
+    if options is None:
+        options = dict(skip=[first, last])
+    convert_linear(model, skip=options["skip"], config=options)
+"""
+    merged = apply(TRAINER_PY, snippet, language="python").merged_code
+    assert merged.endswith("""\
+    first, last = locate_layers(model)
+    if options is None:
+        options = dict(skip=[first, last])
+    convert_linear(model, skip=options["skip"], config=options)
+""")
+    assert "find_layers(model)\n    if settings" not in merged
+
+
+def test_new_lines_unlike_the_files_last_lines_still_go_before_them() -> None:
+    snippet = """\
+# ... existing code ...
+    from fp8 import convert_linear
+
+    logger.info("converting %s", type(model).__name__)
+    model.train()
+    model.eval()
+    model.cpu()
+"""
+    merged = apply(TRAINER_PY, snippet, language="python").merged_code
+    assert "model.cpu()\n\n    first, last = find_layers(model)" in merged or \
+        "model.cpu()\n    first, last = find_layers(model)" in merged
+    assert merged.rstrip().endswith('config=settings)')
+
+
+PACKAGE_INIT = """\
+from .models import Response, Route
+from .router import Router
+
+from .api import (  # isort:skip
+    mock,
+    get,
+    post,
+    put,
+    patch,
+    delete,
+)
+
+__all__ = [
+    "Response",
+    "Route",
+    "Router",
+    "mock",
+    "get",
+    "post",
+]
+"""
+
+
+def test_a_blank_line_added_between_two_unedited_neighbours_stands() -> None:
+    # the release added a second blank line above `__all__`, longer than any run the file had:
+    # nothing new meets the file there, so it is no slip of the model's
+    snippet = """\
+# ... existing code ...
+from .router import Router
+from .utils import SetCookie
+
+from .api import (  # isort:skip
+    # ... existing code ...
+)
+
+
+__all__ = [
+    "Response",
+    # ... existing code ...
+    "Router",
+    "SetCookie",
+    "mock",
+]
+"""
+    merged = apply(PACKAGE_INIT, snippet, language="python").merged_code
+    assert ")\n\n\n__all__ = [" in merged
+    assert '    "Router",\n    "SetCookie",\n    "mock",' in merged
+
+
+def test_a_doubled_blank_line_next_to_new_code_is_still_the_files_one() -> None:
+    # the same doubling right below a new line is the model's slip: the file's single blank line
+    snippet = """\
+# ... existing code ...
+from .router import Router
+from .utils import SetCookie
+
+
+from .api import (  # isort:skip
+    # ... existing code ...
+"""
+    merged = apply(PACKAGE_INIT, snippet, language="python").merged_code
+    assert "from .utils import SetCookie\n\nfrom .api import (" in merged

@@ -85,10 +85,13 @@ def header_key(norm: str) -> str | None:
         return f"<{match.group('tag')}#{match.group('name')}"
     if norm.endswith("{"):
         match = _CSS_HEADER.match(norm)
-        if match and "(" not in norm and "=" not in norm:
+        if match and "(" not in norm and "=" not in norm and norm.split(" ", 1)[0] not in _CONTROL:
             return "css:" + match.group("name").strip()
     return None
 
+
+# Go and Rust write conditions without parentheses (`if ok {`, `match x {`): statements, not selectors
+_CONTROL = _NOT_NAMES | {"else", "match", "select", "loop", "unsafe", "go", "defer", "do", "try", "case", "in"}
 
 _TAG_OPEN = re.compile(r"^<[A-Za-z][\w.:-]*(\s[^<]*)?(?<!/)>$")
 

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 _MIN_ANCHORS = 2
 # ... unless its one anchor is a telling line (this many names) at its edge, where context sits
 _EDGE_WORDS = 3
+# ... or is followed by this many closing lines as the original has them, the last at column 0
+_CLOSERS = 2
 
 
 def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
@@ -174,7 +176,7 @@ def _context_next_to(al: Aligner, code: list[int], s: int, o: int) -> bool:
     lines walked)."""
     at = code.index(s)
     for step in (-1, 1):
-        k, o2 = at + step, o
+        k, o2, closers = at + step, o, 0
         while 0 <= k < len(code):
             s2 = code[k]
             k += step
@@ -186,6 +188,11 @@ def _context_next_to(al: Aligner, code: list[int], s: int, o: int) -> bool:
             if not 0 <= o2 < len(al.onorm) or al.onorm[o2] != al.snorm[s2]:
                 break
             if not al.strivial[s2]:
+                return True
+            # closing lines that close the anchor's blocks one by one, indentation and all, down
+            # to the file's top level (`})`, `);`, `});`, `}`): the anchor ends that definition
+            closers += al.scloser[s2] and al.stext[s2].rstrip() == al.orig[o2].rstrip()
+            if closers >= _CLOSERS and al.owidth[o2] == 0:
                 return True
     return False
 

@@ -302,12 +302,34 @@ def markers_in_new_definitions(al: Aligner) -> list[tuple[SnippetLine, SnippetLi
             header = _open_braced_block(al, m)
             if header < 0 or header in al.pairs:
                 continue
+        if _ends_with_exit(al, header, m):
+            continue
         parent = al.snippet_parents()[header]
         if header_key(al.snorm[header]) is not None and al.in_new_definition(header) \
                 and not call_inside_call(al.snorm[header], al.snorm[parent] if parent is not None else None):
             found.append((al.items[header], al.items[m]))
     return found
 
+
+
+_EXIT = re.compile(r"^(?:return|raise|throw)\b")
+
+
+def _ends_with_exit(al: Aligner, header: int, m: int) -> bool:
+    """True when the definition opened at `header` ends, before marker m, with a `return` or
+    `raise` at its body's own depth, and the next code line after the marker is no deeper than
+    the header: nothing of the body can follow that exit, so the marker (indented like the body)
+    stands for code after the definition. Only for blocks that end where the code dedents
+    (Python's `:`): a braced block the snippet leaves open holds the marker, whatever precedes it.
+    O(the lines between header and the next code line)."""
+    if _closed_by_a_line(al.snorm[header]):
+        return False
+    body = next((k for k in range(header + 1, m) if al.snorm[k]), None)
+    last = next((k for k in range(m - 1, header, -1) if al.snorm[k]), None)
+    if body is None or last is None or al.swidth[last] != al.swidth[body] or not _EXIT.match(al.snorm[last]):
+        return False
+    after = next((k for k in range(m + 1, len(al.items)) if al.snorm[k] or k in al.markers), None)
+    return after is None or after not in al.markers and al.swidth[after] <= al.swidth[header]
 
 
 def _check_markers_in_new_definitions(al: Aligner, suspects: list[tuple[SnippetLine, SnippetLine]]) -> None:

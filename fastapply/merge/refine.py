@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 STRAGGLER_BUDGET = 2_000_000
 _RUN_REACH = 12  # code lines a common line's unbroken run of context is followed to an anchor
 _NEW_REACH = 200  # snippet lines walked in all (lines of new definitions in the run included)
+_UNCROSS_REACH = 50  # original lines between two anchors that uncross looks through
 
 
 def prune_orphans(al: Aligner) -> None:
@@ -500,3 +501,38 @@ def _rewrites(al: Aligner, new: str, old: str) -> bool:
     if found is None:
         found = al.rewrites_memo[new, old] = rewrites(new, old)
     return found
+
+
+def uncross(al: Aligner) -> None:
+    """A segment's last anchor (s, o) read as the new line it is: an unpaired line t after it, up
+    to the marker that ends the segment, equals an original line o2 between the anchor before s
+    and o, so pairing s drops o2 (and all between) with no marker there while pairing t instead
+    drops less. Models add a guard (`if selector is None:`) that repeats a line a little further
+    down; the line after it (`super().__init__()`) is the one the file has right there, and the
+    marker after it keeps the rest, the repeated line included. O(segment lines + _UNCROSS_REACH)
+    per segment."""
+    markers = al.markers
+    for seg in al.segments:
+        paired = [s for s in seg if s in al.pairs]
+        if len(paired) < 2 or seg[-1] + 1 not in markers:
+            continue
+        s, before = paired[-1], paired[-2]
+        o, lo = al.pairs[s], al.pairs[before]
+        if s in al.fuzzy or al.scloser[s] or al.snorm[s] != al.onorm[o] or o - lo < 2:
+            continue
+        if o - lo > _UNCROSS_REACH:
+            continue
+        # (lines moved elsewhere by the snippet are not dropped: moves.py placed them)
+        dropped = [k for k in range(lo + 1, o) if al.onorm[k] and k not in al._moved]
+        if not dropped:
+            continue
+        for t in seg[seg.index(s) + 1:]:
+            norm = al.snorm[t]
+            if not norm or al.strivial[t] or al.in_new_definition(t):
+                continue
+            o2 = next((k for k in dropped if al.onorm[k] == norm), None)
+            if o2 is not None:
+                # (the new reading drops the lines above o2, fewer than the old one, which dropped them all)
+                del al.pairs[s]
+                al.pairs[t] = o2
+                break

@@ -212,3 +212,186 @@ from .api import (  # isort:skip
 """
     merged = apply(PACKAGE_INIT, snippet, language="python").merged_code
     assert "from .utils import SetCookie\n\nfrom .api import (" in merged
+
+
+PAIRWISE_TS = """\
+import { OperatorFunction } from '../types';
+import { operate } from '../util/lift';
+import { createOperatorSubscriber } from './OperatorSubscriber';
+
+/**
+ * Groups pairs of consecutive emissions together and emits them as an array of
+ * two values.
+ */
+export function pairwise<T>(): OperatorFunction<T, [T, T]> {
+  return operate((source, subscriber) => {
+    let prev: T;
+    let hasPrev = false;
+    source.subscribe(
+      createOperatorSubscriber(subscriber, (value) => {
+        const p = prev;
+        prev = value;
+        hasPrev && subscriber.next([p, value]);
+        hasPrev = true;
+      })
+    );
+  });
+}
+"""
+
+
+def test_a_part_shown_before_the_one_above_it_is_placed_by_its_line_and_the_closers_after_it() -> None:
+    # `hasPrev = true;` is the part's only line of its own, but the closing lines under it close
+    # its blocks one by one down to column 0 as the file has them: the part ends pairwise()
+    snippet = """\
+        // ... existing code ...
+        hasPrev = true;
+      })
+    );
+  });
+}
+function valueOrDefault<T>(value: T | undefined, fallback: T): T {
+  return value ?? fallback;
+}
+// ... existing code ...
+export function pairwise<T>(): OperatorFunction<T, [T, T]> {
+  console.debug('pairwise: start');
+  return operate((source, subscriber) => {
+    let prev: T;
+    // ... existing code ...
+"""
+    merged = apply(PAIRWISE_TS, snippet, language="typescript").merged_code
+    assert merged.endswith("""\
+  });
+}
+
+function valueOrDefault<T>(value: T | undefined, fallback: T): T {
+  return value ?? fallback;
+}
+""")
+    assert "OperatorFunction<T, [T, T]> {\n  console.debug('pairwise: start');\n  return operate(" in merged
+    assert merged.count("hasPrev = true;") == 1
+
+
+UTF_CODEC_PY = """\
+\"\"\" Python 'utf-16-be' Codec
+
+(c) Copyright CNRI, All Rights Reserved. NO WARRANTY.
+
+\"\"\"
+import codecs
+
+### Codec APIs
+
+encode = codecs.utf_16_be_encode
+
+def decode(input, errors='strict'):
+    return codecs.utf_16_be_decode(input, errors, True)
+
+### encodings module API
+
+def getregentry():
+    return codecs.CodecInfo(
+        name='utf-16-be',
+        encode=encode,
+        decode=decode,
+    )
+"""
+
+
+def test_a_marker_indented_like_the_body_after_a_new_function_that_returned_stands_after_it() -> None:
+    # the new function's last body line is a `return` at the body's depth: nothing of it can
+    # follow, so the marker under it (indented like the body) stands for the code after it
+    snippet = """\
+    # ... existing code ...
+        encode=encode,
+        decode=decode,
+    )
+
+def value_or_default(value, default=None):
+    \"\"\"Return value, or default when it is missing.\"\"\"
+    if value is None:
+        return default
+    return value
+    # ... existing code ...
+\"\"\" Python 'utf-16-be' Codec
+
+(c) Copyright CNRI, All Rights Reserved. NO WARRANTY.
+
+\"\"\"
+from typing import Any
+import codecs
+    # ... existing code ...
+"""
+    merged = apply(UTF_CODEC_PY, snippet, language="python").merged_code
+    assert merged.startswith(UTF_CODEC_PY.split("import codecs")[0] + "from typing import Any\nimport codecs\n")
+    assert merged.endswith("""\
+        decode=decode,
+    )
+
+def value_or_default(value, default=None):
+    \"\"\"Return value, or default when it is missing.\"\"\"
+    if value is None:
+        return default
+    return value
+""")
+
+
+def test_a_new_function_whose_body_goes_on_under_a_marker_is_still_refused() -> None:
+    # no exit before the marker: the marker may stand for the rest of a renamed function's body
+    snippet = """\
+# ... existing code ...
+def registry_entry():
+    codecs.register(getregentry)
+    # ... existing code ...
+"""
+    with pytest.raises(ApplyError) as caught:
+        apply(UTF_CODEC_PY, snippet, language="python")
+    assert caught.value.code == "anchor_not_found"
+
+
+def test_a_go_condition_without_parentheses_is_no_css_selector() -> None:
+    from fastapply.merge.lines import header_key
+    assert header_key("if handle {") is None
+    assert header_key("switch kind {") is None
+    assert header_key("match value {") is None
+    assert header_key(".button.primary {") == "css:.button.primary"
+
+
+LOOP_PY = """\
+import selectors
+
+
+class BaseSelectorEventLoop:
+    def __init__(self, selector=None):
+        super().__init__()
+
+        if selector is None:
+            selector = selectors.DefaultSelector()
+        self._selector = selector
+        self._make_self_pipe()
+
+    def close(self):
+        self._selector.close()
+"""
+
+
+def test_a_new_guard_that_repeats_a_line_further_down_is_new_code_above_the_line_after_it() -> None:
+    # `if selector is None:` occurs once in the original, three lines further down; read as that
+    # line, the merge would drop `super().__init__()` (which the snippet shows right after the
+    # guard) and the marker's lines; read as new code, it drops nothing
+    snippet = """\
+    # ... existing code ...
+    def __init__(self, selector=None):
+        if selector is None:
+            raise ValueError("selector must not be None")
+        super().__init__()
+# ...
+    def close(self):
+        self._selector.close()
+"""
+    merged = apply(LOOP_PY, snippet, language="python").merged_code
+    assert merged == LOOP_PY.replace(
+        "    def __init__(self, selector=None):\n",
+        "    def __init__(self, selector=None):\n        if selector is None:\n"
+        "            raise ValueError(\"selector must not be None\")\n")

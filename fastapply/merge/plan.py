@@ -13,7 +13,8 @@ from ..errors import ErrorCode, MergeError, ValidationError
 from ..languages import LanguageSpec
 from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail
-from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans, uncross
+from .refine import covered, extend_fuzzy, extend_tails, pair_closers, place_stragglers, prune_orphans, \
+    uncross
 from .defmatch import DefIndex
 from .deletions import deletions
 from .indent import Style, detect_style
@@ -156,7 +157,8 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
 
 def _pair_up(aligner: Aligner) -> dict[int, int]:
     aligner.align()
-    for stage in (pair_closers, prune_orphans, uncross, place_stragglers, extend_fuzzy, prune_orphans):
+    for stage in (pair_closers, prune_orphans, uncross, place_stragglers, extend_fuzzy, extend_tails,
+                  prune_orphans):
         check_deadline()  # thread mode cannot kill a merge: it stops between stages instead
         stage(aligner)
     return aligner.pairs

@@ -536,3 +536,23 @@ def uncross(al: Aligner) -> None:
                 del al.pairs[s]
                 al.pairs[t] = o2
                 break
+
+
+def extend_tails(al: Aligner) -> None:
+    """Walk on down from a segment's last pair over the lines after it, up to the marker that ends
+    the segment, while they are the original's next lines (refine passes pair a closing line
+    that the first walk stopped at: `}` of a block whose opener the walk had not paired yet, so
+    the context under it, `}` and `return {`, was left as new code). O(segment lines) each."""
+    order = sorted(al.pairs)
+    for seg in al.segments:
+        if not seg or seg[-1] + 1 not in al.markers:
+            continue
+        last = next((s for s in reversed(seg) if s in al.pairs), None)
+        if last is None or last == seg[-1]:
+            continue
+        rest = [s for s in seg if s > last and al.snorm[s]]
+        if not rest or any(s in al.pairs for s in rest):
+            continue
+        at = bisect_right(order, last)
+        o_hi = al.pairs[order[at]] if at < len(order) else len(al.orig)
+        al._greedy(rest, al.pairs[last] + 1, o_hi, +1)

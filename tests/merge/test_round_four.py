@@ -395,3 +395,92 @@ def test_a_new_guard_that_repeats_a_line_further_down_is_new_code_above_the_line
         "    def __init__(self, selector=None):\n",
         "    def __init__(self, selector=None):\n        if selector is None:\n"
         "            raise ValueError(\"selector must not be None\")\n")
+
+
+CONFIG_JS = """\
+function configName(flat) {
+    if (flat) {
+        return "eslint.config.js";
+    } else {
+        return ".eslintrc";
+    }
+}
+
+async function locateConfigFile({ configFile, cwd }) {
+    let configFilePath;
+    let basePath = cwd;
+    let error = null;
+
+    if (typeof configFile === "string") {
+        configFilePath = path.resolve(cwd, configFile);
+    } else if (configFile !== false) {
+        configFilePath = await findFlatConfigFile(cwd);
+
+        if (configFilePath) {
+            basePath = path.resolve(path.dirname(configFilePath));
+        } else {
+            error = new Error("Could not find config file.");
+        }
+
+    }
+
+    return {
+        configFilePath,
+        basePath,
+        error
+    };
+
+}
+"""
+
+
+def test_context_under_a_new_line_goes_on_past_the_closing_line_of_a_block_opened_above() -> None:
+    # (end to end; in eslint's longer snippet the first walk stopped at `}`, see the next test)
+    # `}` and `return {` under the new line are the file's next lines, not new code added twice
+    snippet = """\
+// ... existing code ...
+        } else {
+            error = new Error("Could not find config file.");
+            error.messageTemplate = "config-file-missing";
+        }
+
+    }
+
+    return {
+        // ... existing code ...
+"""
+    merged = apply(CONFIG_JS, snippet, language="javascript").merged_code
+    assert merged == CONFIG_JS.replace(
+        '            error = new Error("Could not find config file.");\n',
+        '            error = new Error("Could not find config file.");\n'
+        '            error.messageTemplate = "config-file-missing";\n')
+
+
+def test_extend_tails_pairs_the_context_left_after_a_closing_line_that_a_later_pass_paired() -> None:
+    # the state the first walk leaves when it reaches `}` before the `} else {` above it is
+    # paired (in a longer snippet, whose parts are aligned in another order): only the anchor,
+    # the line above it and the closing line are paired; the walk goes on from there
+    from fastapply.merge.anchor import Aligner
+    from fastapply.merge.refine import extend_tails
+    from fastapply.merge.segments import classify, normalize
+
+    snippet = """\
+// ... existing code ...
+        } else {
+            error = new Error("Could not find config file.");
+            error.messageTemplate = "config-file-missing";
+        }
+
+    }
+
+    return {
+        // ... existing code ...
+"""
+    orig = CONFIG_JS.rstrip("\n").split("\n")
+    onorm = [normalize(line) for line in orig]
+    items = classify(snippet, set(onorm))
+    al = Aligner(items, orig, onorm)
+    al.rebase(items, {1: 20, 2: 21, 4: 22})
+    extend_tails(al)
+    assert al.pairs == {1: 20, 2: 21, 4: 22, 6: 24, 8: 26}
+    assert orig[24].strip() == "}" and orig[26].strip() == "return {"

@@ -542,7 +542,8 @@ def extend_tails(al: Aligner) -> None:
     """Walk on down from a segment's last pair over the lines after it, up to the marker that ends
     the segment, while they are the original's next lines (refine passes pair a closing line
     that the first walk stopped at: `}` of a block whose opener the walk had not paired yet, so
-    the context under it, `}` and `return {`, was left as new code). O(segment lines) each."""
+    the context under it, `}` and `return {`, was left as new code). Line for line only, from
+    an unedited pair. O(segment lines) each."""
     order = sorted(al.pairs)
     for seg in al.segments:
         if not seg or seg[-1] + 1 not in al.markers:
@@ -553,6 +554,13 @@ def extend_tails(al: Aligner) -> None:
         rest = [s for s in seg if s > last and al.snorm[s]]
         if not rest or any(s in al.pairs for s in rest):
             continue
+        if last in al.fuzzy or al.snorm[last] != al.onorm[al.pairs[last]]:
+            continue  # (an edited line says less about what follows it)
         at = bisect_right(order, last)
         o_hi = al.pairs[order[at]] if at < len(order) else len(al.orig)
-        al._greedy(rest, al.pairs[last] + 1, o_hi, +1)
+        o = al.pairs[last]
+        for s in rest:  # line for line: no new line between, no original line skipped
+            o = al._skip_blank(o + 1, o_hi, +1)
+            if o >= o_hi or al.onorm[o] != al.snorm[s]:
+                break
+            al.pairs[s] = o

@@ -7,11 +7,12 @@ snippet means, or leave it unpaired when no copy is trustworthy.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .chain import nearest_above, nearest_below
 from .lines import header_key, is_closer, is_comment, is_trivial, next_code
-from .similar import replaces, rewrites_condition
+from .similar import replaces, rewrites_condition, similarity
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -158,11 +159,48 @@ def _edits_up_to(al: Aligner, block: list[int], run: list[tuple[int, int]], hi: 
     if len(rest) == len(between) or all(is_comment(al.onorm[o]) for o in between) \
             and all(is_comment(al.snorm[s]) for s in rest):
         return True  # (a comment rewritten into fewer or more lines takes nothing else with it)
+    if _edits_dropping_comments(al, rest, between):
+        return True
     # fewer original lines, the first split after its opening bracket (`searchpath: t.Union[`, then
     # the rest of a long annotation over more lines): what the snippet shows replaces them
     first = al.snorm[rest[0]]
     return len(between) < len(rest) and first.endswith(("(", "[", "{")) and len(first) > 3 \
         and al.onorm[between[0]].startswith(first)
+
+
+def _edits_dropping_comments(al: Aligner, rest: list[int], between: list[int]) -> bool:
+    """True when the original lines up to the anchor are the new lines' old versions, in order and
+    one for one, with only comment lines besides (`found = self._exclude(p)` and the commented-out
+    code under it became `self._exclude(p)`): the new lines replace all of them. O(len(between))
+    similarity tests."""
+    code = [s for s in rest if al.snorm[s]]
+    if not code or len(code) >= len(between) or any(is_comment(al.snorm[s]) for s in code) \
+            or {al.snorm[s] for s in code} & {al.onorm[o] for o in between}:
+        return False  # (a line the original has there unchanged is context, not an edit)
+    k = 0
+    for o in between:
+        if k < len(code) and not _commented(al.onorm[o]) and _resembles(al.snorm[code[k]], al.onorm[o]):
+            k += 1
+        elif not _commented(al.onorm[o]):
+            return False
+    return k == len(code)
+
+
+# a C preprocessor line, which `#` does not comment out (`#if not found:` is Python commented out)
+_C_DIRECTIVE = re.compile(r"^#\s*(?:include|define|undef|pragma|ifdef|ifndef|endif|elif|else|error|line|import)\b"
+                          r"|^#\s*if\s*(?:defined\b|[!(\dA-Z_])")
+
+
+def _commented(norm: str) -> bool:
+    return is_comment(norm) or norm[:1] == "#" and not _C_DIRECTIVE.match(norm)
+
+
+def _resembles(new: str, old: str) -> bool:
+    """One line holds the other (`x = f(a)` -> `f(a)`), or they are mostly the same text."""
+    return len(new) > 3 and len(old) > 3 and (new in old or old in new) or similarity(new, old) >= _CLOSE
+
+
+_CLOSE = 80.0
 
 
 def _context_before_edit(al: Aligner, block: list[int], lo: int, hi: int) -> bool:

@@ -542,8 +542,9 @@ def extend_tails(al: Aligner) -> None:
     """Walk on down from a segment's last pair over the lines after it, up to the marker that ends
     the segment, while they are the original's next lines (refine passes pair a closing line
     that the first walk stopped at: `}` of a block whose opener the walk had not paired yet, so
-    the context under it, `}` and `return {`, was left as new code). Line for line only, from
-    an unedited pair. O(segment lines) each."""
+    the context under it, `}` and `return {`, was left as new code). Line for line only, from an
+    unedited pair: skipping lines, as the first walk may, read an edited line's neighbours as
+    deleted (a Go statement) or repeated a line (a Ruby one). O(segment lines) each."""
     order = sorted(al.pairs)
     for seg in al.segments:
         if not seg or seg[-1] + 1 not in al.markers:

@@ -484,3 +484,64 @@ def test_extend_tails_pairs_the_context_left_after_a_closing_line_that_a_later_p
     extend_tails(al)
     assert al.pairs == {1: 20, 2: 21, 4: 22, 6: 24, 8: 26}
     assert orig[24].strip() == "}" and orig[26].strip() == "return {"
+
+
+MANIFEST_PY = """\
+class Manifest(object):
+    def process_directive(self, action, patterns, thedir):
+        if action == 'include':
+            for pattern in patterns:
+                if not self._include_pattern(pattern, anchor=True):
+                    logger.warning('no files found matching %r', pattern)
+
+        elif action == 'exclude':
+            for pattern in patterns:
+                found = self._exclude_pattern(pattern, anchor=True)
+                #if not found:
+                #    logger.warning('no previously-included files '
+                #                   'found matching %r', pattern)
+
+        elif action == 'global-include':
+            for pattern in patterns:
+                if not self._include_pattern(pattern, anchor=False):
+                    logger.warning('no files found matching %r', pattern)
+"""
+
+
+def test_an_edited_line_that_drops_the_commented_out_code_under_it_replaces_both() -> None:
+    # distlib's release: `found = ...` and the commented-out warning under it became one call;
+    # the header above it (`for pattern in patterns:`, found all over) is its context
+    snippet = """\
+# ... existing code ...
+            for pattern in patterns:
+                self._exclude_pattern(pattern, anchor=True)
+
+        elif action == 'global-include':
+# ... existing code ...
+"""
+    merged = apply(MANIFEST_PY, snippet, language="python").merged_code
+    assert merged == MANIFEST_PY.replace("""\
+                found = self._exclude_pattern(pattern, anchor=True)
+                #if not found:
+                #    logger.warning('no previously-included files '
+                #                   'found matching %r', pattern)
+""", "                self._exclude_pattern(pattern, anchor=True)\n")
+
+
+def test_code_under_the_edited_line_is_not_dropped_with_it() -> None:
+    # the same edit with a statement under it that the snippet does not show: that is no comment
+    # the edit took away, so the new line stays an insertion (or a refusal), never a deletion
+    original = MANIFEST_PY.replace("                #if not found:\n", "                log_found(found)\n")
+    snippet = """\
+# ... existing code ...
+            for pattern in patterns:
+                self._exclude_pattern(pattern, anchor=True)
+
+        elif action == 'global-include':
+# ... existing code ...
+"""
+    try:
+        merged = apply(original, snippet, language="python").merged_code
+    except ApplyError:
+        return
+    assert "log_found(found)" in merged

@@ -313,10 +313,15 @@ def _open_edges(items: list[SnippetLine], pairs: dict[int, int],
 def _edits_tail(trail: list[SnippetLine], tail: list[str]) -> bool:
     """True when the snippet's unpaired last lines are the original's last lines edited (a run of
     edited lines that ends the file: `x = find(model)` for `x = candidate(model)`), line by line
-    in order, every original line resembling its counterpart: they replace that tail rather
-    than go before it. O(len(trail)) similarity tests, each bounded by the line length."""
+    in order, every original line resembling its counterpart, or new lines followed by the
+    original's last lines unchanged: they replace that tail rather than go before it.
+    O(len(trail)) similarity tests, each bounded by the line length."""
     code = [i.norm for i in trail if i.kind == "code"]
     solid = [n for n in tail if n]
+    if len(code) > len(solid) > 0:
+        # new lines, then the original's last lines as they are (a new record inserted above the
+        # file's last block, which the snippet shows): they are that block, not a copy of it
+        return code[-len(solid):] == solid
     return len(solid) == len(code) and all(similarity(new, old) >= FUZZY_MIN for new, old in zip(code, solid))
 
 

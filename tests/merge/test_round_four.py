@@ -545,3 +545,57 @@ def test_code_under_the_edited_line_is_not_dropped_with_it() -> None:
     except ApplyError:
         return
     assert "log_found(found)" in merged
+
+
+TRAVIS_YML = """\
+language: rust
+sudo: false
+
+matrix:
+  include:
+    - rust: stable
+      env: FEATURES=""
+      before_script:
+        - |
+          cargo generate-lockfile &&
+          cargo update -p serde_json --precise 1.0.0 &&
+          cargo update -p serde --precise 1.0.0
+    - rust: 1.12.0
+      env: FEATURES=""
+      before_script:
+        - |
+          cargo generate-lockfile &&
+          cargo update -p serde_json --precise 1.0.0 &&
+          cargo update -p serde --precise 1.0.0
+"""
+
+
+def test_a_snippet_that_ends_with_the_files_last_lines_after_new_ones_replaces_them() -> None:
+    # no marker at the end: the snippet shows the file's last lines, after a record inserted
+    # above them; before, the kept tail and the snippet's copy of it both went in
+    snippet = """\
+    # ...
+    - rust: 1.12.0
+      env: FEATURES=""
+      before_script:
+    - rust: 1.12.0-next
+      env: FEATURES=""
+      before_script:
+        - |
+          cargo generate-lockfile &&
+          cargo update -p serde_json --precise 1.0.0 &&
+          cargo update -p serde --precise 1.0.0
+"""
+    merged = apply(TRAVIS_YML, snippet, language="yaml").merged_code
+    assert merged.count("cargo generate-lockfile") == 2
+    assert merged.endswith(snippet.split("# ...\n", 1)[1])
+    # where the alignment leaves those lines unpaired (in the longer file this came from, the
+    # block occurs many times), the snippet's end still reaches the file's end: no marker there
+    from fastapply.merge.plan import _open_edges
+    from fastapply.merge.segments import classify, normalize
+    onorm = [normalize(line) for line in TRAVIS_YML.rstrip("\n").split("\n")]
+    items = classify(snippet, set(onorm))
+    pairs = {1: 12, 2: 13, 3: 14}
+    assert [onorm[o] for o in pairs.values()] == [items[s].norm for s in pairs]
+    edged, _ = _open_edges(items, pairs, onorm)
+    assert edged[-1].kind == "code"

@@ -16,7 +16,8 @@ elided with marker comments (`// ... existing code ...`), into the original file
    their own anchors and the matched definitions (order.py);
 3. align snippet lines with original lines in monotone order (anchor.py, chain.py), place context
    lines after markers (context.py), then refine the alignment: nesting checks, edited lines next
-   to anchors, lone edited lines (refine.py, similar.py, blocks.py);
+   to anchors, lone edited lines (refine.py, similar.py, blocks.py), a segment's last anchor that
+   is a new line repeating one further down, context left under it (ends.py);
 4. splice: snippet lines where the snippet speaks, original lines where a marker stands for them,
    nothing where the snippet dropped code between two anchors (splice.py), blank lines around new
    definitions after the file's own habit (spacing.py); every merged line records where it came from;

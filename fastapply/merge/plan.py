@@ -13,8 +13,8 @@ from ..errors import ErrorCode, MergeError, ValidationError
 from ..languages import LanguageSpec
 from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail
-from .refine import covered, extend_fuzzy, extend_tails, pair_closers, place_stragglers, prune_orphans, \
-    uncross
+from .ends import extend_tails, uncross
+from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
 from .defmatch import DefIndex
 from .deletions import deletions
 from .indent import Style, detect_style

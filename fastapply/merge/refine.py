@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 STRAGGLER_BUDGET = 2_000_000
 _RUN_REACH = 12  # code lines a common line's unbroken run of context is followed to an anchor
 _NEW_REACH = 200  # snippet lines walked in all (lines of new definitions in the run included)
-_UNCROSS_REACH = 50  # original lines between two anchors that uncross looks through
 
 
 def prune_orphans(al: Aligner) -> None:
@@ -502,66 +501,3 @@ def _rewrites(al: Aligner, new: str, old: str) -> bool:
         found = al.rewrites_memo[new, old] = rewrites(new, old)
     return found
 
-
-def uncross(al: Aligner) -> None:
-    """A segment's last anchor (s, o) read as the new line it is: an unpaired line t after it, up
-    to the marker that ends the segment, equals an original line o2 between the anchor before s
-    and o, so pairing s drops o2 (and all between) with no marker there while pairing t instead
-    drops less. Models add a guard (`if selector is None:`) that repeats a line a little further
-    down; the line after it (`super().__init__()`) is the one the file has right there, and the
-    marker after it keeps the rest, the repeated line included. O(segment lines + _UNCROSS_REACH)
-    per segment."""
-    markers = al.markers
-    for seg in al.segments:
-        paired = [s for s in seg if s in al.pairs]
-        if len(paired) < 2 or seg[-1] + 1 not in markers:
-            continue
-        s, before = paired[-1], paired[-2]
-        o, lo = al.pairs[s], al.pairs[before]
-        if s in al.fuzzy or al.scloser[s] or al.snorm[s] != al.onorm[o] or o - lo < 2:
-            continue
-        if o - lo > _UNCROSS_REACH:
-            continue
-        # (lines moved elsewhere by the snippet are not dropped: moves.py placed them)
-        dropped = [k for k in range(lo + 1, o) if al.onorm[k] and k not in al._moved]
-        if not dropped:
-            continue
-        for t in seg[seg.index(s) + 1:]:
-            norm = al.snorm[t]
-            if not norm or al.strivial[t] or al.in_new_definition(t):
-                continue
-            o2 = next((k for k in dropped if al.onorm[k] == norm), None)
-            if o2 is not None:
-                # (the new reading drops the lines above o2, fewer than the old one, which dropped them all)
-                del al.pairs[s]
-                al.pairs[t] = o2
-                break
-
-
-def extend_tails(al: Aligner) -> None:
-    """Walk on down from a segment's last pair over the lines after it, up to the marker that ends
-    the segment, while they are the original's next lines (refine passes pair a closing line
-    that the first walk stopped at: `}` of a block whose opener the walk had not paired yet, so
-    the context under it, `}` and `return {`, was left as new code). Line for line only, from an
-    unedited pair: skipping lines, as the first walk may, read an edited line's neighbours as
-    deleted (a Go statement) or repeated a line (a Ruby one). O(segment lines) each."""
-    order = sorted(al.pairs)
-    for seg in al.segments:
-        if not seg or seg[-1] + 1 not in al.markers:
-            continue
-        last = next((s for s in reversed(seg) if s in al.pairs), None)
-        if last is None or last == seg[-1]:
-            continue
-        rest = [s for s in seg if s > last and al.snorm[s]]
-        if not rest or any(s in al.pairs for s in rest):
-            continue
-        if last in al.fuzzy or al.snorm[last] != al.onorm[al.pairs[last]]:
-            continue  # (an edited line says less about what follows it)
-        at = bisect_right(order, last)
-        o_hi = al.pairs[order[at]] if at < len(order) else len(al.orig)
-        o = al.pairs[last]
-        for s in rest:  # line for line: no new line between, no original line skipped
-            o = al._skip_blank(o + 1, o_hi, +1)
-            if o >= o_hi or al.onorm[o] != al.snorm[s]:
-                break
-            al.pairs[s] = o

@@ -434,10 +434,7 @@ async function locateConfigFile({ configFile, cwd }) {
 """
 
 
-def test_context_under_a_new_line_goes_on_past_the_closing_line_of_a_block_opened_above() -> None:
-    # (end to end; in eslint's longer snippet the first walk stopped at `}`, see the next test)
-    # `}` and `return {` under the new line are the file's next lines, not new code added twice
-    snippet = """\
+CONFIG_SNIPPET = """\
 // ... existing code ...
         } else {
             error = new Error("Could not find config file.");
@@ -449,6 +446,12 @@ def test_context_under_a_new_line_goes_on_past_the_closing_line_of_a_block_opene
     return {
         // ... existing code ...
 """
+
+
+def test_context_under_a_new_line_goes_on_past_the_closing_line_of_a_block_opened_above() -> None:
+    # (end to end; in eslint's longer snippet the first walk stopped at `}`, see the next test)
+    # `}` and `return {` under the new line are the file's next lines, not new code added twice
+    snippet = CONFIG_SNIPPET
     merged = apply(CONFIG_JS, snippet, language="javascript").merged_code
     assert merged == CONFIG_JS.replace(
         '            error = new Error("Could not find config file.");\n',
@@ -461,21 +464,10 @@ def test_extend_tails_pairs_the_context_left_after_a_closing_line_that_a_later_p
     # paired (in a longer snippet, whose parts are aligned in another order): only the anchor,
     # the line above it and the closing line are paired; the walk goes on from there
     from fastapply.merge.anchor import Aligner
-    from fastapply.merge.refine import extend_tails
+    from fastapply.merge.ends import extend_tails
     from fastapply.merge.segments import classify, normalize
 
-    snippet = """\
-// ... existing code ...
-        } else {
-            error = new Error("Could not find config file.");
-            error.messageTemplate = "config-file-missing";
-        }
-
-    }
-
-    return {
-        // ... existing code ...
-"""
+    snippet = CONFIG_SNIPPET
     orig = CONFIG_JS.rstrip("\n").split("\n")
     onorm = [normalize(line) for line in orig]
     items = classify(snippet, set(onorm))

@@ -329,12 +329,23 @@ def _edits_tail(trail: list[SnippetLine], tail: list[str]) -> bool:
 _ENCODING = re.compile(r"^#.*?coding[:=]\s*[-\w.]+")
 
 
+# Python 2's `from __future__` imports, no-ops in Python 3 (not `annotations`, which still acts)
+_PY2_FUTURE = re.compile(r"^from __future__ import (?:(?:absolute_import|division|print_function|unicode_literals|"
+                         r"with_statement|generators|nested_scopes)(?:,\s*|\s*$))+$")
+
+
 def _only_encoding(head: list[str]) -> bool:
     """True when the original lines above the snippet's first line are an encoding declaration
-    and blank lines: a snippet that starts right below it, with the file's head, drops it (what
-    pyupgrade does, and how release diffs read) rather than leaving out a first marker."""
+    and/or Python 2's `from __future__` imports, and blank lines: a snippet that starts right
+    below them, with the file's head, drops them (what pyupgrade does, and how release diffs
+    read) rather than leaving out a first marker."""
     solid = [norm for norm in head if norm]
-    return len(solid) == 1 and head[0] == solid[0] and bool(_ENCODING.match(solid[0]))
+    if not solid or head[0] != solid[0]:
+        return False
+    if _ENCODING.match(solid[0]):
+        solid = solid[1:]
+    return len(solid) <= 2 and all(_PY2_FUTURE.match(norm) for norm in solid) \
+        and (bool(solid) or bool(_ENCODING.match(head[0])))
 
 
 def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: Aligner,

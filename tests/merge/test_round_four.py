@@ -591,3 +591,40 @@ def test_a_snippet_that_ends_with_the_files_last_lines_after_new_ones_replaces_t
     assert [onorm[o] for o in pairs.values()] == [items[s].norm for s in pairs]
     edged, _ = _open_edges(items, pairs, onorm)
     assert edged[-1].kind == "code"
+
+
+OAUTH_PY = """\
+from __future__ import unicode_literals
+from oauthlib.oauth2 import WebApplicationClient, InsecureTransportError
+from oauthlib.oauth2 import is_secure_transport
+from requests.auth import AuthBase
+
+
+class OAuth2(AuthBase):
+    \"\"\"Adds proof of authorization (OAuth2 token) to the request.\"\"\"
+
+    def __init__(self, client_id=None, client=None, token=None):
+        self._client = client or WebApplicationClient(client_id, token=token)
+"""
+
+
+def test_a_snippet_that_starts_below_python_2_future_imports_drops_them() -> None:
+    # what pyupgrade does and a release diff shows: the file's head without the no-op import
+    snippet = """\
+from oauthlib.oauth2 import WebApplicationClient, InsecureTransportError
+from oauthlib.oauth2 import is_secure_transport
+# ... existing code ...
+"""
+    merged = apply(OAUTH_PY, snippet, language="python").merged_code
+    assert merged == OAUTH_PY.replace("from __future__ import unicode_literals\n", "")
+
+
+def test_a_future_import_that_still_acts_is_kept() -> None:
+    original = OAUTH_PY.replace("unicode_literals", "annotations")
+    snippet = """\
+from oauthlib.oauth2 import WebApplicationClient, InsecureTransportError
+from oauthlib.oauth2 import is_secure_transport
+# ... existing code ...
+"""
+    merged = apply(original, snippet, language="python").merged_code
+    assert merged == original

@@ -315,7 +315,10 @@ def edit_before_marker(al: Aligner, head: list[int], hi: int) -> None:
     snippet edits. Read as new code instead, the edited line and its context would stand next
     to their old copies. O(len(head)) plus a scan of at most that many original lines."""
     paired = [s for s in head if s in al.pairs]
-    anchor = paired[-1] if paired else head[0] - 1 if head and head[0] - 1 in al.pairs else None
+    above = head[0] - 1 if head else -1
+    while above >= 0 and al.items[above].kind == "blank":
+        above -= 1  # (the anchor may stand a blank line above the segment's new lines)
+    anchor = paired[-1] if paired else above if above >= 0 and above in al.pairs else None
     if anchor is None:
         return
     block = [s for s in head if s > anchor and al.snorm[s]]
@@ -332,16 +335,21 @@ def edit_before_marker(al: Aligner, head: list[int], hi: int) -> None:
         return
     o, run = a + 1, []
     between: list[int] = []
-    while o < hi and len(between) <= len(new) and not run:
+    while o < hi and len(between) <= len(new) + _DROPPED_ABOVE and not run:
         if al.onorm[o] == al.snorm[tail[0]] and al.owidth[o] - al.owidth[a] == al.swidth[tail[0]] - al.swidth[anchor]:
             run = [(tail[0], o)]
         elif al.onorm[o]:
             between.append(o)
         o += 1
-    if not run or not between or len(between) > len(new):
+    if not run or not between:
+        return
+    if len(between) > len(new) and not (len(new) == 1 and condition_over_body(al, new[-1], between[-1])):
+        # (more original lines than new ones only for a lone rewritten condition over the same
+        # body right under the anchor: the lines above the old condition, which the snippet
+        # does not show between the anchor and the new one, are gone with it)
         return
     if not replaces(al.snorm[new[-1]], al.onorm[between[-1]]) and not (
-            len(new) == len(between) == 1 and condition_over_body(al, new[-1], between[-1])):
+            len(new) == 1 and condition_over_body(al, new[-1], between[-1])):
         return  # (a lone new condition over the old one's body: the condition rewritten)
     for s in tail[1:]:
         o = al._skip_blank(o, hi, +1)
@@ -351,6 +359,9 @@ def edit_before_marker(al: Aligner, head: list[int], hi: int) -> None:
         o += 1
     al.pairs.update(run)
     al.fuzzy.update(s for s, _ in run)
+
+
+_DROPPED_ABOVE = 3  # original lines above a rewritten condition that edit_before_marker lets go
 
 
 def condition_over_body(al: Aligner, s: int, o: int) -> bool:

@@ -192,6 +192,8 @@ def covered(al: Aligner) -> set[int]:
             if order is None:
                 order = sorted(al.pairs)
             after = bisect_right(order, body[-1])
+            if by_marker and after < len(order) and start < al.pairs[order[after]] <= end:
+                continue  # the code after the marker is this block's own: the marker stands inside it
             if not by_marker and after < len(order) and start < al.pairs[order[after]] <= end:
                 # a line after the block pairs inside the original block: the rest of that block
                 # went on past the snippet's block (into an `else:` the snippet adds), not away

@@ -628,3 +628,82 @@ from oauthlib.oauth2 import is_secure_transport
 """
     merged = apply(original, snippet, language="python").merged_code
     assert merged == original
+
+
+BACKTICK_PY = """\
+import re
+
+regex = re.compile("^ (.+) $")
+
+
+def backtick(state, silent: bool) -> bool:
+    pos = state.pos
+    ch = state.srcCharCode[pos]
+
+    # /* ` */
+    if ch != 0x60:
+        return False
+
+    start = pos
+    pos += 1
+    maximum = state.posMax
+
+    # scan marker length
+    while pos < maximum and (state.srcCharCode[pos] == 0x60):
+        pos += 1
+
+    marker = state.src[start:pos]
+    return True
+"""
+
+
+def test_a_rewritten_condition_before_a_column_0_marker_keeps_what_the_marker_stands_for() -> None:
+    # markdown-it-py's release: `ch = ...`, its comment and `if ch != 0x60:` became one condition
+    # over the same `return False`. Before, the column-0 marker under it read as the function's
+    # end and everything after was dropped (30 lines in the real file)
+    snippet = """\
+// ... existing code ...
+def backtick(state, silent: bool) -> bool:
+    pos = state.pos
+
+    if state.src[pos] != "`":
+        return False
+// ... existing code ...
+    maximum = state.posMax
+
+    # scan marker length
+    while pos < maximum and (state.src[pos] == "`"):
+        pos += 1
+// ... existing code ...
+"""
+    merged = apply(BACKTICK_PY, snippet, language="python").merged_code
+    assert merged == BACKTICK_PY.replace("""\
+    ch = state.srcCharCode[pos]
+
+    # /* ` */
+    if ch != 0x60:
+""", """\
+
+    if state.src[pos] != "`":
+""").replace("(state.srcCharCode[pos] == 0x60)", '(state.src[pos] == "`")')
+
+
+def test_a_column_0_marker_followed_by_the_same_functions_code_does_not_end_that_function() -> None:
+    # the new lines before the marker edit nothing; the line after the marker is still backtick's
+    # own, so the marker stands inside it: the lines it stands for stay
+    snippet = """\
+// ... existing code ...
+def backtick(state, silent: bool) -> bool:
+    pos = state.pos
+    if state.debug:
+        print("backtick at", pos)
+// ... existing code ...
+    maximum = state.posMax
+// ... existing code ...
+"""
+    merged = apply(BACKTICK_PY, snippet, language="python").merged_code
+    assert merged == BACKTICK_PY.replace("    pos = state.pos\n", """\
+    pos = state.pos
+    if state.debug:
+        print("backtick at", pos)
+""")

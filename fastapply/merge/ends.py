@@ -35,9 +35,7 @@ def uncross(al: Aligner) -> None:
             continue
         s, before = paired[-1], paired[-2]
         o, lo = al.pairs[s], al.pairs[before]
-        if s in al.fuzzy or al.scloser[s] or al.snorm[s] != al.onorm[o] or o - lo < 2:
-            continue
-        if o - lo > _UNCROSS_REACH:
+        if s in al.fuzzy or al.scloser[s] or al.snorm[s] != al.onorm[o] or o - lo > _UNCROSS_REACH:
             continue
         # (lines moved elsewhere by the snippet are not dropped: moves.py placed them)
         dropped = [k for k in range(lo + 1, o) if al.onorm[k] and k not in al._moved]

@@ -303,7 +303,7 @@ def _open_edges(items: list[SnippetLine], pairs: dict[int, int],
     if not is_gap(items[0]):
         before = sum(1 for n in onorm[: pairs[first_s]] if n)
         lead = sum(1 for i in items[:first_s] if i.kind == "code")
-        dropped = lead == 0 and _only_encoding(onorm[:pairs[first_s]])
+        dropped = lead == 0 and _obsolete_head(onorm[:pairs[first_s]])
         if before and not (lead >= 1 and before <= _EDGE_LINES) and not dropped:
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
@@ -334,7 +334,7 @@ _PY2_FUTURE = re.compile(r"^from __future__ import (?:(?:absolute_import|divisio
                          r"with_statement|generators|nested_scopes)(?:,\s*|\s*$))+$")
 
 
-def _only_encoding(head: list[str]) -> bool:
+def _obsolete_head(head: list[str]) -> bool:
     """True when the original lines above the snippet's first line are an encoding declaration
     and/or Python 2's `from __future__` imports, and blank lines: a snippet that starts right
     below them, with the file's head, drops them (what pyupgrade does, and how release diffs
@@ -342,10 +342,8 @@ def _only_encoding(head: list[str]) -> bool:
     solid = [norm for norm in head if norm]
     if not solid or head[0] != solid[0]:
         return False
-    if _ENCODING.match(solid[0]):
-        solid = solid[1:]
-    return len(solid) <= 2 and all(_PY2_FUTURE.match(norm) for norm in solid) \
-        and (bool(solid) or bool(_ENCODING.match(head[0])))
+    rest = solid[1:] if _ENCODING.match(solid[0]) else solid  # (empty: the declaration alone)
+    return len(rest) <= 2 and all(_PY2_FUTURE.match(norm) for norm in rest)
 
 
 def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: Aligner,

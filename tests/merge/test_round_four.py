@@ -299,6 +299,15 @@ def getregentry():
 """
 
 
+NEW_FUNCTION = """\
+def value_or_default(value, default=None):
+    \"\"\"Return value, or default when it is missing.\"\"\"
+    if value is None:
+        return default
+    return value
+"""
+
+
 def test_a_marker_indented_like_the_body_after_a_new_function_that_returned_stands_after_it() -> None:
     # the new function's last body line is a `return` at the body's depth: nothing of it can
     # follow, so the marker under it (indented like the body) stands for the code after it
@@ -308,11 +317,7 @@ def test_a_marker_indented_like_the_body_after_a_new_function_that_returned_stan
         decode=decode,
     )
 
-def value_or_default(value, default=None):
-    \"\"\"Return value, or default when it is missing.\"\"\"
-    if value is None:
-        return default
-    return value
+""" + NEW_FUNCTION + """\
     # ... existing code ...
 \"\"\" Python 'utf-16-be' Codec
 
@@ -329,12 +334,7 @@ import codecs
         decode=decode,
     )
 
-def value_or_default(value, default=None):
-    \"\"\"Return value, or default when it is missing.\"\"\"
-    if value is None:
-        return default
-    return value
-""")
+""" + NEW_FUNCTION)
 
 
 def test_a_new_function_whose_body_goes_on_under_a_marker_is_still_refused() -> None:
@@ -539,6 +539,14 @@ def test_code_under_the_edited_line_is_not_dropped_with_it() -> None:
     assert "log_found(found)" in merged
 
 
+# the same step twice: the file's last block occurs earlier too
+LOCKFILE_STEP = """\
+      before_script:
+        - |
+          cargo generate-lockfile &&
+          cargo update -p serde_json --precise 1.0.0 &&
+          cargo update -p serde --precise 1.0.0
+"""
 TRAVIS_YML = """\
 language: rust
 sudo: false
@@ -547,19 +555,10 @@ matrix:
   include:
     - rust: stable
       env: FEATURES=""
-      before_script:
-        - |
-          cargo generate-lockfile &&
-          cargo update -p serde_json --precise 1.0.0 &&
-          cargo update -p serde --precise 1.0.0
+""" + LOCKFILE_STEP + """\
     - rust: 1.12.0
       env: FEATURES=""
-      before_script:
-        - |
-          cargo generate-lockfile &&
-          cargo update -p serde_json --precise 1.0.0 &&
-          cargo update -p serde --precise 1.0.0
-"""
+""" + LOCKFILE_STEP
 
 
 def test_a_snippet_that_ends_with_the_files_last_lines_after_new_ones_replaces_them() -> None:
@@ -572,12 +571,7 @@ def test_a_snippet_that_ends_with_the_files_last_lines_after_new_ones_replaces_t
       before_script:
     - rust: 1.12.0-next
       env: FEATURES=""
-      before_script:
-        - |
-          cargo generate-lockfile &&
-          cargo update -p serde_json --precise 1.0.0 &&
-          cargo update -p serde --precise 1.0.0
-"""
+""" + LOCKFILE_STEP
     merged = apply(TRAVIS_YML, snippet, language="yaml").merged_code
     assert merged.count("cargo generate-lockfile") == 2
     assert merged.endswith(snippet.split("# ...\n", 1)[1])

@@ -264,6 +264,23 @@ def _context(lines: list[str], at: int, step: int, count: int) -> int:
     return at
 
 
+def _telling_context(lines: list[str], edit: Edit, lo: int, hi: int) -> tuple[int, int]:
+    """Widen a deletion's context [lo, hi) while the lines before it are also the deleted lines'
+    last ones (`print()` ends both functions), or the lines after it their first ones: read the
+    usual way, such a snippet deletes nothing, and a careful author shows one more line there.
+    O(deleted lines x lines added)."""
+    gone = [line.strip() for line in lines[edit.start:edit.end] if line.strip()]
+
+    def meaningful(a: int, b: int) -> list[str]:
+        return [line.strip() for line in lines[a:b] if line.strip()]
+
+    while lo > 0 and (before := meaningful(lo, edit.start)) and gone[-len(before):] == before:
+        lo = _context(lines, lo, -1, 1)
+    while hi < len(lines) and (after := meaningful(edit.end, hi)) and gone[:len(after)] == after:
+        hi = _context(lines, hi - 1, 1, 1) + 1
+    return lo, hi
+
+
 def build_snippet(lines: list[str], edits: list[Edit], marker: str, rng: random.Random,
                   whole_unit: bool) -> tuple[str, str]:
     """(snippet, expected) for non-overlapping edits sorted by position."""
@@ -282,6 +299,8 @@ def build_snippet(lines: list[str], edits: list[Edit], marker: str, rng: random.
     for edit in edits:
         lo = _context(lines, edit.start, -1, rng.randint(1, 3))
         hi = _context(lines, edit.end - 1, 1, rng.randint(1, 3)) + 1
+        if not edit.new:
+            lo, hi = _telling_context(lines, edit, max(0, lo), min(len(lines), hi))
         windows.append([max(0, lo), min(len(lines), hi), [edit]])
     merged = [windows[0]]
     for window in windows[1:]:

@@ -163,3 +163,69 @@ def _comment_tail(al: Aligner, block: list[int], c: int) -> bool:
         return False
     above = c - 1
     return above >= 0 and bool(_COMMENT.match(al.onorm[above])) and al.owidth[above] == al.owidth[c]
+
+
+_COPIES = 8  # copies of a segment's first line looked at
+
+
+def better_copy(al: Aligner) -> int | None:
+    """A segment between markers none of whose paired lines occurs once in the original (its
+    place came from the segments around it, not from its own lines), where another copy of its
+    first paired line starts a run that holds more of the segment's lines, unchanged and in order,
+    than the place the merge chose: two retry loops alike but for a line or two, and the snippet
+    shows the one the merge did not edit (`raise e` stands in the second one only). The merge
+    would rewrite the wrong copy: refused. Returns the segment's first paired line, or None.
+    O(snippet lines x _COPIES)."""
+    bounds = [-1, *al.marker_list, len(al.items)]
+    for lo, hi in zip(bounds, bounds[1:]):
+        # (`}` and `end` fit every block: only telling lines count, and two of them at least)
+        code = [s for s in range(lo + 1, hi) if al.items[s].kind == "code"
+                and not is_closer(al.snorm[s]) and not is_trivial(al.snorm[s])]
+        paired = [s for s in code if s in al.pairs]
+        if len(paired) < 2 or any(len(al.opos.get(al.snorm[s], ())) == 1 for s in paired):
+            continue
+        here = sum(al.snorm[s] == al.onorm[al.pairs[s]] for s in paired)
+        if here == len(code):
+            continue  # (every line stands unchanged where it is: no copy holds more)
+        first = paired[0]
+        tail = [s for s in code if s > first]
+        reach = 2 * (len(code) + 4)  # (a run may pass over a few lines the snippet leaves out)
+        for c in al.opos.get(al.snorm[first], [])[:_COPIES]:
+            if c == al.pairs[first]:
+                continue
+            found, at = 1, c + 1
+            for s in tail:
+                stop = min(len(al.onorm), c + reach)
+                k = next((k for k in range(at, stop) if al.onorm[k] == al.snorm[s]), None)
+                if k is not None:
+                    found, at = found + 1, k + 1
+            if found > here:
+                return first
+    return None
+
+
+_RULER = 10
+
+
+def copied_tail(al: Aligner) -> int | None:
+    """A new line right after an anchor and right before a marker that the original has further
+    down, with only whole blocks at its depth between the anchor and that copy: read as the copy,
+    the snippet deletes those blocks (`# Helper functions`, then the `####` ruler that followed the
+    deleted function); read as new, it inserts a second copy and deletes nothing. Both fit: the
+    snippet line, or None. O(snippet lines), one copy looked at per line."""
+    for marker in al.marker_list:
+        s = marker - 1
+        while s >= 0 and al.items[s].kind == "blank":
+            s -= 1
+        if s < 0 or al.items[s].kind != "code" or s in al.pairs or is_closer(al.snorm[s]) \
+                or is_trivial(al.snorm[s]) and len(al.snorm[s]) < _RULER:
+            continue  # (a ruler, `####...`, has no word but is no `}` either)
+        p = s - 1
+        while p >= 0 and al.items[p].kind == "blank":
+            p -= 1
+        if p < 0 or p not in al.pairs:
+            continue
+        below = nearest_above(al.opos.get(al.snorm[s], []), al.pairs[p] + 1)[:1]
+        if below and _whole_blocks(al, al.pairs[p], below[0]):
+            return s
+    return None

@@ -12,7 +12,7 @@ from ..deadline import check_deadline
 from ..errors import ErrorCode, MergeError, ValidationError
 from ..languages import LanguageSpec
 from .anchor import Aligner
-from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail
+from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail, better_copy, copied_tail
 from .ends import extend_tails, uncross
 from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
 from .defmatch import DefIndex
@@ -128,6 +128,10 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         _fail_ambiguous_context(items[line])
     if explicit and (line := ambiguous_tail(aligner)) is not None:
         _fail_ambiguous_context(items[line], below=True)
+    if explicit and (line := better_copy(aligner)) is not None:
+        _fail_better_copy(items[line])
+    if explicit and (line := copied_tail(aligner)) is not None:
+        _fail_copied_tail(items[line])
     try:
         check_loss(orig, spliced, len(code))
     except ValidationError as error:
@@ -418,6 +422,24 @@ def _fail_ambiguous_context(item: SnippetLine, below: bool = False) -> None:
         f"the context lines from snippet line {item.number} ({item.text.strip()!r}) occur twice, and "
         "between the two places there is only whole code that the snippet might mean to delete. Add "
         f"a distinctive unchanged line {where}",
+        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _fail_better_copy(item: SnippetLine) -> None:
+    raise MergeError(
+        f"the part of the snippet from line {item.number} ({item.text.strip()!r}) has no line that "
+        "occurs once in the original, and another copy of it holds more of its lines unchanged than "
+        "the place its neighbours put it: the merge would edit the wrong copy. Add a distinctive "
+        "unchanged line (the enclosing function's signature) to that part",
+        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _fail_copied_tail(item: SnippetLine) -> None:
+    raise MergeError(
+        f"snippet line {item.number} ({item.text.strip()!r}) is not in the original right there, but "
+        "it is further down, after whole definitions: the snippet may add a second copy of it, or "
+        "delete those definitions. To delete them, add the line that follows that copy; to add the "
+        "line, add the original line that follows it here",
         code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 

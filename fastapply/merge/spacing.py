@@ -19,6 +19,8 @@ ORIG, SNIP, EMPTY = "o", "s", "m"
 _STATEMENT = re.compile(r"^(?:(?:return|if|for|while|switch|else|try|do|catch|case|with|match|loop)\b|[^=]*=>\s*\{$)")
 # a line of a definition's header above its name: `template <typename T>`, `static inline int`
 _HEADER_PREFIX = re.compile(r"^(?:template\s*<.*>|[\w:*&<>, ]+)$")
+# the line that ends a block's body: closing brackets only, or `end`
+_BODY_END = re.compile(r"^(?:[}\])]+[;,]?|end\b.*)$")
 _PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--")
 
 
@@ -205,8 +207,9 @@ class Spacing:
         while index + 1 < len(self.orig) and _preamble_at(self.orig[index], width):
             index += 1
         norm = self.orig[index].strip()
+        # (`export function createStore<`: type parameters on the lines below open it too)
         return indent_width(self.orig[index]) == width and header_key(norm) is not None \
-            and not _STATEMENT.match(norm) and (opens_block(norm) or index + 1 < len(self.orig)
+            and not _STATEMENT.match(norm) and (opens_block(norm) or norm.endswith("<") or index + 1 < len(self.orig)
                                                  and self.orig[index + 1].strip() == "{")
 
     def in_string(self, at: int) -> bool:
@@ -297,7 +300,10 @@ class Spacing:
                 blank -= 1
             above = self.orig[blank - 1] if blank > 0 else ""
             if blank > 0 and indent_width(above) >= width and not opens_block(above.strip()) \
-                    and not (blank == top and _HEADER_PREFIX.match(above.strip())):
+                    and not (blank == top and _HEADER_PREFIX.match(above.strip())) \
+                    and not (blank == top and indent_width(above) == width and not _BODY_END.match(above.strip())):
+                # (a header glued to a declaration without a body, an overload's `): Store<S>`,
+                # says nothing of how definitions with bodies are spaced)
                 # (a template or return type line right above the header is part of it)
                 # (the first definition of a block, right under its opening line, says nothing
                 # about how siblings are separated)

@@ -140,13 +140,21 @@ def error_lines(tree: Any, limit: int = 3) -> list[int]:
 _BASH_CLOSERS = frozenset(("}", "fi", "done", "esac"))
 
 
-def stray_closer_lines(spec: LanguageSpec, tree: Any, text: str) -> list[int]:
-    """Bash: 1-based lines that hold only a closing word (`}`, `fi`, `done`, `esac`) which
-    tree-sitter-bash reads as a command of that name, not as the end of a block: bash itself
-    rejects the file ("syntax error near unexpected token"). Other languages: none.
-    O(lines) to find such lines, O(log n) per line in the tree."""
-    if spec.name != "bash":
-        return []
+def tolerated_errors(spec: LanguageSpec, tree: Any, text: str) -> list[int]:
+    """1-based lines that the grammar accepts but the language rejects.
+    Bash: a line that holds only a closing word (`}`, `fi`, `done`, `esac`) which tree-sitter-bash
+    reads as a command of that name, not as the end of a block ("syntax error near unexpected
+    token"). Python: a `try:` with neither `except` nor `finally` (tree-sitter-python accepts it;
+    a merge that replaced the `except` line by new code leaves one behind). Other languages: none.
+    O(lines) to find candidate lines, O(log n) per candidate in the tree."""
+    if spec.name == "bash":
+        return _stray_closers(tree, text)
+    if spec.name == "python" and "try:" in text:
+        return _bare_tries(tree, text)
+    return []
+
+
+def _stray_closers(tree: Any, text: str) -> list[int]:
     found = []
     for row, line in enumerate(text.split("\n")):
         word = line.strip()
@@ -157,6 +165,24 @@ def stray_closer_lines(spec: LanguageSpec, tree: Any, text: str) -> list[int]:
         while node is not None and node.type in ("word", "}", "fi", "done", "esac"):
             node = node.parent
         if node is not None and node.type == "command_name":
+            found.append(row + 1)
+    return found
+
+
+_TRY_ENDS = frozenset(("except_clause", "except_group_clause", "finally_clause"))
+
+
+def _bare_tries(tree: Any, text: str) -> list[int]:
+    found = []
+    for row, line in enumerate(text.split("\n")):
+        if not line.lstrip().startswith("try:"):
+            continue
+        col = len(line) - len(line.lstrip())
+        node = tree.root_node.descendant_for_point_range((row, col), (row, col + 3))
+        while node is not None and node.type != "try_statement" and node.start_point[0] == row:
+            node = node.parent
+        if node is not None and node.type == "try_statement" \
+                and not any(child.type in _TRY_ENDS for child in node.children):
             found.append(row + 1)
     return found
 

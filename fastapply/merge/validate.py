@@ -62,13 +62,13 @@ def check_syntax(spec: LanguageSpec | None, original: str, merged: str) -> None:
     if spec is None or spec.grammar is None:
         return
     from .syntax import INCREMENTAL_MIN_BYTES, changed_window, embedded_error_count, error_count, error_lines, \
-        parse, reparse, stray_closer_lines
+        parse, reparse, tolerated_errors
 
     window = None if spec.embedded else changed_window(original, merged)
     if window is not None:
         merged_part = parse(spec, window[1])
         if merged_part is None or not merged_part.root_node.has_error \
-                and not stray_closer_lines(spec, merged_part, window[1]):
+                and not tolerated_errors(spec, merged_part, window[1]):
             original_part = reparse(spec, merged_part, window[1].encode("utf-8"), window[0].encode("utf-8")) \
                 if merged_part is not None and len(window[0]) >= INCREMENTAL_MIN_BYTES else parse(spec, window[0])
             if original_part is None or not original_part.root_node.has_error:
@@ -77,7 +77,7 @@ def check_syntax(spec: LanguageSpec | None, original: str, merged: str) -> None:
     if tree is None:
         return
     inner_after = embedded_error_count(spec, tree)
-    stray = stray_closer_lines(spec, tree, merged)
+    stray = tolerated_errors(spec, tree, merged)
     if not tree.root_node.has_error and not inner_after and not stray:
         return
     after = error_count(tree) + inner_after + len(stray)
@@ -86,7 +86,7 @@ def check_syntax(spec: LanguageSpec | None, original: str, merged: str) -> None:
     else:
         old_tree = parse(spec, original)
     before = error_count(old_tree) + embedded_error_count(spec, old_tree) + \
-        len(stray_closer_lines(spec, old_tree, original)) if old_tree is not None else 0
+        len(tolerated_errors(spec, old_tree, original)) if old_tree is not None else 0
     if after > before:
         found = sorted(error_lines(tree) + stray)[:3]
         lines = ", ".join(str(n) for n in found) or "inside an embedded script or style"

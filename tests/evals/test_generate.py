@@ -102,3 +102,17 @@ def test_brace_languages_from_named_sources(tmp_path):
     out = tmp_path / "own.jsonl"
     assert generate.main(["--out", str(out), "--n", "5", "--source", str(bases / "go" / "bookmarks.go")]) == 0
     assert {c.language for c in load_cases(out)} == {"go"}
+
+
+def test_a_deletion_whose_context_also_ends_the_deleted_function_shows_one_more_line():
+    """`print()` ends the function before the deleted one and the deleted one too: with only
+    that line above the deletion, the snippet would read as changing nothing. The context grows
+    until it tells the two apart (cgi.py's print_directory)."""
+    lines = ["def a():", "    print('a')", "    print()", "", "def b():", "    print('b')", "    print()",
+             "", "def c():", "    print('c')"]
+    edit = generate.Edit("delete_function", 4, 8, [])
+    lo, hi = generate._telling_context(lines, edit, 2, 9)
+    assert (lo, hi) == (1, 9)  # `print('a')` joins the context above; below, `def c():` differed already
+    snippet, expected = generate.build_snippet(lines, [edit], "# ... existing code ...",
+                                               __import__("random").Random(0), whole_unit=False)
+    assert "print('a')" in snippet and "def b" not in expected

@@ -1,0 +1,295 @@
+"""Issue 8, fifth round: a `try:` left without its `except`, a part placed in the copy its
+lines fit worse, a new line that the original has after whole definitions, and the spacing of
+functions written after overload declarations.
+
+Each case is written in the shape the failing cases had (jsonpatch's imports, backoff's two
+retry loops, functools' rulers, redux's overloads), with names of our own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fastapply import ApplyError, apply
+
+IMPORTS_PY = """\
+import json
+import sys
+
+try:
+    from types import MappingProxyType
+except ImportError:
+    # Python < 3.3
+    MappingProxyType = dict
+
+from pointer import Pointer
+
+
+def resolve(doc):
+    return Pointer(doc)
+"""
+
+
+def test_a_try_left_without_its_except_is_refused() -> None:
+    """The new try block reads as an edit of the old one (its `except` line replaced), and the
+    old `try:` written after it as new: the merge would leave a `try:` with neither `except` nor
+    `finally`, which tree-sitter-python accepts and Python rejects."""
+    snippet = """\
+# ... existing code ...
+import sys
+
+try:
+    from collections.abc import Sequence
+except ImportError:  # Python 2
+    from collections import Sequence
+
+try:
+# ... existing code ...
+"""
+    with pytest.raises(ApplyError) as caught:
+        apply(IMPORTS_PY, snippet, filename="patch.py")
+    assert caught.value.code == "syntax_regressed"
+    assert caught.value.line == 9
+
+
+def test_a_try_with_its_except_still_merges() -> None:
+    """The same insertion with the old block's lines as context merges."""
+    snippet = """\
+# ... existing code ...
+import sys
+
+try:
+    from collections.abc import Sequence
+except ImportError:  # Python 2
+    from collections import Sequence
+
+try:
+    from types import MappingProxyType
+# ... existing code ...
+"""
+    merged = apply(IMPORTS_PY, snippet, filename="patch.py").merged_code
+    assert merged.count("except ImportError") == 2
+    assert "    from types import MappingProxyType\nexcept ImportError:\n" in merged
+
+
+RETRY_PY = """\
+async def retry_predicate(target, wait, details):
+    while True:
+        ret = await target()
+        if ret:
+            try:
+                seconds = next(wait)
+            except StopIteration:
+                await call_handlers(on_giveup, details, value=ret)
+                break
+
+            await call_handlers(on_backoff, details, value=ret, wait=seconds)
+
+            # Note: there is no convenient way to pass an explicit event loop
+            await asyncio.sleep(seconds)
+            continue
+        return ret
+
+
+async def retry_exception(target, wait, details):
+    while True:
+        try:
+            ret = await target()
+        except Exception as e:
+            give_up = giveup(e)
+            if give_up:
+                await call_handlers(on_giveup, details)
+                raise
+            try:
+                seconds = next(wait)
+            except StopIteration:
+                await call_handlers(on_giveup, details)
+                raise e
+
+            await call_handlers(on_backoff, details, wait=seconds)
+
+            # Note: there is no convenient way to pass an explicit event loop
+            await asyncio.sleep(seconds)
+        else:
+            return ret
+"""
+
+
+def test_a_part_without_unique_lines_is_not_put_in_the_copy_it_fits_worse() -> None:
+    """The first part shows the exception handler of retry_exception (`raise e` stands there
+    only), and the part after it, written second, edits a line above it: placed in file order,
+    the first part would rewrite retry_predicate's handler instead. Refused."""
+    snippet = """\
+            # ... existing code ...
+            except StopIteration:
+                await call_handlers(on_giveup, details, exception=e)
+                raise e
+
+            await call_handlers(on_backoff, details, wait=seconds, exception=e)
+
+            # Note: there is no convenient way to pass an explicit event loop
+            # ... existing code ...
+            give_up = giveup(e)
+            if give_up:
+                await call_handlers(on_giveup, details, exception=e)
+                raise
+            # ... existing code ...
+"""
+    with pytest.raises(ApplyError) as caught:
+        apply(RETRY_PY, snippet, filename="retry.py")
+    assert caught.value.code == "ambiguous_anchor"
+    assert caught.value.line == 2
+
+
+def test_the_same_part_in_file_order_with_its_signature_merges() -> None:
+    snippet = """\
+# ... existing code ...
+async def retry_exception(target, wait, details):
+    # ... existing code ...
+            except StopIteration:
+                await call_handlers(on_giveup, details, exception=e)
+                raise e
+            # ... existing code ...
+"""
+    merged = apply(RETRY_PY, snippet, filename="retry.py").merged_code
+    assert merged == RETRY_PY.replace(
+        "await call_handlers(on_giveup, details)\n                raise e",
+        "await call_handlers(on_giveup, details, exception=e)\n                raise e")
+
+
+TOOLS_PY = """\
+import sys
+
+
+# Helper functions
+
+def _unwrap(func):
+    while hasattr(func, "func"):
+        func = func.func
+    return func
+
+################################################################################
+### Cache
+################################################################################
+
+def cache(func):
+    return func
+
+################################################################################
+### Dispatch
+################################################################################
+
+def dispatch(func):
+    return func
+"""
+
+
+def test_a_new_line_that_the_file_has_after_whole_functions_is_refused() -> None:
+    """After `# Helper functions` the snippet writes the ruler that follows `_unwrap` and then a
+    marker: it may delete `_unwrap` (context: the ruler) or add a ruler (new line). Refused; the
+    message says what settles it."""
+    snippet = """\
+# ... existing code ...
+# Helper functions
+
+################################################################################
+# ... existing code ...
+"""
+    with pytest.raises(ApplyError) as caught:
+        apply(TOOLS_PY, snippet, filename="tools.py")
+    assert caught.value.code == "ambiguous_anchor"
+    assert caught.value.line == 4
+    assert "follows" in caught.value.message
+
+
+def test_the_deletion_with_the_line_after_the_ruler_merges() -> None:
+    snippet = """\
+# ... existing code ...
+# Helper functions
+
+################################################################################
+### Cache
+# ... existing code ...
+"""
+    merged = apply(TOOLS_PY, snippet, filename="tools.py").merged_code
+    assert "_unwrap" not in merged and merged.count("### ") == 2
+
+
+OVERLOADS_TS = """\
+import compose from './compose'
+
+/**
+ * Applies middleware.
+ */
+export default function applyMiddleware(): Enhancer
+export default function applyMiddleware<A>(
+  first: Middleware<A>
+): Enhancer<{ dispatch: A }>
+export default function applyMiddleware<A, B>(
+  first: Middleware<A>,
+  second: Middleware<B>
+): Enhancer<{ dispatch: A & B }>
+export default function applyMiddleware<A, B, C>(
+  first: Middleware<A>,
+  second: Middleware<B>,
+  third: Middleware<C>
+): Enhancer<{ dispatch: A & B & C }>
+export default function applyMiddleware<A, B, C, D>(
+  first: Middleware<A>,
+  second: Middleware<B>,
+  third: Middleware<C>,
+  fourth: Middleware<D>
+): Enhancer<{ dispatch: A & B & C & D }>
+export default function applyMiddleware<A, B, C, D, E>(
+  ...rest: Middleware[]
+): Enhancer<any>
+export default function applyMiddleware(
+  ...middlewares: Middleware[]
+): Enhancer<any> {
+  return store => {
+    const chain = middlewares.map(m => m(store))
+    return compose(...chain)(store.dispatch)
+  }
+}
+"""
+
+
+def test_a_function_appended_after_overloads_keeps_the_snippets_blank_line() -> None:
+    """Overload declarations are glued to each other; that says nothing of how functions with
+    bodies are spaced: the blank line the snippet writes above the new function stays."""
+    snippet = """\
+// ... existing code ...
+    return compose(...chain)(store.dispatch)
+  }
+}
+
+function fallback<T>(value: T | undefined, other: T): T {
+  return value ?? other
+}
+"""
+    merged = apply(OVERLOADS_TS, snippet, filename="apply.ts").merged_code
+    assert merged == OVERLOADS_TS + "\nfunction fallback<T>(value: T | undefined, other: T): T {\n" \
+        "  return value ?? other\n}\n"
+
+
+def test_a_function_glued_to_an_overload_before_a_generic_header_stays_glued() -> None:
+    """Written right under an overload's `): Enhancer<any>` line, above a header whose type
+    parameters open on the next lines (`export function make<`), the new function stays glued
+    as the snippet writes it: the file glues its declarations there too."""
+    original = OVERLOADS_TS.replace("export default function applyMiddleware(\n",
+                                    "export function make<\n  S\n>(\n", 1)
+    snippet = """\
+// ... existing code ...
+  ...rest: Middleware[]
+): Enhancer<any>
+function logStep(message: string): void {
+  console.debug(message)
+}
+
+export function make<
+  S
+// ... existing code ...
+"""
+    merged = apply(original, snippet, filename="apply.ts").merged_code
+    assert "): Enhancer<any>\nfunction logStep(message: string): void {\n" in merged
+    assert "}\n\nexport function make<\n" in merged

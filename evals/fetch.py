@@ -3,7 +3,7 @@
     python -m evals.fetch                 # dev packages and release pairs
     python -m evals.fetch --split heldout # the held-out ones (for the final, untuned run)
     python -m evals.fetch --split all
-    FASTAPPLY_EVALS_CACHE=~/.cache/fastapply-check python -m evals.fetch --batch evals/llmgen/batches/check-2.toml
+    FASTAPPLY_EVALS_CACHE=~/.cache/fastapply-check python -m evals.fetch --batch evals/llmgen/batches/check-3.toml
 
 Registries: npm (`npm pack NAME@VERSION`), Debian (`apt-get download NAME=VERSION`, unpacked with
 `dpkg-deb -x`; run `apt-get update` once first), PyPI (`pip download --no-binary :all: NAME==VERSION`,

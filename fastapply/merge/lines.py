@@ -118,7 +118,14 @@ def continues_block(norm: str) -> bool:
     `) {` after a long parameter list, `} else {`, `public:`."""
     if norm == "{" or norm in _ACCESS_LABELS:
         return True  # C++ access labels sit at the class's own indentation
+    if norm.startswith(_CLAUSE_WORDS) and _CLAUSE.match(norm):
+        return True  # Ruby's `rescue => e` in a method, Lua's `elseif x then`, bash's `else`
     return is_closer(norm) and norm.endswith(("{", ":")) and not norm.startswith("end")
+
+
+# a clause of the block above it, at the header's own indentation, in languages without braces
+_CLAUSE_WORDS = ("else", "elsif", "elseif", "elif", "rescue", "ensure")
+_CLAUSE = re.compile(r"^(?:else|elsif|elseif|elif|rescue|ensure)\b")
 
 
 # body lines an edit folds into the line above it (`def f(): ...`, `) -> T: ...`)

@@ -293,3 +293,43 @@ export function make<
     merged = apply(original, snippet, filename="apply.ts").merged_code
     assert "): Enhancer<any>\nfunction logStep(message: string): void {\n" in merged
     assert "}\n\nexport function make<\n" in merged
+
+
+GENERATOR_RB = """\
+module Generator
+  def escape(string)
+    string.gsub(/["\\\\]/) { |c| MAP[c] }
+  end
+
+  def to_ascii(string, slash = false) # :nodoc:
+    string = string.dup
+    string.force_encoding(::Encoding::ASCII_8BIT)
+    map = slash ? SLASH_MAP : MAP
+    string.gsub!(/[\\/"\\\\\\x0-\\x1f]/n) { map[$&] || $& }
+    string
+  rescue => e
+    raise GeneratorError.wrap(e)
+  end
+
+  def valid?(string)
+    string.valid_encoding?
+  end
+end
+"""
+
+
+def test_a_rewritten_ruby_method_takes_its_rescue_clause_with_it() -> None:
+    """A method-level `rescue` sits at the `def`'s own indentation and belongs to the method: a
+    snippet that rewrites the whole method replaces it too (json's generator.rb); before, the
+    block ended at `rescue`, which stayed behind with its own `end`."""
+    snippet = """\
+  def to_ascii(string, slash = false) # :nodoc:
+    warn "to_ascii is not supported here"
+    nil
+  end
+"""
+    merged = apply(GENERATOR_RB, snippet, filename="generator.rb").merged_code
+    start = GENERATOR_RB.index("    string = string.dup")
+    stop = GENERATOR_RB.index("  end\n\n  def valid?")
+    assert merged == GENERATOR_RB[:start] + '    warn "to_ascii is not supported here"\n    nil\n' \
+        + GENERATOR_RB[stop:]

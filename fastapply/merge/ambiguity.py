@@ -168,6 +168,42 @@ def _comment_tail(al: Aligner, block: list[int], c: int) -> bool:
 _COPIES = 8  # copies of a segment's first line looked at
 
 
+def telling_code(al: Aligner, lo: int, hi: int) -> list[int]:
+    """The code lines of snippet items (lo, hi) that could anchor anything: not `}`, `end`,
+    `return this;` (they fit every block)."""
+    return [s for s in range(lo + 1, hi) if al.items[s].kind == "code"
+            and not is_closer(al.snorm[s]) and not is_trivial(al.snorm[s])]
+
+
+def copy_run(al: Aligner, code: list[int], c: int) -> list[tuple[int, int]]:
+    """The snippet lines of `code` found unchanged and in order from original line c on (which
+    holds code[0]), within a reach that passes over a few lines the snippet leaves out.
+    O(len(code) x reach)."""
+    run, at = [(code[0], c)], c + 1
+    stop = min(len(al.onorm), c + 2 * (len(code) + 4))
+    for s in code[1:]:
+        k = next((k for k in range(at, stop) if al.onorm[k] == al.snorm[s]), None)
+        if k is not None:
+            run.append((s, k))
+            at = k + 1
+    return run
+
+
+def best_copy(al: Aligner, code: list[int]) -> list[tuple[int, int]] | None:
+    """For telling lines none of which occurs once in the original: the run of copy_run that
+    holds the most of them, when it holds two or more and strictly more than the run from any
+    other copy of the first line the original has (two retry loops alike but for `raise e`);
+    None when nothing separates the copies. O(_COPIES x copy_run)."""
+    start = next((k for k, s in enumerate(code) if al.snorm[s] in al.opos), None)
+    if start is None:
+        return None
+    runs = sorted((copy_run(al, code[start:], c) for c in al.opos[al.snorm[code[start]]][:_COPIES]),
+                  key=len, reverse=True)
+    if len(runs) < 2 or len(runs[0]) < 2 or len(runs[0]) == len(runs[1]):
+        return None
+    return runs[0]
+
+
 def better_copy(al: Aligner) -> int | None:
     """A segment between markers none of whose paired lines occurs once in the original (its
     place came from the segments around it, not from its own lines), where another copy of its
@@ -178,9 +214,7 @@ def better_copy(al: Aligner) -> int | None:
     O(snippet lines x _COPIES)."""
     bounds = [-1, *al.marker_list, len(al.items)]
     for lo, hi in zip(bounds, bounds[1:]):
-        # (`}` and `end` fit every block: only telling lines count, and two of them at least)
-        code = [s for s in range(lo + 1, hi) if al.items[s].kind == "code"
-                and not is_closer(al.snorm[s]) and not is_trivial(al.snorm[s])]
+        code = telling_code(al, lo, hi)
         paired = [s for s in code if s in al.pairs]
         if len(paired) < 2 or any(len(al.opos.get(al.snorm[s], ())) == 1 for s in paired):
             continue
@@ -188,18 +222,9 @@ def better_copy(al: Aligner) -> int | None:
         if here == len(code):
             continue  # (every line stands unchanged where it is: no copy holds more)
         first = paired[0]
-        tail = [s for s in code if s > first]
-        reach = 2 * (len(code) + 4)  # (a run may pass over a few lines the snippet leaves out)
+        tail = [s for s in code if s >= first]
         for c in al.opos.get(al.snorm[first], [])[:_COPIES]:
-            if c == al.pairs[first]:
-                continue
-            found, at = 1, c + 1
-            for s in tail:
-                stop = min(len(al.onorm), c + reach)
-                k = next((k for k in range(at, stop) if al.onorm[k] == al.snorm[s]), None)
-                if k is not None:
-                    found, at = found + 1, k + 1
-            if found > here:
+            if c != al.pairs[first] and len(copy_run(al, tail, c)) > here:
                 return first
     return None
 

@@ -18,6 +18,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
+from .ambiguity import best_copy
 from .lines import indent_width, name_count, next_code, opens_block
 from .segments import SnippetLine, is_gap
 from .similar import one_token_apart
@@ -130,6 +131,13 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
             kept = _kept_body_run(al, code, counts)
             if kept:
                 found = _nested(sorted(found + kept), al)
+        if len(found) < _MIN_ANCHORS:
+            # too few lines of its own: the copy of its lines that holds the most of them
+            # unchanged, when one holds more than any other and its own anchor too (two retry
+            # loops alike but for `raise e`)
+            best = best_copy(al, [s for s in code if not al.scloser[s] and not al.strivial[s]])
+            if best is not None and set(found) <= set(best):
+                found = best
         where = [o for _, o in found]
         if any(a >= b for a, b in zip(where, where[1:])) or not where:
             return None

@@ -115,10 +115,11 @@ async def retry_exception(target, wait, details):
 """
 
 
-def test_a_part_without_unique_lines_is_not_put_in_the_copy_it_fits_worse() -> None:
+def test_a_part_with_too_few_lines_of_its_own_goes_to_the_copy_it_fits_best() -> None:
     """The first part shows the exception handler of retry_exception (`raise e` stands there
-    only), and the part after it, written second, edits a line above it: placed in file order,
-    the first part would rewrite retry_predicate's handler instead. Refused."""
+    only; its other lines are in both loops), and the part after it, written second, edits a
+    line above it. In file order the first part would rewrite retry_predicate's handler; the
+    copy that holds most of its lines unchanged, `raise e` among them, places it."""
     snippet = """\
             # ... existing code ...
             except StopIteration:
@@ -135,10 +136,43 @@ def test_a_part_without_unique_lines_is_not_put_in_the_copy_it_fits_worse() -> N
                 raise
             # ... existing code ...
 """
-    with pytest.raises(ApplyError) as caught:
-        apply(RETRY_PY, snippet, filename="retry.py")
-    assert caught.value.code == "ambiguous_anchor"
-    assert caught.value.line == 2
+    merged = apply(RETRY_PY, snippet, filename="retry.py").merged_code
+    expected = RETRY_PY.replace(
+        "            if give_up:\n                await call_handlers(on_giveup, details)\n",
+        "            if give_up:\n                await call_handlers(on_giveup, details, exception=e)\n")
+    expected = expected.replace(
+        "await call_handlers(on_giveup, details)\n                raise e",
+        "await call_handlers(on_giveup, details, exception=e)\n                raise e")
+    expected = expected.replace("await call_handlers(on_backoff, details, wait=seconds)\n",
+                                "await call_handlers(on_backoff, details, wait=seconds, exception=e)\n")
+    assert merged == expected
+
+
+def test_a_part_paired_in_the_copy_it_fits_worse_is_refused() -> None:
+    """The check behind the placement above, on an alignment that put the part in the first
+    loop (where only `except StopIteration:` and the comment stand unchanged): another copy
+    holds more of its lines, so the merge would edit the wrong loop."""
+    from fastapply.merge.ambiguity import better_copy
+    from fastapply.merge.anchor import Aligner
+    from fastapply.merge.segments import classify, normalize_all
+
+    orig = RETRY_PY.split("\n")
+    snippet = """\
+            # ... existing code ...
+            except StopIteration:
+                await call_handlers(on_giveup, details, exception=e)
+                raise e
+            # Note: there is no convenient way to pass an explicit event loop
+            # ... existing code ...
+"""
+    items = classify(snippet, set(normalize_all(orig)))
+    al = Aligner(items, orig, normalize_all(orig))
+    first = orig.index("            except StopIteration:")
+    al.pairs = {1: first, 4: orig.index("            # Note: there is no convenient way to pass an explicit event loop")}
+    assert better_copy(al) == 1
+    second = orig.index("            except StopIteration:", first + 1)
+    al.pairs = {1: second, 3: second + 2, 4: second + 6}
+    assert better_copy(al) is None
 
 
 def test_the_same_part_in_file_order_with_its_signature_merges() -> None:

@@ -379,6 +379,8 @@ def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after:
             return gap
         if count == 0 and is_closer(last.strip()) and indent_width(last) >= indent_width(out[after][0]):
             return gap  # a new block closed right before its next sibling (or its block's end): the file's spacing
+        if count == 0 and _extends_comment(out, index, after):
+            return gap  # a line added to the comment block above keeps that block's blank line below it
         if count == 0 and new_definition_ends(out, before, indent_width(out[after][0])):
             return gap  # (the same for a new Python definition that its body's indentation ends)
         return min(count, gap)
@@ -387,6 +389,18 @@ def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after:
     if count == 0 and is_closer(out[after][0].strip()) and indent_width(last) > indent_width(out[after][0]):
         return 0  # a rewritten body ends right at its closing line: the old body's last blank line went with it
     return gap
+
+
+def _extends_comment(out: list[tuple[str, str, int, int]], index: int, after: int) -> bool:
+    """The new lines between the anchor out[index] and out[after] are comment lines written right
+    under the anchor, itself a comment line at their indentation, and out[after] is code: they
+    continue the comment block above (`# See the changelog ...` under a file's header comment),
+    not a comment on the code below, which the file set apart by blank lines. O(those lines)."""
+    anchor = out[index][0]
+    new = [out[k][0] for k in range(index + 1, after)]
+    return bool(new) and is_comment(anchor.strip()) and not is_comment(out[after][0].strip()) \
+        and all(line.strip() and is_comment(line.strip()) and indent_width(line) == indent_width(anchor)
+                for line in new)
 
 
 def _statements_for_block(out: list[tuple[str, str, int, int]], index: int, after: int, orig: list[str],

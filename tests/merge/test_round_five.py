@@ -367,3 +367,57 @@ def test_a_rewritten_ruby_method_takes_its_rescue_clause_with_it() -> None:
     stop = GENERATOR_RB.index("  end\n\n  def valid?")
     assert merged == GENERATOR_RB[:start] + '    warn "to_ascii is not supported here"\n    nil\n' \
         + GENERATOR_RB[stop:]
+
+
+HEADER_RB = """\
+# -*- coding: utf-8 -*-
+#
+#--
+# Copyright (C) 2009 Someone
+#++
+#
+
+require 'parser/blank_line'
+require 'parser/eob'
+
+module Parser
+  def parse
+    nil
+  end
+end
+"""
+
+
+def test_a_comment_line_added_to_the_header_keeps_the_blank_line_below_the_header() -> None:
+    """The new comment line continues the header comment (written right under its last line);
+    the snippet drops the blank line that set the header apart from the code: the file's blank
+    line stays (kramdown's paragraph.rb)."""
+    snippet = """\
+# -*- coding: utf-8 -*-
+#
+#--
+# Copyright (C) 2009 Someone
+#++
+#
+# See the changelog for the history of this rule.
+require 'parser/blank_line'
+# ... existing code ...
+"""
+    merged = apply(HEADER_RB, snippet, filename="paragraph.rb").merged_code
+    assert merged == HEADER_RB.replace("#++\n#\n", "#++\n#\n# See the changelog for the history of this rule.\n")
+
+
+def test_a_comment_on_the_code_below_stays_glued_to_it() -> None:
+    """Written with a blank line above it and none below, a new comment is the code's own: it
+    stays glued to the line it describes."""
+    snippet = """\
+# ... existing code ...
+#
+
+# The parser for blank lines.
+require 'parser/blank_line'
+# ... existing code ...
+"""
+    merged = apply(HEADER_RB, snippet, filename="paragraph.rb").merged_code
+    assert merged == HEADER_RB.replace("#\n\nrequire 'parser/blank_line'",
+                                       "#\n\n# The parser for blank lines.\nrequire 'parser/blank_line'")

@@ -23,7 +23,7 @@ from .order import file_order
 from .provenance import check_provenance, markers_in_new_definitions
 from .renames import find_renames
 from .similar import FUZZY_MIN, similarity
-from .lines import block_extent, header_key, indent_width, is_trivial, opens_block
+from .lines import block_extent, header_key, indent_width, is_closer, is_trivial, opens_block
 from .segments import (SnippetLine, classify, drop_closing_context, indent_of, is_gap, normalize_all,
                        place_markers)
 from .splice import Spliced, splice
@@ -302,7 +302,8 @@ def _open_edges(items: list[SnippetLine], pairs: dict[int, int],
         after = sum(1 for n in onorm[pairs[last_s] + 1:] if n)
         trail = sum(1 for i in items[last_s + 1:] if i.kind == "code")
         if after and not (trail >= 1 and (after <= _EDGE_LINES or _edits_tail(items[last_s + 1:],
-                                                                              onorm[pairs[last_s] + 1:]))):
+                                                                              onorm[pairs[last_s] + 1:])
+                                          or _ends_as_file(items, onorm))):
             items = [*items, implicit]
     if not is_gap(items[0]):
         before = sum(1 for n in onorm[: pairs[first_s]] if n)
@@ -312,6 +313,18 @@ def _open_edges(items: list[SnippetLine], pairs: dict[int, int],
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
     return items, pairs
+
+
+_ENDING = 3
+
+
+def _ends_as_file(items: list[SnippetLine], onorm: list[str]) -> bool:
+    """The snippet's last _ENDING code lines are the file's last ones (not only closing lines):
+    it reaches the file's end, although those lines were not paired (a definition the snippet
+    moved there, the file's last one, shown last). O(_ENDING)."""
+    mine = [item.norm for item in items if item.kind == "code"][-_ENDING:]
+    theirs = [n for n in onorm[-4 * _ENDING:] if n][-_ENDING:]
+    return len(mine) == _ENDING and mine == theirs and not all(is_closer(n) or is_trivial(n) for n in mine)
 
 
 def _edits_tail(trail: list[SnippetLine], tail: list[str]) -> bool:

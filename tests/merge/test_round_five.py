@@ -421,3 +421,75 @@ require 'parser/blank_line'
     merged = apply(HEADER_RB, snippet, filename="paragraph.rb").merged_code
     assert merged == HEADER_RB.replace("#\n\nrequire 'parser/blank_line'",
                                        "#\n\n# The parser for blank lines.\nrequire 'parser/blank_line'")
+
+
+USERS_GO = """\
+package main
+
+import "net/http"
+
+type usersResource struct{}
+
+func (rs usersResource) Routes() chi.Router {
+	r := chi.NewRouter()
+	r.Route("/{id}", func(r chi.Router) {
+		r.Get("/", rs.Get)
+		r.Delete("/", rs.Delete)
+	})
+
+	return r
+}
+
+func (rs usersResource) List(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte("users list"))
+}
+
+func (rs usersResource) Create(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte("users create"))
+}
+
+func (rs usersResource) Get(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte("user get"))
+}
+
+func (rs usersResource) Update(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte("user update"))
+}
+
+func (rs usersResource) Delete(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte("user delete"))
+}
+"""
+
+
+def test_a_snippet_that_ends_as_the_file_ends_deletes_what_it_leaves_out_there() -> None:
+    """No marker after the last function, the file's own last one: the snippet reaches the
+    file's end. It swaps Get and Update and leaves List out between two anchors, so List goes
+    (before, the moved functions were no anchors, an implied marker stood at the end, and List
+    stayed after Delete)."""
+    snippet = """\
+		// ... existing code ...
+		r.Delete("/", rs.Delete)
+	})
+
+	return r
+}
+
+func (rs usersResource) Create(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte("users create"))
+}
+
+func (rs usersResource) Update(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte("user update"))
+}
+
+func (rs usersResource) Get(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte("user get"))
+}
+
+func (rs usersResource) Delete(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte("user delete"))
+}
+"""
+    merged = apply(USERS_GO, snippet, filename="users.go").merged_code
+    assert merged == USERS_GO[:USERS_GO.index("\t\tr.Delete(")] + snippet.split("\n", 1)[1]

@@ -9,7 +9,7 @@ refuses instead of guessing (plan.py raises ambiguous_anchor).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from .chain import nearest_above, nearest_below
 from .context import ends_before_whole_blocks
@@ -168,11 +168,10 @@ def _comment_tail(al: Aligner, block: list[int], c: int) -> bool:
 _COPIES = 8  # copies of a segment's first line looked at
 
 
-def telling_code(al: Aligner, lo: int, hi: int) -> list[int]:
-    """The code lines of snippet items (lo, hi) that could anchor anything: not `}`, `end`,
+def telling_code(al: Aligner, lines: Iterable[int]) -> list[int]:
+    """The code lines among snippet `lines` that could anchor anything: not `}`, `end`,
     `return this;` (they fit every block)."""
-    return [s for s in range(lo + 1, hi) if al.items[s].kind == "code"
-            and not is_closer(al.snorm[s]) and not is_trivial(al.snorm[s])]
+    return [s for s in lines if al.items[s].kind == "code" and not al.scloser[s] and not al.strivial[s]]
 
 
 def copy_run(al: Aligner, code: list[int], c: int) -> list[tuple[int, int]]:
@@ -214,7 +213,7 @@ def better_copy(al: Aligner) -> int | None:
     O(snippet lines x _COPIES)."""
     bounds = [-1, *al.marker_list, len(al.items)]
     for lo, hi in zip(bounds, bounds[1:]):
-        code = telling_code(al, lo, hi)
+        code = telling_code(al, range(lo + 1, hi))
         paired = [s for s in code if s in al.pairs]
         if len(paired) < 2 or any(len(al.opos.get(al.snorm[s], ())) == 1 for s in paired):
             continue

@@ -125,7 +125,7 @@ def continues_block(norm: str) -> bool:
 
 # a clause of the block above it, at the header's own indentation, in languages without braces
 _CLAUSE_WORDS = ("else", "elsif", "elseif", "elif", "rescue", "ensure")
-_CLAUSE = re.compile(r"^(?:else|elsif|elseif|elif|rescue|ensure)\b")
+_CLAUSE = re.compile(r"^(?:%s)\b" % "|".join(_CLAUSE_WORDS))
 
 
 # body lines an edit folds into the line above it (`def f(): ...`, `) -> T: ...`)

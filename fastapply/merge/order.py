@@ -18,7 +18,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
-from .ambiguity import best_copy
+from .ambiguity import best_copy, telling_code
 from .lines import indent_width, name_count, next_code, opens_block
 from .segments import SnippetLine, is_gap
 from .similar import one_token_apart
@@ -135,7 +135,7 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
             # too few lines of its own: the copy of its lines that holds the most of them
             # unchanged, when one holds more than any other and its own anchor too (two retry
             # loops alike but for `raise e`)
-            best = best_copy(al, [s for s in code if not al.scloser[s] and not al.strivial[s]])
+            best = best_copy(al, telling_code(al, code))
             if best is not None and set(found) <= set(best):
                 found = best
         where = [o for _, o in found]

@@ -302,9 +302,9 @@ class Spacing:
             if blank > 0 and indent_width(above) >= width and not opens_block(above.strip()) \
                     and not (blank == top and _HEADER_PREFIX.match(above.strip())) \
                     and not (blank == top and indent_width(above) == width and not _BODY_END.match(above.strip())):
+                # (a template or return type line right above the header is part of it)
                 # (a header glued to a declaration without a body, an overload's `): Store<S>`,
                 # says nothing of how definitions with bodies are spaced)
-                # (a template or return type line right above the header is part of it)
                 # (the first definition of a block, right under its opening line, says nothing
                 # about how siblings are separated)
                 runs.append(top - blank)

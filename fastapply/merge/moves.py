@@ -149,6 +149,9 @@ def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: De
             # one below it (the sibling after it becomes the first, right under the header)
             while stop < len(al.orig) and not al.onorm[stop]:
                 stop += 1
+            if stop == len(al.orig):  # the file's last definition: the run above it would end the file
+                while first > 0 and not al.onorm[first - 1]:
+                    first -= 1
         drop.update(range(first, stop))
     return drop
 
@@ -262,20 +265,26 @@ def _best_chain(al: Aligner, units: list[_Unit], keys: list[int], olds: list[tup
     cannot move, drops the fewest original lines between consecutive kept units, and then keeps
     the most snippet lines. A unit that is a whole definition (`olds`: its old copy) covers its
     old copy's lines, not only its anchors: an edited body between its header and its end drops
-    nothing. Empty when the units that cannot move are out of order themselves."""
+    nothing. The units before the chain's first and after its last move, and a move is no free
+    answer there: each costs its code lines, as a dropped line costs one (else a chain would shed
+    the segment's first definition only to spare the lines the snippet leaves out after it).
+    Empty when the units that cannot move are out of order themselves. O(n + k^2)."""
     fixed = [j for j, old in enumerate(olds) if old is None]
     solid = [0] * (len(al.orig) + 1)  # non-blank original lines before each line
     for o, norm in enumerate(al.onorm):
         solid[o + 1] = solid[o] + bool(norm)
     spans = [(min(u.where), max(u.where)) if old is None else (min(old[0], *u.where), max(old[1] - 1, *u.where))
              for u, old in zip(units, olds)]
+    moved = [0] * (len(units) + 1)  # code lines of the units before each unit
+    for j, unit in enumerate(units):
+        moved[j + 1] = moved[j] + sum(1 for s in unit.lines if al.snorm[s])
     inf = (10**9, 0)
     best: list[tuple[int, int]] = []  # (original lines dropped, -snippet lines kept)
     back: list[int] = []
     for j in range(len(units)):
         top, arg = inf, -1
         if not fixed or fixed[0] >= j:
-            top = (0, -len(units[j].lines))  # the chain may start here
+            top = (moved[j], -len(units[j].lines))  # the chain may start here: the units before it move
         for i in range(j):
             if best[i] == inf or keys[i] >= keys[j] or spans[i][1] >= spans[j][0] \
                     or any(i < f < j for f in fixed):
@@ -289,7 +298,7 @@ def _best_chain(al: Aligner, units: list[_Unit], keys: list[int], olds: list[tup
     ends = [j for j in range(len(units)) if best[j] != inf and (not fixed or fixed[-1] <= j)]
     if not ends:
         return set(range(len(units)))  # nothing sound to move
-    index = min(ends, key=best.__getitem__)
+    index = min(ends, key=lambda j: (best[j][0] + moved[-1] - moved[j + 1], best[j][1]))
     chain: set[int] = set()
     while index >= 0:
         chain.add(index)

@@ -440,8 +440,9 @@ def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
         return
     olines: list[int] = []
     o2 = o + step
+    moved = al._moved  # code the snippet moves elsewhere is passed over like blank lines
     while 0 <= o2 < len(al.orig) and o2 not in taken and len(olines) < len(run) + 2:
-        if al.onorm[o2]:
+        if al.onorm[o2] and o2 not in moved:
             olines.append(o2)
         o2 += step
     base_s = al.swidth[s] if 0 <= s < len(al.items) else None

@@ -256,7 +256,6 @@ class DefIndex:
         self._snippet: list[Definition] | None | bool = False
         self._original: list[Definition] | None | bool = False
         self._match: DefinitionMatch | None | bool = False
-        self.swapped: set[int] = set()  # snippet lines of definitions swapped with a neighbour (moves.py)
 
     def snippet(self) -> list[Definition] | None:
         if self._snippet is False:

@@ -5,11 +5,13 @@ A single monotone alignment pairs either the moved definition or its neighbours,
 rest. So before aligning, each segment (the code between two markers) is cut into units: the
 outermost definitions the segment shows whole (read with tree-sitter, defs.py) that match a
 definition of the original (defmatch.py), and the runs of lines between them. Each unit is placed
-by its anchors (order.anchor_of). When the units' places are out of order, the order that drops
-the fewest original lines is kept (a chain over the units), and every matched definition outside
-that chain whose old copy lies outside the lines the chain keeps is a move: its old lines are
-dropped and its snippet lines become new code at their place. (An old copy between two kept lines,
-as in a swap of two neighbours, is left to the alignment, which drops it by itself.) Across
+by its anchors (order.anchor_of). When the units' places are out of order, the order that changes
+the fewest lines is kept (a chain over the units: original lines dropped between kept units, plus
+the lines of the units it leaves out), and every matched definition outside that chain is a move:
+its old lines are dropped and its snippet lines become new code at their place, spaced as its old
+siblings were. (A swap of two neighbours is such a move too: left to the line alignment, it kept
+whatever blank lines the snippet wrote and paired shared lines such as `where F: FnOnce()` with
+the wrong copy.) Across
 segments, a whole matched definition whose old copy lies in the stretch another segment covers is
 moved too, when its own segment stands apart from the others without it.
 
@@ -26,7 +28,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
-from .lines import is_closer, opens_block
+from .lines import is_closer, is_comment, opens_block
 from .order import anchor_of, unique_anchors
 
 if TYPE_CHECKING:
@@ -60,7 +62,7 @@ def find_moves(al: Aligner, defs: DefIndex) -> set[int]:
             match = defs.match()
             if match is None:
                 return drop
-            drop |= _segment_moves(al, code, counts, match, defs.swapped)
+            drop |= _segment_moves(al, code, counts, match)
     if _interleaved(hulls):
         match = defs.match()
         if match is not None:
@@ -115,8 +117,7 @@ def _cross_moves(al: Aligner, segments: list[list[int]], counts: Counter[str],
     return drop
 
 
-def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: DefinitionMatch,
-                   swapped: set[int]) -> set[int]:
+def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: DefinitionMatch) -> set[int]:
     units = _units(code, match)
     if len(units) < 2 or len(units) > _MAX_UNITS or all(u.old is None for u in units):
         return set()
@@ -131,18 +132,12 @@ def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: De
         return set()
     olds = [_old_copy(al, u, match) for u in units]
     chain = _best_chain(al, units, keys, olds)
-    kept = [o for index in chain for o in units[index].where]
     drop: set[int] = set()
     for index, unit in enumerate(units):
         old = olds[index]
         if index in chain or old is None:
             continue
         first, stop = old
-        if kept and min(kept) < first and stop <= max(kept):
-            # between two lines that stay (a swap of neighbours): the alignment pairs one of the two
-            # and drops the other's old copy by itself; only the segment order must not count it
-            swapped.update(unit.lines)
-            continue
         _mark_moved(al, unit, old)
         if first > 0 and (not al.onorm[first - 1] or opens_block(al.onorm[first - 1])):
             # one of the two blank runs around it goes with it; the first of its block takes the
@@ -234,6 +229,11 @@ def _old_copy(al: Aligner, unit: _Unit, match: DefinitionMatch) -> tuple[int, in
     shown = {al.snorm[s] for s in unit.lines}
     if any(al.onorm[o] and al.onorm[o] not in shown for o in range(first, od.header)):
         return None  # its doc comment or decorators are not all shown: they would be lost
+    above = first - 1  # (a comment glued above it that the grammar keeps apart: C's `/* ... */`)
+    while above >= 0 and is_comment(al.onorm[above]) and al.owidth[above] == al.owidth[first]:
+        if al.onorm[above] not in shown:
+            return None  # left behind, it would describe the code that comes next
+        above -= 1
     return (first, stop) if sum(1 for norm in old if norm in shown) * 2 >= len(old) else None
 
 
@@ -262,24 +262,30 @@ def _units(code: list[int], match: DefinitionMatch) -> list[_Unit]:
 
 def _best_chain(al: Aligner, units: list[_Unit], keys: list[int], olds: list[tuple[int, int] | None]) -> set[int]:
     """Indices of the units that stay in place: an increasing chain that holds every unit that
-    cannot move, drops the fewest original lines between consecutive kept units, and then keeps
-    the most snippet lines. A unit that is a whole definition (`olds`: its old copy) covers its
-    old copy's lines, not only its anchors: an edited body between its header and its end drops
-    nothing. The units before the chain's first and after its last move, and a move is no free
-    answer there: each costs its code lines, as a dropped line costs one (else a chain would shed
-    the segment's first definition only to spare the lines the snippet leaves out after it).
-    Empty when the units that cannot move are out of order themselves. O(n + k^2)."""
+    cannot move and changes the fewest lines, then keeps the most snippet lines. A change is an
+    original line dropped between two kept units that no unit stands for (the others move, they
+    do not go) or a code line of a unit left out of the chain: a move is no free answer (a chain
+    that could start late for free shed the part's first definition only to spare the lines the
+    snippet leaves out after it). A unit that is a whole definition (`olds`: its old copy) covers
+    its old copy's lines, not only its anchors: an edited body between its header and its end
+    drops nothing. Empty when the units that cannot move are out of order themselves. O(n + k^2)."""
     fixed = [j for j, old in enumerate(olds) if old is None]
-    solid = [0] * (len(al.orig) + 1)  # non-blank original lines before each line
-    for o, norm in enumerate(al.onorm):
-        solid[o + 1] = solid[o] + bool(norm)
     spans = [(min(u.where), max(u.where)) if old is None else (min(old[0], *u.where), max(old[1] - 1, *u.where))
              for u, old in zip(units, olds)]
+    owned = [0] * (len(al.orig) + 1)  # +1 where a unit's span starts, -1 after it ends
+    for first, last in spans:
+        owned[first] += 1
+        owned[last + 1] -= 1
+    solid = [0] * (len(al.orig) + 1)  # non-blank original lines no unit stands for (they move or
+    inside = 0                        # stay, never go), before each line
+    for o, norm in enumerate(al.onorm):
+        inside += owned[o]
+        solid[o + 1] = solid[o] + bool(norm and not inside)
     moved = [0] * (len(units) + 1)  # code lines of the units before each unit
     for j, unit in enumerate(units):
         moved[j + 1] = moved[j] + sum(1 for s in unit.lines if al.snorm[s])
     inf = (10**9, 0)
-    best: list[tuple[int, int]] = []  # (original lines dropped, -snippet lines kept)
+    best: list[tuple[int, int]] = []  # (lines dropped or moved, -snippet lines kept)
     back: list[int] = []
     for j in range(len(units)):
         top, arg = inf, -1
@@ -289,7 +295,7 @@ def _best_chain(al: Aligner, units: list[_Unit], keys: list[int], olds: list[tup
             if best[i] == inf or keys[i] >= keys[j] or spans[i][1] >= spans[j][0] \
                     or any(i < f < j for f in fixed):
                 continue
-            lost = solid[spans[j][0]] - solid[spans[i][1] + 1]
+            lost = solid[spans[j][0]] - solid[spans[i][1] + 1] + moved[j] - moved[i + 1]
             score = (best[i][0] + lost, best[i][1] - len(units[j].lines))
             if score < top:
                 top, arg = score, i

@@ -52,22 +52,22 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     if len(markers) < 2:
         return items
     check_deadline()  # thread mode cannot kill a merge: it stops between steps instead
-    if sum(1 for seg in segments if any(items[s].kind == "code" and s not in defs.swapped for s in seg)) < 2:
+    if sum(1 for seg in segments if any(items[s].kind == "code" for s in seg)) < 2:
         return items  # a single part with code is in file order, whatever its lines say (the answer below)
     counts = Counter(item.norm for item in items if item.kind == "code")
-    spans = _spans(al, segments, counts, None, defs.swapped)
+    spans = _spans(al, segments, counts, None)
     if spans is not None and [s[2] for s in sorted(spans)] == [s[2] for s in spans]:
         return items  # in file order (most snippets: nothing is parsed)
     if spans is None:
         lines = [o for s in range(len(items))
-                 if s not in defs.swapped and (o := anchor_of(al, s, counts, None)) is not None]
+                 if (o := anchor_of(al, s, counts, None)) is not None]
         if all(a < b for a, b in zip(lines, lines[1:])):
             return items  # a segment has too few anchors, but all lines are in file order
     match: DefinitionMatch | None = None
     if spans is None or [s[2] for s in sorted(spans)] != [s[2] for s in spans]:
         match = defs.match()  # the lines alone do not settle it: ask the definitions
         if match is not None:
-            spans = _spans(al, segments, counts, match, defs.swapped)
+            spans = _spans(al, segments, counts, match)
     if spans is None:
         return items
     ordered = sorted(spans)
@@ -79,7 +79,7 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     # tail, or the segment before a tail of closing lines only (placed by no anchor: it stays last,
     # after the segment it followed)
     last = len(segments) - 1
-    closing_tail = _closing_tail(al, segments, defs.swapped)
+    closing_tail = _closing_tail(al, segments)
     if segments[0] and ordered[0][2] != 0 or segments[-1] and ordered[-1][2] != last - closing_tail:
         return items
     result: list[SnippetLine] = []
@@ -114,15 +114,15 @@ def _unplaced(al: Aligner, marker: SnippetLine, before: list[SnippetLine], after
         and indent_width(below.text) > indent_width(above.text) and below.norm not in al.opos
 
 
-def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: DefinitionMatch | None,
-           swapped: set[int]) -> list[tuple[int, int, int]] | None:
+def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: DefinitionMatch | None
+           ) -> list[tuple[int, int, int]] | None:
     """(first anchor, last anchor, segment index) of every segment with code, or None when a
     segment has no anchor, or too few in the order of its lines (a deletion may lie between).
-    Lines of a definition swapped with its neighbour (moves.py) do not count."""
+    Lines of a moved definition (moves.py: fresh) do not count."""
     spans: list[tuple[int, int, int]] = []
     for index, seg in enumerate(segments):
-        code = [s for s in seg if al.items[s].kind == "code" and s not in swapped]
-        if not code or index == len(segments) - 1 and _closing_tail(al, segments, swapped):
+        code = [s for s in seg if al.items[s].kind == "code"]
+        if not code or index == len(segments) - 1 and _closing_tail(al, segments):
             continue
         found = _nested([(s, o) for s in code if (o := anchor_of(al, s, counts, match)) is not None], al)
         if len(found) < _MIN_ANCHORS:
@@ -167,10 +167,10 @@ def _nested(found: list[tuple[int, int]], al: Aligner) -> list[tuple[int, int]]:
     return kept
 
 
-def _closing_tail(al: Aligner, segments: list[list[int]], swapped: set[int]) -> bool:
+def _closing_tail(al: Aligner, segments: list[list[int]]) -> bool:
     """True when the code after the last marker is closing lines only (`}`, `end`): placed by no
     anchor, they end whatever the segment before them ends, and move with it. O(those lines)."""
-    code = [s for s in segments[-1] if al.items[s].kind == "code" and s not in swapped]
+    code = [s for s in segments[-1] if al.items[s].kind == "code"]
     return len(segments) > 1 and bool(code) and all(al.scloser[s] for s in code)
 
 

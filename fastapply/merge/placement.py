@@ -9,7 +9,8 @@ guess that another reading of the snippet would contradict:
 - a definition header paired as an edit of one line while the original has it verbatim elsewhere;
 - a marker that stands for nothing while only common lines separate it from a deletion;
 - a snippet line paired inside a moved or deleted definition while its kept twin sits next to it;
-- a dropped definition whose doc comment or decorators the merge would keep.
+- a dropped definition whose doc comment or decorators the merge would keep;
+- a moved definition put between a kept comment and the code it sits on.
 
 Complexity: O(n + m) for n original and m snippet lines; each marker walks its two neighbouring
 segments once, each dropped definition its preamble.
@@ -23,7 +24,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
-from .lines import header_key, indent_width, is_closer, is_trivial, opens_block
+from .lines import header_key, indent_width, is_closer, is_comment, is_trivial, opens_block
 from .markers import is_marker
 from .segments import SnippetLine
 from .splice import Spliced
@@ -36,6 +37,7 @@ _NEAR = 3  # code lines looked at on each side for a kept twin
 
 def check_placement(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
     _check_orphaned_preamble(al, spliced, drop)
+    _check_moved_under_comment(al, spliced)
     _check_pairs_in_drop(al, spliced, drop)
     _check_empty_marker_beside_deletion(al, spliced, drop)
     _check_unplaced_context(al)
@@ -78,6 +80,36 @@ def _check_orphaned_preamble(al: Aligner, spliced: Spliced, drop: set[int]) -> N
                     "Show that definition's first line with its comment, or a marker where it stays",
                     code=ErrorCode.CONTENT_LOST, line=item.number)
             above -= 1
+
+
+def _check_moved_under_comment(al: Aligner, spliced: Spliced) -> None:
+    """A moved definition (moves.py) that lands right above a kept line whose comment, glued above
+    it in the original and not shown, the merge keeps: the moved code would sit between the two,
+    and the comment would describe it (C's `/* ... */` above a function the grammar does not
+    attach it to). Where the comment belongs, only the snippet can say. O(merged rows)."""
+    origin, items = spliced.origin, al.items
+    if not any(item.fresh for item in items):
+        return  # (no moved code: most merges)
+    kept = {at for by, at in origin if by < 0 and at >= 0}
+    for row in range(1, len(origin)):
+        s, o = origin[row]
+        if o <= 0 or s < 0 or not al.onorm[o - 1] or not is_comment(al.onorm[o - 1]) \
+                or indent_width(al.orig[o - 1]) != indent_width(al.orig[o]):
+            continue
+        above = row - 1
+        while above >= 0 and not spliced.lines[above].strip():
+            above -= 1
+        prev_s, prev_o = origin[above] if above >= 0 else (-1, -1)
+        if prev_s < 0 or prev_o >= 0 or not items[prev_s].fresh:
+            continue
+        if o - 1 in kept:
+            item = items[s]
+            raise ValidationError(
+                f"the snippet puts moved code right above snippet line {item.number} "
+                f"({item.text.strip()!r}), below the comment the original has right above that line "
+                f"(line {o}, {al.orig[o - 1].strip()!r}), which the merge keeps: the comment would then "
+                "describe the moved code. Show that comment where it belongs",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 
 def _check_pairs_in_drop(al: Aligner, spliced: Spliced, drop: set[int]) -> None:

@@ -218,7 +218,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
                     count = 0 if spacing.moved_glued(out, last_index, index) else \
                         spacing.before_new(out, last_index, index) or _gap_before_anchor(out, last_index, index, orig, 0)
                 if s in moved:
-                    count = _moved_gap(out, last_index, index, moved, count, 0)
+                    count = _moved_gap(out, last_index, index, moved, count, 0, orig)
                 if count > 0:
                     result.extend([""] * count)
                     origin.extend([(-1, -1)] * count)
@@ -305,7 +305,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
                 count = min(count, max(spacing.most(), 1))
                 if count > 1:
                     count = min(count, spacing.most(indent_width(after[0])) or 1)
-            count = _moved_gap(out, last_index, run_end, moved, count, len(run))
+            count = _moved_gap(out, last_index, run_end, moved, count, len(run), orig)
         result.extend([""] * count)
         origin.extend([(-1, -1)] * count)
         index = run_end
@@ -330,7 +330,7 @@ def _unedited_near(out: list[tuple[str, str, int, int]], index: int, step: int, 
 
 
 def _moved_gap(out: list[tuple[str, str, int, int]], before: int, after: int, moved: dict[int, tuple[int, bool]],
-               count: int, shown: int) -> int:
+               count: int, shown: int, orig: list[str]) -> int:
     """The blank lines between out[before] and out[after] when out[after] is a moved definition's
     first line and not the first thing in its block: the blank lines it had from its siblings when
     they agree on both sides, or when the snippet glued it to the code above (`shown`: the
@@ -338,6 +338,9 @@ def _moved_gap(out: list[tuple[str, str, int, int]], before: int, after: int, mo
     s = out[after][3]
     if s not in moved or out[before][1] == EMPTY or opens_block(out[before][0].strip()):
         return count
+    a = out[before][2]
+    if shown == 0 and 0 <= a < len(orig) - 1 and orig[a + 1].strip() and not is_closer(orig[a + 1].strip()):
+        return 0  # glued to a line the file glues to the code after it: the snippet spaces it as the file
     gap, firm = moved[s]
     return gap if firm or shown == 0 else count
 

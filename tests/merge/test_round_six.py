@@ -99,3 +99,207 @@ def test_a_line_after_an_anchor_passes_over_code_that_moved_away() -> None:
     al.set_moved(set(range(4, 9)))  # start_flags and the blank line below it
     extend_fuzzy(al)
     assert al.pairs[2] == 9
+
+
+QUERY_TS = """\
+import { act } from './act'
+
+export function mockOnline(value: boolean) {
+  return vi.spyOn(onlineManager, 'isOnline').mockReturnValue(value)
+}
+
+let queryKeyCount = 0
+export function queryKey(): Array<string> {
+  queryKeyCount++
+  return [`query_${queryKeyCount}`]
+}
+
+export function sleep(timeout: number): Promise<void> {
+  return new Promise((resolve, _reject) => {
+    setTimeout(resolve, timeout)
+  })
+}
+
+export function setActTimeout(fn: () => void, ms?: number) {
+  return setTimeout(() => {
+    act(() => {
+      fn()
+    })
+  }, ms)
+}
+
+// Pretend to be in a server environment.
+export function setIsServer(isServer: boolean) {
+  const original = utils.isServer
+  return () => {
+    utils.isServer = original
+  }
+}
+"""
+
+
+def test_a_part_keeps_its_first_definition_in_place_when_a_later_one_moves() -> None:
+    """queryKey, shown first after the marker, stays; sleep moves below setActTimeout. Before,
+    the chain of definitions that stay started at setActTimeout (a chain could start anywhere for
+    free), so queryKey counted as moved and was re-spaced away from the line glued above it."""
+    snippet = """\
+// ... existing code ...
+export function queryKey(): Array<string> {
+  queryKeyCount++
+  return [`query_${queryKeyCount}`]
+}
+
+export function setActTimeout(fn: () => void, ms?: number) {
+  return setTimeout(() => {
+    act(() => {
+      fn()
+    })
+  }, ms)
+}
+
+export function sleep(timeout: number): Promise<void> {
+  return new Promise((resolve, _reject) => {
+    setTimeout(resolve, timeout)
+  })
+}
+
+// Pretend to be in a server environment.
+export function setIsServer(isServer: boolean) {
+// ... existing code ...
+"""
+    merged = apply(QUERY_TS, snippet, filename="utils.tsx").merged_code
+    assert "let queryKeyCount = 0\nexport function queryKey()" in merged
+    assert merged.index("function setActTimeout") < merged.index("function sleep") < merged.index("// Pretend")
+    assert merged.count("function sleep") == 1
+
+
+RNG_RS = """\
+impl RngCore for StdRng {
+    #[inline(always)]
+    fn next_u32(&mut self) -> u32 {
+        self.0.next_u32()
+    }
+
+    #[inline(always)]
+    fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+
+    #[inline(always)]
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        self.0.fill_bytes(dest);
+    }
+
+    #[inline(always)]
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), Error> {
+        self.0.try_fill_bytes(dest)
+    }
+}
+"""
+
+
+def test_two_swapped_neighbours_are_a_move_and_the_moved_one_is_spaced_as_its_siblings() -> None:
+    """fill_bytes swapped with next_u64, written with a doubled blank line above it. A swap of
+    neighbours is a move like any other now (before, it was left to the line alignment, which
+    kept the snippet's two blank lines as they were)."""
+    snippet = """\
+// ... existing code ...
+        self.0.next_u32()
+    }
+
+
+    #[inline(always)]
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        self.0.fill_bytes(dest);
+    }
+
+    #[inline(always)]
+    fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+
+    #[inline(always)]
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), Error> {
+// ... existing code ...
+"""
+    merged = apply(RNG_RS, snippet, filename="std.rs").merged_code
+    assert merged == RNG_RS.replace(
+        "    fn next_u64(&mut self) -> u64 {\n        self.0.next_u64()\n    }\n\n    #[inline(always)]\n"
+        "    fn fill_bytes(&mut self, dest: &mut [u8]) {\n        self.0.fill_bytes(dest);\n    }",
+        "    fn fill_bytes(&mut self, dest: &mut [u8]) {\n        self.0.fill_bytes(dest);\n    }\n\n"
+        "    #[inline(always)]\n    fn next_u64(&mut self) -> u64 {\n        self.0.next_u64()\n    }")
+
+
+COMPUTED_JS = """\
+function watch(callback) {
+  const cleanup = () => {};
+  revalidate();
+  return cleanup;
+}
+
+const DEVTOOLS = Symbol();
+function devtools(proxyObject, options) {
+  if (typeof options === "string") {
+    options = { name: options };
+  }
+  return connect(proxyObject, options);
+}
+
+function proxyWithComputed(initialObject, computedFns) {
+  const proxyObject = proxy(initialObject);
+  addComputed(proxyObject, computedFns);
+  return proxyObject;
+}
+
+function addComputed(proxyObject, computedFns) {
+  const derivedFns = {};
+  Object.keys(computedFns).forEach((key) => {
+    derivedFns[key] = (get) => computedFns[key](get(proxyObject));
+  });
+  return derive(derivedFns);
+}
+
+function subscribeKey(proxyObject, key, callback) {
+  return subscribe(proxyObject, callback);
+}
+"""
+
+
+def test_a_moved_function_glued_to_a_line_the_file_glues_stays_glued() -> None:
+    """addComputed moves up, right under `const DEVTOOLS = Symbol();`, which the file glues to the
+    function after it; the snippet glues it too. The moved function is spaced as the snippet
+    shows it, not with the blank line it had from its old siblings."""
+    snippet = """\
+// ... existing code ...
+  return cleanup;
+}
+
+const DEVTOOLS = Symbol();
+function addComputed(proxyObject, computedFns) {
+  const derivedFns = {};
+  Object.keys(computedFns).forEach((key) => {
+    derivedFns[key] = (get) => computedFns[key](get(proxyObject));
+  });
+  return derive(derivedFns);
+}
+
+function devtools(proxyObject, options) {
+  if (typeof options === "string") {
+    options = { name: options };
+  }
+  return connect(proxyObject, options);
+}
+
+function proxyWithComputed(initialObject, computedFns) {
+  const proxyObject = proxy(initialObject);
+  addComputed(proxyObject, computedFns);
+  return proxyObject;
+}
+
+function subscribeKey(proxyObject, key, callback) {
+// ... existing code ...
+"""
+    merged = apply(COMPUTED_JS, snippet, filename="utils.js").merged_code
+    assert "const DEVTOOLS = Symbol();\nfunction addComputed(" in merged
+    assert merged.count("function addComputed(") == 1
+    assert "  return proxyObject;\n}\n\nfunction subscribeKey(" in merged

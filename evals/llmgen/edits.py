@@ -212,12 +212,14 @@ def add_function(outline: Outline, d: Definition, lang: Lang, rng: random.Random
         gap += 1
     following = outline.lines[d.end + gap] if d.end + gap < len(outline.lines) else ""
     if not following.strip() or d.nested and len(following) - len(following.lstrip(" \t")) < len(d.indent):
-        top = d.start
-        while top > 0 and outline.lines[top - 1].strip().startswith(("#", "//", "/*", "*", "--", "@")):
+        # the widest blank run between `d` and the code before it: a section comment set off by
+        # one blank line (`### encodings module API`) sits inside the file's usual two
+        top, before, run = d.start, 0, 0
+        while top > 0 and (not outline.lines[top - 1].strip()
+                           or outline.lines[top - 1].strip().startswith(("#", "//", "/*", "*", "--", "@"))):
+            run = run + 1 if not outline.lines[top - 1].strip() else 0
+            before = max(before, run)
             top -= 1
-        before = 0
-        while top - before - 1 >= 0 and not outline.lines[top - before - 1].strip():
-            before += 1
         gap = before or gap
     return Change([Edit(d.end, d.end, [""] * max(1, min(gap, 2)) + template)],
                   ["add_method" if d.nested else "insert_function"])

@@ -55,6 +55,8 @@ _MIN_BODY_LINES = 1
 _NEAR_WALK = 12  # lines looked at around a renamed definition for a neighbour that places it
 _NEAR = 3  # telling lines the original may have between that neighbour and the old definition
 _MAX_TIES = 16  # more old definitions about as alike as the best: no rename
+_COPY_SIMILARITY = 97.0  # a new definition this alike to one old one that it does not stand for ...
+_COPY_LINES = 3  # ... with this many telling lines: a copy, or a rename the snippet does not place
 
 
 class DefinitionMatch:
@@ -66,6 +68,7 @@ class DefinitionMatch:
         self.pairs: dict[int, int] = {}
         self.identical: set[int] = set()
         self.renamed: list[int] = []
+        self.copies: list[tuple[int, int]] = []  # (snippet, original definition): see _by_similarity
         self._placed = placed
         self._taken: set[int] = set()  # original definitions already matched
         self._known = [d.parent >= 0 or indent_width(stext[d.header]) == 0 for d in snippet]
@@ -199,6 +202,11 @@ class DefinitionMatch:
             # an old one elsewhere is a new sibling, not a rename), and two left mean no guess
             close = [o for score, o in scores if score > scores[0][0] - _MARGIN]
             placed = [o for o in close[:_MAX_TIES] if self._placed(sd, self.original[o], self._order_of(s))]
+            if not placed and whole and len(close) == 1 and scores[0][0] >= _COPY_SIMILARITY \
+                    and _evidence(snorm, sd) >= _COPY_LINES:
+                # the old body line for line under a new name, somewhere else: a rename that moved
+                # it, or a copy; only the snippet can tell (placement.check_copies)
+                self.copies.append((s, close[0]))
             if len(placed) != 1 or len(close) > _MAX_TIES:
                 continue
             self._pair(s, placed[0])
@@ -253,6 +261,7 @@ class DefIndex:
 
     def __init__(self, spec: LanguageSpec | None, al: Aligner) -> None:
         self.spec, self.al = spec, al
+        self.items = al.items  # the snippet's lines as the definitions number them (before any reordering)
         self._snippet: list[Definition] | None | bool = False
         self._original: list[Definition] | None | bool = False
         self._match: DefinitionMatch | None | bool = False
@@ -275,6 +284,10 @@ class DefIndex:
             self._match = DefinitionMatch(snippet, original, self.al.stext, self.al.snorm, self.al.onorm,
                                           self._placed) if snippet and original else None
         return self._match  # type: ignore[return-value]
+
+    def computed(self) -> DefinitionMatch | None:
+        """The match when a stage asked for it (never computed here: checks must not parse)."""
+        return self._match if isinstance(self._match, DefinitionMatch) else None
 
     def _placed(self, new: Definition, old: Definition, siblings: dict[int, tuple[int, int]]) -> bool:
         """False when a line next to `new` in its part, one that occurs once in both texts, stands

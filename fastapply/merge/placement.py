@@ -10,7 +10,8 @@ guess that another reading of the snippet would contradict:
 - a marker that stands for nothing while only common lines separate it from a deletion;
 - a snippet line paired inside a moved or deleted definition while its kept twin sits next to it;
 - a dropped definition whose doc comment or decorators the merge would keep;
-- a moved definition put between a kept comment and the code it sits on.
+- a moved definition put between a kept comment and the code it sits on;
+- a new definition whose body repeats, line for line, an old one the merge keeps (check_copies).
 
 Complexity: O(n + m) for n original and m snippet lines; each marker walks its two neighbouring
 segments once, each dropped definition its preamble.
@@ -31,6 +32,7 @@ from .splice import Spliced
 
 if TYPE_CHECKING:
     from .anchor import Aligner
+    from .defmatch import DefIndex
 
 _NEAR = 3  # code lines looked at on each side for a kept twin
 
@@ -336,4 +338,27 @@ def _check_unplaced_context(al: Aligner) -> None:
                 f"{al.items[m].number} is a line the original already has (line {al.opos[item.norm][0] + 1}), "
                 "but it could not be placed, so it would be added a second time. Show one more unchanged, "
                 "distinctive line next to it",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def check_copies(spliced: Spliced, defs: DefIndex) -> None:
+    """A new definition of the snippet whose comments and body repeat an old definition's line for
+    line, under a new name and somewhere else (defmatch: `copies`), while a marker keeps the old
+    one: the snippet renamed and moved it (the old copy should go) or copied it (both stay), and
+    nothing in it tells which. Asked only when the definitions were matched for other reasons
+    (moved or reordered parts). O(merged rows + copies)."""
+    match = defs.computed()
+    if match is None or not match.copies:
+        return
+    kept = {at for by, at in spliced.origin if by < 0 and at >= 0}
+    for s, o in match.copies:
+        new, old = match.snippet[s], match.original[o]
+        if old.header in kept:
+            item = defs.items[new.header]
+            raise ValidationError(
+                f"snippet line {item.number} ({item.text.strip()!r}) defines {new.name!r}, whose body "
+                f"repeats {old.name!r} (original line {old.header + 1}) line for line, and a marker keeps "
+                f"{old.name!r} too: a rename that moves it would leave the old one behind. If it renames "
+                f"{old.name!r}, show the lines around its old place without it; if both should stay, "
+                f"show {old.name!r} in the snippet",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)

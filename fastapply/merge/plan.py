@@ -20,6 +20,7 @@ from .deletions import deletions
 from .indent import Style, detect_style
 from .moves import find_moves
 from .order import file_order
+from .placement import check_copies
 from .provenance import check_provenance, markers_in_new_definitions
 from .renames import find_renames
 from .similar import FUZZY_MIN, similarity
@@ -121,6 +122,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
                      snip_style=_snippet_style(items, file_style), drop=drop)
     check_markers(norms, spliced.lines, spliced.snippet_rows)
     check_provenance(aligner, spliced, drop, suspects)
+    check_copies(spliced, defs)
     check_empty_blocks(spec, spliced, items, orig)
     if explicit and _same_code(spliced.lines, orig) and ambiguous_context(aligner) is not None:
         _fail_no_change(code)

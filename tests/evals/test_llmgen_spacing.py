@@ -168,3 +168,16 @@ def test_an_edit_of_the_files_first_lines_keeps_the_head_part_first() -> None:
         assert shown[0] == expected_head, seed
         seen += 1
     assert seen  # (before the fix, seeds that drew a shuffle put a part and a marker above it)
+
+
+def test_a_function_added_after_a_last_one_under_a_section_comment_takes_the_files_two_blank_lines():
+    """hex_codec's shape: the last function sits under `### encodings module API` and one blank
+    line, the comment two blank lines below the code before it. The new function takes the two
+    (before, the generator took the one under the comment, and an engine writing PEP 8's two
+    counted as wrong)."""
+    module = PY_MODULE.replace('\n\n\ndef skip(msg=""):', '\n\n\n### module API\n\ndef skip(msg=""):')
+    outline = parse_outline(module, "python")
+    change = add_function(outline, _definition(outline, "skip"), LANGS["python"], random.Random(1))
+    assert change is not None and change.tags == ["insert_function"]
+    expected = "\n".join(apply_edits(module.split("\n"), change.edits))
+    assert "    raise Skipped(msg)\n\n\ndef " in expected

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from fastapply import apply
+from fastapply import ApplyError, apply
 from fastapply.merge.anchor import Aligner
 from fastapply.merge.refine import extend_fuzzy
 from fastapply.merge.segments import classify, normalize_all
@@ -303,3 +303,89 @@ function subscribeKey(proxyObject, key, callback) {
     assert "const DEVTOOLS = Symbol();\nfunction addComputed(" in merged
     assert merged.count("function addComputed(") == 1
     assert "  return proxyObject;\n}\n\nfunction subscribeKey(" in merged
+
+
+
+FLAGS_RS = """\
+impl X {
+    fn head(&self) -> u8 {
+        match self.v {
+            0 => 1,
+            nsi => nsi,
+        }
+    }
+
+    fn start_state(&mut self) -> u8 {
+        let a = 1;
+        let b = 2;
+        a + b
+    }
+
+    /// Computes the flags.
+    ///
+    /// Forward only.
+    fn start_flags(&self) -> u8 {
+        let mut flags = Flags::default();
+        flags.start = at == 0;
+        flags.end = text.is_empty();
+        flags.word = is_word(text, at);
+        flags
+    }
+
+    /// Computes the flags.
+    ///
+    /// Reverse only.
+    fn start_flags_reverse(&self) -> u8 {
+        let d = 4;
+        d * 2
+    }
+}
+
+impl Y {
+    fn new(n: usize) -> Y {
+        Y { n }
+    }
+}
+"""
+
+
+def test_a_renamed_definition_moved_elsewhere_while_a_marker_keeps_the_old_one_is_refused() -> None:
+    """start_flags shown as compute_flags (same doc comment, same body) above start_state, the
+    reordering that makes the merge read the definitions. Nothing shows start_flags' old place,
+    so a marker keeps it: a rename would leave it behind, a copy would be right, and the snippet
+    does not say which. Before, both stayed (a silent duplicate when it was a rename)."""
+    snippet = """\
+        // ... existing code ...
+            nsi => nsi,
+        }
+    }
+
+    /// Computes the flags.
+    ///
+    /// Forward only.
+    fn compute_flags(&self) -> u8 {
+        let mut flags = Flags::default();
+        flags.start = at == 0;
+        flags.end = text.is_empty();
+        flags.word = is_word(text, at);
+        flags
+    }
+
+    fn start_state(&mut self) -> u8 {
+        let a = 1;
+        let b = 2;
+        a + b
+    }
+
+    /// Computes the flags.
+/* ... rest of the code ... */
+impl Y {
+    fn new(n: usize) -> Y {
+        Y { n }
+    }
+}
+"""
+    with pytest.raises(ApplyError) as caught:
+        apply(FLAGS_RS, snippet, filename="dfa.rs")
+    assert caught.value.code == "ambiguous_anchor"
+    assert "'compute_flags'" in str(caught.value) and "'start_flags'" in str(caught.value)

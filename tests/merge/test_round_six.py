@@ -389,3 +389,60 @@ impl Y {
         apply(FLAGS_RS, snippet, filename="dfa.rs")
     assert caught.value.code == "ambiguous_anchor"
     assert "'compute_flags'" in str(caught.value) and "'start_flags'" in str(caught.value)
+
+
+CODEC_PY = """\
+import binascii
+import codecs
+
+class Codec(codecs.Codec):
+    def encode(self, input, errors='strict'):
+        return binascii.b2a_hex(input)
+
+class IncrementalEncoder(codecs.IncrementalEncoder):
+    def encode(self, input, final=False):
+        return binascii.b2a_hex(input)
+
+class IncrementalDecoder(codecs.IncrementalDecoder):
+    def decode(self, input, final=False):
+        return binascii.a2b_hex(input)
+
+class StreamWriter(Codec, codecs.StreamWriter):
+    charbuffertype = bytes
+
+class StreamReader(Codec, codecs.StreamReader):
+    charbuffertype = bytes
+
+### encodings module API
+
+def getregentry():
+    return codecs.CodecInfo(
+        name='hex',
+        streamreader=StreamReader,
+    )
+"""
+
+
+def test_a_function_added_to_a_module_spaced_with_one_blank_line_gets_one() -> None:
+    """The module separates its top-level definitions with one blank line everywhere (the
+    stdlib's codecs); the snippet writes PEP 8's two before the new function. The file's one
+    stays: two are no slip in a PEP 8 file, a habit here."""
+    snippet = """\
+# ... existing code ...
+        streamreader=StreamReader,
+    )
+
+
+def fallback_value(value, default=None):
+    \"\"\"Return value, or default when it is missing.\"\"\"
+    if value is None:
+        return default
+    return value
+"""
+    merged = apply(CODEC_PY, snippet, filename="hex_codec.py").merged_code
+    assert merged == CODEC_PY + "\ndef fallback_value(value, default=None):\n" \
+        "    \"\"\"Return value, or default when it is missing.\"\"\"\n    if value is None:\n" \
+        "        return default\n    return value\n"
+    pep8 = CODEC_PY.replace("\n\nclass ", "\n\n\nclass ").replace("\n\n###", "\n\n\n###")
+    merged = apply(pep8, snippet, filename="hex_codec.py").merged_code
+    assert "    )\n\n\ndef fallback_value" in merged

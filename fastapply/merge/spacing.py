@@ -115,13 +115,7 @@ class Spacing:
                                   and new_definition_ends(out, before, width)):
                 return 1
             return usual
-        if pep8_gap(out[head][0]):
-            # PEP 8's two blank lines are no slip, unless the file spaces its definitions with one
-            # everywhere, here too (hex_codec): a model writes two from habit, the file keeps one
-            written = after - before - 1
-            return 1 if written == 2 and usual == 1 and at < 0 and ends_sibling \
-                and self.neighbours(prev_at, width) == 1 else None
-        return usual
+        return None if pep8_gap(out[head][0]) else usual
 
     def neighbours(self, at: int, width: int) -> int | None:
         """The blank lines that separate the definition ending at original line `at` from its

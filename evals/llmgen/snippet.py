@@ -285,7 +285,7 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
             body = body[:cut] + [marker_text if col0 and inner else inner + marker_text] + body[-1:]
             if col0 and inner:
                 tags.append("marker_col0")
-        slipped = _blank_habits(body, kept, window, rng, tags if blank_slips else [])
+        slipped = _blank_habits(body, kept, window, rng, tags if blank_slips else [], language)
         out += slipped if blank_slips else body
         if position == len(order) - 1 and window.hi < len(lines) or position < len(order) - 1 and \
                 windows[order[position + 1]].lo == 0:
@@ -301,8 +301,12 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
 
 
 def _blank_habits(body: list[str], kept: list[bool], window: Window, rng: random.Random,
-                  tags: list[str]) -> list[str]:
-    """Double or drop the blank line that opens an inserted block (a whitespace-only difference)."""
+                  tags: list[str], language: str = "") -> list[str]:
+    """Double or drop the blank line that opens an inserted block (a whitespace-only difference).
+
+    Not doubled to two before a top-level Python definition: two blank lines are PEP 8's, what a
+    model writes on purpose in any module, and what today's generator expects kept (a slip must
+    be one the engine can tell from a choice)."""
     if len(body) != len(kept) or rng.random() > 0.4:
         return body
     # A blank line that opens an inserted block, or the kept blank line right after one.
@@ -312,6 +316,9 @@ def _blank_habits(body: list[str], kept: list[bool], window: Window, rng: random
         return body
     at = rng.choice(starts)
     if rng.random() < 0.6:
+        if language == "python" and body[at - 1].strip() and not body[at + 1][:1].isspace() \
+                and body[at + 1].startswith(("def ", "class ", "async def ", "@")):
+            return body
         tags.append("blank_doubled")
         return body[:at] + [""] + body[at:]
     if body[at - 1].strip():

@@ -181,3 +181,24 @@ def test_a_function_added_after_a_last_one_under_a_section_comment_takes_the_fil
     assert change is not None and change.tags == ["insert_function"]
     expected = "\n".join(apply_edits(module.split("\n"), change.edits))
     assert "    raise Skipped(msg)\n\n\ndef " in expected
+
+
+def test_the_blank_doubled_habit_never_writes_pep8s_two_lines_before_a_python_definition():
+    """Two blank lines before a top-level Python definition are PEP 8's: a model writes them on
+    purpose, and today's generator expects them kept. The habit leaves them alone there (the two
+    generators disagreed about such a snippet), and still doubles elsewhere."""
+    from evals.llmgen.snippet import _blank_habits
+
+    body = ["    return value", "", "def fallback(value):", "    return value"]
+    kept = [True, False, False, False]
+    doubled = 0
+    for seed in range(40):
+        tags: list[str] = []
+        plain = _blank_habits(list(body), kept, None, random.Random(seed), tags, "lua")
+        if "blank_doubled" in tags:
+            doubled += 1
+            assert plain == body[:1] + ["", ""] + body[2:]
+            python_tags: list[str] = []
+            assert _blank_habits(list(body), kept, None, random.Random(seed), python_tags, "python") == body
+            assert python_tags == []
+    assert doubled > 0

@@ -47,9 +47,17 @@ def ambiguous_context(al: Aligner) -> int | None:
     return None
 
 
-def _whole_blocks(al: Aligner, lo: int, hi: int) -> bool:
-    """True when the original lines strictly between lo and hi are whole blocks at hi's depth."""
-    base = al.owidth[hi]
+def _starts_definition(al: Aligner, lo: int, hi: int) -> bool:
+    """The first code line strictly between lo and hi defines a name (a function, a method): what
+    models delete whole, not an `if` block whose sibling ends alike."""
+    first = next((index for index in range(lo + 1, hi) if al.onorm[index]), None)
+    return first is not None and al.key_of(al.onorm[first]) is not None
+
+
+def _whole_blocks(al: Aligner, lo: int, hi: int, base: int | None = None) -> bool:
+    """True when the original lines strictly between lo and hi are whole blocks at hi's depth
+    (or at `base`)."""
+    base = al.owidth[hi] if base is None else base
     between = [index for index in range(lo + 1, hi) if al.onorm[index]]
     return bool(between) and al.owidth[between[0]] == base and \
         all(al.owidth[index] >= base for index in between)
@@ -96,15 +104,23 @@ def ambiguous_block(al: Aligner) -> int | None:
         for c in nearest_below(al.opos[al.snorm[first]], o):
             if al.owidth[c] != al.owidth[o]:
                 continue
-            run, at = 0, c
+            run, at, last = 0, c, c
             for b in block:
                 while at < o and not al.onorm[at]:
                     at += 1
                 if at >= o or al.onorm[at] != al.snorm[b]:
                     break
-                run, at = run + 1, at + 1
+                run, last, at = run + 1, at, at + 1
             if run == len(block) and _whole_blocks(al, at - 1, al.pairs[anchor]) \
                     and not _comment_tail(al, block, c):
+                return first
+            if 2 <= run < len(block) and all(is_closer(al.snorm[b]) and b in al.pairs for b in block[run:]) \
+                    and is_closer(al.snorm[block[run - 1]]) \
+                    and _whole_blocks(al, last, al.pairs[block[run]], al.owidth[last]) \
+                    and _starts_definition(al, last, al.pairs[block[run]]):
+                # the copy holds the block up to a function's end; the enclosing block's closing
+                # lines that follow in the snippet come after whole definitions there (serde's
+                # tuple_variant and struct_variant end alike: deleting the second fits too)
                 return first
     return None
 

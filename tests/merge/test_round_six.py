@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from fastapply import ApplyError, apply
+from fastapply.merge.ambiguity import ambiguous_block
 from fastapply.merge.anchor import Aligner
 from fastapply.merge.refine import extend_fuzzy
 from fastapply.merge.segments import classify, normalize_all
@@ -389,3 +390,79 @@ impl Y {
         apply(FLAGS_RS, snippet, filename="dfa.rs")
     assert caught.value.code == "ambiguous_anchor"
     assert "'compute_flags'" in str(caught.value) and "'start_flags'" in str(caught.value)
+
+
+VARIANT_RS = """\
+impl<'de> VariantAccess<'de> for VariantReader {
+    type Error = Error;
+
+    fn tuple_variant<V>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
+        match self.value {
+            Some(Value::Array(v)) => visit_array(v, visitor),
+            None => Err(Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"tuple variant",
+            )),
+        }
+    }
+
+    fn struct_variant<V>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.value {
+            Some(Value::Object(v)) => visit_object(v, visitor),
+            None => Err(Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"struct variant",
+            )),
+        }
+    }
+}
+
+struct SeqReader {
+    iter: vec::IntoIter<Value>,
+}
+
+impl<'de> VariantAccess<'de> for VariantRefReader<'de> {
+    type Error = Error;
+
+    fn tuple_variant<V>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
+        match self.value {
+            Some(&Value::Array(ref v)) => visit_array_ref(v, visitor),
+            None => Err(Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"tuple variant",
+            )),
+        }
+    }
+}
+"""
+
+
+def test_context_that_ends_two_methods_alike_before_the_blocks_end_is_ambiguous() -> None:
+    """The snippet shows tuple_variant's last lines, the impl's `}` and the struct after it; the
+    alignment read them at struct_variant, `&"tuple variant"` an edit of its one differing line
+    (serde's de.rs, where these lines occur in more places than here). Read at tuple_variant,
+    the snippet deletes struct_variant instead, and nothing tells which: ambiguous_block says so
+    (before, only a copy holding every context line counted, and the impl's `}` is no line of
+    tuple_variant)."""
+    snippet = """\
+            /* ... existing code ... */
+            None => Err(Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"tuple variant",
+            )),
+        }
+    }
+
+}
+
+struct SeqReader {
+    /* ... existing code ... */
+"""
+    orig = VARIANT_RS.rstrip("\n").split("\n")
+    items = classify(snippet, set(normalize_all(orig)))
+    al = Aligner(items, orig, normalize_all(orig))
+    at = orig.index("            None => Err(Error::invalid_type(", 12)  # struct_variant's
+    al.rebase(items, {1: at, 2: at + 1, 4: at + 3, 5: at + 4, 6: at + 5, 8: at + 6, 10: at + 8})
+    assert ambiguous_block(al) == 1
+    al.rebase(items, {1: 6, 2: 7, 3: 8, 4: 9, 5: 10, 6: 11, 8: at + 6, 10: at + 8})  # at tuple_variant
+    assert ambiguous_block(al) is None  # (nothing further up holds the lines)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from itertools import zip_longest
 
 import msgspec
@@ -17,26 +15,21 @@ from .ends import extend_tails, uncross
 from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
 from .defmatch import DefIndex
 from .deletions import deletions
+from .edges import open_edges, settle_edges
 from .indent import Style, detect_style
 from .moves import find_moves
 from .order import file_order
 from .placement import check_copies
 from .provenance import check_provenance, markers_in_new_definitions
 from .renames import find_renames
-from .similar import FUZZY_MIN, similarity
-from .lines import block_extent, header_key, indent_width, is_closer, is_trivial, opens_block
-from .segments import (SnippetLine, classify, drop_closing_context, indent_of, is_gap, normalize_all,
+from .lines import header_key, is_trivial
+from .segments import (SnippetLine, classify, drop_closing_context, indent_of, normalize_all,
                        place_markers)
 from .splice import Spliced, splice
 from .syntax import check_empty_blocks
 from .validate import check_loss, check_markers, check_syntax
-from .whole import WHOLE_SHARE, looks_whole, whole_text
+from .whole import looks_whole, whole_text
 
-# A snippet without markers whose edges are this close to the file's edges replaces them.
-_EDGE_LINES = 3
-# A comment line (`#include` and `#[attr]` are code).
-_COMMENT_LINE = re.compile(r"^(?:#(?:\s|$)|//|--\s)")
-_COMMENT_STARTS = ("#", "//", "/*", "*", "--", "<!--", ";")
 
 
 class Plan(msgspec.Struct):
@@ -103,14 +96,14 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
                     "'... existing code ...' marker with one unchanged line around the edit",
                     code=ErrorCode.AMBIGUOUS_ANCHOR, line=repeated.number)
             _fail_unanchored(code[0], "none of its lines occur in the original")
-        items, whole = _settle_edges(items, pairs, orig, onorm)
+        items, whole = settle_edges(items, pairs, orig, onorm)
         if whole:
             return _whole(original, update, classified, spec)
         aligner = Aligner(items, orig, onorm)
         pairs = _pair_up(aligner)
         method = "node_replace" if method == "segments" else method
     elif pairs:
-        items, pairs = _open_edges(items, pairs, onorm)
+        items, pairs = open_edges(items, pairs, orig, onorm)
     aligner.rebase(items, pairs)
     _check_placeable(items, pairs, aligner, code[0])
     drop |= covered(aligner)
@@ -223,43 +216,6 @@ def _is_preamble(item: SnippetLine, base: int) -> bool:
     return width == base and item.norm.startswith(("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--"))
 
 
-def _settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
-                  onorm: list[str]) -> tuple[list[SnippetLine], bool]:
-    """Decide, for a snippet without markers, whether its ends replace the file's ends."""
-    first_s, last_s = min(pairs), max(pairs)
-    first_o, last_o = pairs[first_s], pairs[last_s]
-    # a paired header speaks for its whole original block, even where the snippet's lines differ
-    last_o = max([last_o, *(_code_end(onorm, o, block_extent(orig, onorm, o)[1] - 1) for s, o in pairs.items()
-                            if items[s].kind == "code" and opens_block(items[s].norm))])
-    before = sum(1 for n in onorm[:first_o] if n)
-    after = sum(1 for n in onorm[last_o + 1:] if n)
-    base = min(indent_width(i.text) for i in items if i.kind == "code")
-    lead = sum(1 for i in items[:first_s] if i.kind == "code")
-    # new top-level lines after the last pair (lines inside its block do not reach the file's end)
-    trail = sum(1 for i in items[last_s + 1:] if i.kind == "code" and indent_width(i.text) <= base)
-    # a file's leading comment (licence, shebang, mode line) is never what new code replaces
-    cut_head = before == 0 or (lead >= 1 and before <= _EDGE_LINES
-                               and not all(n.startswith(_COMMENT_STARTS) for n in onorm[:first_o] if n))
-    cut_tail = after == 0 or (trail >= 1 and after <= _EDGE_LINES)
-    total = sum(1 for n in onorm if n)
-    if cut_head and cut_tail and len(pairs) >= WHOLE_SHARE * total:
-        return items, True
-    if cut_head:
-        items = items[1:]
-    if cut_tail:
-        items = items[:-1]
-    return items, False
-
-
-def _code_end(onorm: list[str], start: int, end: int) -> int:
-    """`end`, the last line of the block opened at `start`, or the last one before the comments
-    that end it (`# Cannot get here`): a snippet giving the whole block ends with its last
-    statement and does not show them. O(those lines)."""
-    while end > start and (not onorm[end] or _COMMENT_LINE.match(onorm[end])):
-        end -= 1
-    return end
-
-
 def _same_indentation(items: list[SnippetLine], orig: list[str], pairs: dict[int, int]) -> bool:
     """True when the snippet's paired lines carry exactly the original's leading whitespace (at
     least 90% of them, and more than two; or every indented one, when few are paired, as in a
@@ -292,77 +248,6 @@ def _snippet_style(items: list[SnippetLine], file_style: Style) -> Style:
     """The snippet's indentation style; the file's unless it clearly uses the other of tabs/spaces."""
     snip_style = detect_style([i.text for i in items if i.kind == "code"])
     return snip_style if snip_style.tabs != file_style.tabs else file_style
-
-
-def _open_edges(items: list[SnippetLine], pairs: dict[int, int],
-                onorm: list[str]) -> tuple[list[SnippetLine], dict[int, int]]:
-    """A snippet with markers that starts (or ends) without one, somewhere in the middle of the
-    file, still means "the code before (after) stays": models often leave out the first marker."""
-    implicit = SnippetLine("", "implicit")
-    first_s, last_s = min(pairs), max(pairs)
-    if not is_gap(items[-1]):
-        after = sum(1 for n in onorm[pairs[last_s] + 1:] if n)
-        trail = sum(1 for i in items[last_s + 1:] if i.kind == "code")
-        if after and not (trail >= 1 and (after <= _EDGE_LINES or _edits_tail(items[last_s + 1:],
-                                                                              onorm[pairs[last_s] + 1:])
-                                          or _ends_as_file(items, onorm))):
-            items = [*items, implicit]
-    if not is_gap(items[0]):
-        before = sum(1 for n in onorm[: pairs[first_s]] if n)
-        lead = sum(1 for i in items[:first_s] if i.kind == "code")
-        dropped = lead == 0 and _obsolete_head(onorm[:pairs[first_s]])
-        if before and not (lead >= 1 and before <= _EDGE_LINES) and not dropped:
-            items = [implicit, *items]
-            pairs = {s + 1: o for s, o in pairs.items()}
-    return items, pairs
-
-
-_ENDING = 3
-
-
-def _ends_as_file(items: list[SnippetLine], onorm: list[str]) -> bool:
-    """The snippet's last _ENDING code lines are the file's last ones (not only closing lines):
-    it reaches the file's end, although those lines were not paired (a definition the snippet
-    moved there, the file's last one, shown last). O(_ENDING)."""
-    mine = [item.norm for item in items if item.kind == "code"][-_ENDING:]
-    theirs = [n for n in onorm[-4 * _ENDING:] if n][-_ENDING:]
-    return len(mine) == _ENDING and mine == theirs and not all(is_closer(n) or is_trivial(n) for n in mine)
-
-
-def _edits_tail(trail: list[SnippetLine], tail: list[str]) -> bool:
-    """True when the snippet's unpaired last lines are the original's last lines edited (a run of
-    edited lines that ends the file: `x = find(model)` for `x = candidate(model)`), line by line
-    in order, every original line resembling its counterpart, or new lines followed by the
-    original's last lines unchanged: they replace that tail rather than go before it.
-    O(len(trail)) similarity tests, each bounded by the line length."""
-    code = [i.norm for i in trail if i.kind == "code"]
-    solid = [n for n in tail if n]
-    if len(code) > len(solid) > 0:
-        # new lines, then the original's last lines as they are (a new record inserted above the
-        # file's last block, which the snippet shows): they are that block, not a copy of it
-        return code[-len(solid):] == solid
-    return len(solid) == len(code) and all(similarity(new, old) >= FUZZY_MIN for new, old in zip(code, solid))
-
-
-# PEP 263's encoding declaration (`# -*- coding: utf-8 -*-`), which Python 3 no longer needs
-_ENCODING = re.compile(r"^#.*?coding[:=]\s*[-\w.]+")
-
-
-# Python 2's `from __future__` imports, no-ops in Python 3 (not `annotations`, which still acts)
-_PY2_FUTURE = re.compile(r"^from __future__ import (?:(?:absolute_import|division|print_function|unicode_literals|"
-                         r"with_statement|generators|nested_scopes)(?:,\s*|\s*$))+$")
-
-
-def _obsolete_head(head: list[str]) -> bool:
-    """True when the original lines above the snippet's first line are an encoding declaration
-    and/or Python 2's `from __future__` imports, and blank lines: a snippet that starts right
-    below them, with the file's head, drops them (what pyupgrade does, and how release diffs
-    read) rather than leaving out a first marker."""
-    solid = [norm for norm in head if norm]
-    if not solid or head[0] != solid[0]:
-        return False
-    rest = solid[1:] if _ENCODING.match(solid[0]) else solid  # (empty: the declaration alone)
-    return len(rest) <= 2 and all(_PY2_FUTURE.match(norm) for norm in rest)
 
 
 def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: Aligner,

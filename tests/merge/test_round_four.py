@@ -577,13 +577,13 @@ def test_a_snippet_that_ends_with_the_files_last_lines_after_new_ones_replaces_t
     assert merged.endswith(snippet.split("# ...\n", 1)[1])
     # where the alignment leaves those lines unpaired (in the longer file this came from, the
     # block occurs many times), the snippet's end still reaches the file's end: no marker there
-    from fastapply.merge.plan import _open_edges
+    from fastapply.merge.edges import open_edges
     from fastapply.merge.segments import classify, normalize
     onorm = [normalize(line) for line in TRAVIS_YML.rstrip("\n").split("\n")]
     items = classify(snippet, set(onorm))
     pairs = {1: 12, 2: 13, 3: 14}
     assert [onorm[o] for o in pairs.values()] == [items[s].norm for s in pairs]
-    edged, _ = _open_edges(items, pairs, onorm)
+    edged, _ = open_edges(items, pairs, TRAVIS_YML.rstrip("\n").split("\n"), onorm)
     assert edged[-1].kind == "code"
 
 

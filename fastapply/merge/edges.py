@@ -1,0 +1,130 @@
+"""Where a snippet that leaves out its first or last marker starts and ends.
+
+Models often leave out the marker before the snippet's first line or after its last one. A snippet
+without markers (settle_edges) replaces the file's head or tail only when its ends come within a
+few lines of the file's; one with markers (open_edges) keeps what lies beyond its ends unless the
+snippet plainly reaches the file's edge. Complexity: O(n + m) for n original and m snippet lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lines import block_extent, indent_width, is_closer, is_trivial, opens_block
+from .segments import SnippetLine, is_gap
+from .similar import FUZZY_MIN, similarity
+from .whole import WHOLE_SHARE
+
+# A snippet without markers whose edges are this close to the file's edges replaces them.
+EDGE_LINES = 3
+# A comment line (`#include` and `#[attr]` are code).
+_COMMENT_LINE = re.compile(r"^(?:#(?:\s|$)|//|--\s)")
+_COMMENT_STARTS = ("#", "//", "/*", "*", "--", "<!--", ";")
+
+
+def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
+                  onorm: list[str]) -> tuple[list[SnippetLine], bool]:
+    """Decide, for a snippet without markers, whether its ends replace the file's ends."""
+    first_s, last_s = min(pairs), max(pairs)
+    first_o, last_o = pairs[first_s], pairs[last_s]
+    # a paired header speaks for its whole original block, even where the snippet's lines differ
+    last_o = max([last_o, *(_code_end(onorm, o, block_extent(orig, onorm, o)[1] - 1) for s, o in pairs.items()
+                            if items[s].kind == "code" and opens_block(items[s].norm))])
+    before = sum(1 for n in onorm[:first_o] if n)
+    after = sum(1 for n in onorm[last_o + 1:] if n)
+    base = min(indent_width(i.text) for i in items if i.kind == "code")
+    lead = sum(1 for i in items[:first_s] if i.kind == "code")
+    # new top-level lines after the last pair (lines inside its block do not reach the file's end)
+    trail = sum(1 for i in items[last_s + 1:] if i.kind == "code" and indent_width(i.text) <= base)
+    # a file's leading comment (licence, shebang, mode line) is never what new code replaces
+    cut_head = before == 0 or (lead >= 1 and before <= EDGE_LINES
+                               and not all(n.startswith(_COMMENT_STARTS) for n in onorm[:first_o] if n))
+    cut_tail = after == 0 or (trail >= 1 and after <= EDGE_LINES)
+    total = sum(1 for n in onorm if n)
+    if cut_head and cut_tail and len(pairs) >= WHOLE_SHARE * total:
+        return items, True
+    if cut_head:
+        items = items[1:]
+    if cut_tail:
+        items = items[:-1]
+    return items, False
+
+
+def _code_end(onorm: list[str], start: int, end: int) -> int:
+    """`end`, the last line of the block opened at `start`, or the last one before the comments
+    that end it (`# Cannot get here`): a snippet giving the whole block ends with its last
+    statement and does not show them. O(those lines)."""
+    while end > start and (not onorm[end] or _COMMENT_LINE.match(onorm[end])):
+        end -= 1
+    return end
+
+
+def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
+               onorm: list[str]) -> tuple[list[SnippetLine], dict[int, int]]:
+    """A snippet with markers that starts (or ends) without one, somewhere in the middle of the
+    file, still means "the code before (after) stays": models often leave out the first marker."""
+    implicit = SnippetLine("", "implicit")
+    first_s, last_s = min(pairs), max(pairs)
+    if not is_gap(items[-1]):
+        after = sum(1 for n in onorm[pairs[last_s] + 1:] if n)
+        trail = sum(1 for i in items[last_s + 1:] if i.kind == "code")
+        if after and not (trail >= 1 and (after <= EDGE_LINES or _edits_tail(items[last_s + 1:],
+                                                                              onorm[pairs[last_s] + 1:])
+                                          or _ends_as_file(items, onorm))):
+            items = [*items, implicit]
+    if not is_gap(items[0]):
+        before = sum(1 for n in onorm[: pairs[first_s]] if n)
+        lead = sum(1 for i in items[:first_s] if i.kind == "code")
+        dropped = lead == 0 and _obsolete_head(onorm[:pairs[first_s]])
+        if before and not (lead >= 1 and before <= EDGE_LINES) and not dropped:
+            items = [implicit, *items]
+            pairs = {s + 1: o for s, o in pairs.items()}
+    return items, pairs
+
+
+_ENDING = 3
+
+
+def _ends_as_file(items: list[SnippetLine], onorm: list[str]) -> bool:
+    """The snippet's last _ENDING code lines are the file's last ones (not only closing lines):
+    it reaches the file's end, although those lines were not paired (a definition the snippet
+    moved there, the file's last one, shown last). O(_ENDING)."""
+    mine = [item.norm for item in items if item.kind == "code"][-_ENDING:]
+    theirs = [n for n in onorm[-4 * _ENDING:] if n][-_ENDING:]
+    return len(mine) == _ENDING and mine == theirs and not all(is_closer(n) or is_trivial(n) for n in mine)
+
+
+def _edits_tail(trail: list[SnippetLine], tail: list[str]) -> bool:
+    """True when the snippet's unpaired last lines are the original's last lines edited (a run of
+    edited lines that ends the file: `x = find(model)` for `x = candidate(model)`), line by line
+    in order, every original line resembling its counterpart, or new lines followed by the
+    original's last lines unchanged: they replace that tail rather than go before it.
+    O(len(trail)) similarity tests, each bounded by the line length."""
+    code = [i.norm for i in trail if i.kind == "code"]
+    solid = [n for n in tail if n]
+    if len(code) > len(solid) > 0:
+        # new lines, then the original's last lines as they are (a new record inserted above the
+        # file's last block, which the snippet shows): they are that block, not a copy of it
+        return code[-len(solid):] == solid
+    return len(solid) == len(code) and all(similarity(new, old) >= FUZZY_MIN for new, old in zip(code, solid))
+
+
+# PEP 263's encoding declaration (`# -*- coding: utf-8 -*-`), which Python 3 no longer needs
+_ENCODING = re.compile(r"^#.*?coding[:=]\s*[-\w.]+")
+
+
+# Python 2's `from __future__` imports, no-ops in Python 3 (not `annotations`, which still acts)
+_PY2_FUTURE = re.compile(r"^from __future__ import (?:(?:absolute_import|division|print_function|unicode_literals|"
+                         r"with_statement|generators|nested_scopes)(?:,\s*|\s*$))+$")
+
+
+def _obsolete_head(head: list[str]) -> bool:
+    """True when the original lines above the snippet's first line are an encoding declaration
+    and/or Python 2's `from __future__` imports, and blank lines: a snippet that starts right
+    below them, with the file's head, drops them (what pyupgrade does, and how release diffs
+    read) rather than leaving out a first marker."""
+    solid = [norm for norm in head if norm]
+    if not solid or head[0] != solid[0]:
+        return False
+    rest = solid[1:] if _ENCODING.match(solid[0]) else solid  # (empty: the declaration alone)
+    return len(rest) <= 2 and all(_PY2_FUTURE.match(norm) for norm in rest)

@@ -62,7 +62,9 @@ def _code_end(onorm: list[str], start: int, end: int) -> int:
 def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
                onorm: list[str]) -> tuple[list[SnippetLine], dict[int, int]]:
     """A snippet with markers that starts (or ends) without one, somewhere in the middle of the
-    file, still means "the code before (after) stays": models often leave out the first marker."""
+    file, still means "the code before (after) stays": models often leave out the first marker.
+    Not when the snippet ends one or two lines short of the file's end, inside a run of like
+    lines that ends the file (_cuts_run: the last import of a list, removed)."""
     implicit = SnippetLine("", "implicit")
     first_s, last_s = min(pairs), max(pairs)
     if not is_gap(items[-1]):
@@ -70,7 +72,8 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
         trail = sum(1 for i in items[last_s + 1:] if i.kind == "code")
         if after and not (trail >= 1 and (after <= EDGE_LINES or _edits_tail(items[last_s + 1:],
                                                                               onorm[pairs[last_s] + 1:])
-                                          or _ends_as_file(items, onorm))):
+                                          or _ends_as_file(items, onorm))) \
+                and not (trail == 0 and _cuts_run(items, pairs, last_s, orig, onorm)):
             items = [*items, implicit]
     if not is_gap(items[0]):
         before = sum(1 for n in onorm[: pairs[first_s]] if n)
@@ -83,6 +86,32 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
 
 
 _ENDING = 3
+_RUN = 3  # paired lines of a run the snippet shows before the lines it leaves out at the end
+_RUN_CUT = 2  # lines of that run it may leave out
+
+
+def _cuts_run(items: list[SnippetLine], pairs: dict[int, int], last_s: int, orig: list[str],
+              onorm: list[str]) -> bool:
+    """The snippet's last _RUN code lines are paired with consecutive original lines of one
+    indentation, and the file goes on after them, with no blank line, for at most _RUN_CUT lines
+    of the same indentation and the same first word (`from .text_collapse import ...` under
+    `from .text import text`), then ends: the snippet showed a run of imports or list items up to
+    its new end. A model that leaves out its last marker stops at the end of a definition, not a
+    line or two short of the end of a list. O(_RUN + _RUN_CUT)."""
+    code = [s for s in range(last_s + 1) if items[s].kind == "code"][-_RUN:]
+    if len(code) < _RUN or any(s not in pairs for s in code):
+        return False
+    olines = [pairs[s] for s in code]
+    if olines != list(range(olines[0], olines[0] + _RUN)):
+        return False
+    rest = onorm[olines[-1] + 1:]
+    while rest and not rest[-1]:
+        rest.pop()
+    width, word = indent_width(orig[olines[-1]]), onorm[olines[-1]].split(" ", 1)[0]
+    return 0 < len(rest) <= _RUN_CUT and all(
+        norm and not is_closer(norm) and norm.split(" ", 1)[0] == word
+        and indent_width(orig[olines[-1] + 1 + k]) == width for k, norm in enumerate(rest)) \
+        and all(indent_width(orig[o]) == width and onorm[o].split(" ", 1)[0] == word for o in olines)
 
 
 def _ends_as_file(items: list[SnippetLine], onorm: list[str]) -> bool:

@@ -466,3 +466,48 @@ struct SeqReader {
     assert ambiguous_block(al) == 1
     al.rebase(items, {1: 6, 2: 7, 3: 8, 4: 9, 5: 10, 6: 11, 8: at + 6, 10: at + 8})  # at tuple_variant
     assert ambiguous_block(al) is None  # (nothing further up holds the lines)
+
+
+INLINE_INIT = """\
+__all__ = (
+    "State",
+    "text",
+    "collapse",
+    "escape",
+)
+from .balance import pairs
+from .escape import escape
+from .state import State
+from .text import text
+from .collapse import collapse
+"""
+
+
+def test_a_snippet_ending_one_import_short_of_the_files_end_removes_that_import() -> None:
+    # markdown-it-py's rules_inline/__init__.py between two releases: the last import goes with
+    # its name in __all__; the snippet shows the import run up to its new end, no last marker
+    snippet = """\
+    # ... existing code ...
+    "text",
+    "escape",
+# ... existing code ...
+from .balance import pairs
+from .escape import escape
+from .state import State
+from .text import text
+"""
+    merged = apply(INLINE_INIT, snippet, filename="__init__.py").merged_code
+    assert merged == INLINE_INIT.replace('    "collapse",\n', "").replace("from .collapse import collapse\n", "")
+
+
+def test_a_snippet_ending_above_lines_of_another_kind_keeps_them() -> None:
+    # the snippet stops inside the import run, but the file goes on with other code: a left-out
+    # last marker, as models write them
+    original = INLINE_INIT + '__version__ = "1.0"\n'
+    snippet = """\
+# ... existing code ...
+from .escape import escape
+from .state import State
+from .text import text
+"""
+    assert apply(original, snippet, filename="__init__.py").merged_code == original

@@ -369,6 +369,12 @@ def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after:
     a = out[before][2]
     if a >= 0:  # an edited line paired with original line a: b keeps its blank lines
         edited = out[before][0].strip() != orig[a].strip()
+        if not edited and count == 0 and a + 1 < b - gap and not orig[a + 1].strip() \
+                and indent_width(orig[a]) >= indent_width(orig[b]):
+            # the code between a and b went (moved elsewhere or deleted) and the file set it off
+            # with blank lines on both sides: its two neighbours keep the file's blank line, which
+            # the snippet, gluing them, left out (models do not delete the blank line between methods)
+            return gap
         return gap if edited else count
     index = _previous_anchor(out, before)
     if index is None or out[index][2] >= b - gap:

@@ -511,3 +511,70 @@ from .state import State
 from .text import text
 """
     assert apply(original, snippet, filename="__init__.py").merged_code == original
+
+
+WRAPPER_RB = """\
+module Shop
+  class Wrapper
+    def close
+      return if @closed
+      @closed = true
+    end
+
+    # Whether the wrapper is closed.
+    def closed?
+      @closed
+    end
+
+    # Send other calls to the wrapped object.
+    def method_missing(name, *args, &block)
+      @inner.__send__(name, *args, &block)
+    end
+    ruby2_keywords(:method_missing)
+  end
+end
+"""
+
+
+def test_two_methods_the_snippet_glues_where_a_moved_one_left_keep_the_files_blank_line() -> None:
+    # rack's body_proxy.rb: method_missing moved above closed?, written right under close's `end`
+    # with no blank line; the file sets every method off with one
+    snippet = """\
+    # ... existing code ...
+      @closed = true
+    end
+    # Send other calls to the wrapped object.
+    def method_missing(name, *args, &block)
+      @inner.__send__(name, *args, &block)
+    end
+
+    # Whether the wrapper is closed.
+    def closed?
+      @closed
+    end
+    ruby2_keywords(:method_missing)
+  end
+end
+"""
+    expected = """\
+module Shop
+  class Wrapper
+    def close
+      return if @closed
+      @closed = true
+    end
+
+    # Send other calls to the wrapped object.
+    def method_missing(name, *args, &block)
+      @inner.__send__(name, *args, &block)
+    end
+
+    # Whether the wrapper is closed.
+    def closed?
+      @closed
+    end
+    ruby2_keywords(:method_missing)
+  end
+end
+"""
+    assert apply(WRAPPER_RB, snippet, filename="wrapper.rb").merged_code == expected

@@ -91,6 +91,9 @@ class Spacing:
             # mend), one written with a doubled blank line gets one.
             moved = self._original_index(out[head][0])
             written = after - before - 1
+            first = self._original_index(text)
+            if written == 0 and first is not None and first > 0 and self.orig[first - 1].strip() == prev_norm:
+                return None  # moved code that glues the two as the file does (`},` and the next key)
             if moved is not None:
                 # moved here, it brings its spacing: packed where it was, or as the snippet writes
                 own = self._moved_gap(moved, width)

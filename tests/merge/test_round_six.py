@@ -578,3 +578,57 @@ module Shop
 end
 """
     assert apply(WRAPPER_RB, snippet, filename="wrapper.rb").merged_code == expected
+
+
+PRESET_JS = """\
+(function () {
+  'use strict';
+
+  var builder = makeBuilder();
+  function labelPlugin(_ref) {
+    var t = _ref.types;
+    return {
+      visitor: {
+        ExportDefault: function ExportDefault(nodePath) {
+          nodePath.replace(builder(nodePath.node));
+        },
+        Declarator: function Declarator(path) {
+          path.insertAfter(t.label(path.node));
+        }
+      }
+    };
+  }
+
+  var other = makeBuilder();
+  function refreshPlugin(_ref) {
+    return { visitor: {} };
+  }
+
+  function preset(_, options) {
+    return { plugins: [labelPlugin, refreshPlugin] };
+  }
+
+  return preset;
+})();
+"""
+
+
+def test_moved_code_keeps_the_lines_it_glues_as_the_file_does() -> None:
+    # jotai's babel preset: a plugin moved below the preset; its object's keys follow `},` with
+    # no blank line, in the file as in the snippet
+    moved = PRESET_JS[PRESET_JS.index("  function labelPlugin"):PRESET_JS.index("  var other")]
+    snippet = """\
+  var builder = makeBuilder();
+  var other = makeBuilder();
+  function refreshPlugin(_ref) {
+// ... existing code ...
+  function preset(_, options) {
+    return { plugins: [labelPlugin, refreshPlugin] };
+  }
+
+""" + moved + """\
+  return preset;
+// ... existing code ...
+"""
+    expected = PRESET_JS.replace(moved, "").replace("  return preset;", moved + "  return preset;")
+    assert apply(PRESET_JS, snippet, filename="preset.js").merged_code == expected

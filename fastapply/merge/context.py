@@ -159,7 +159,7 @@ def _edits_up_to(al: Aligner, block: list[int], run: list[tuple[int, int]], hi: 
     if len(rest) == len(between) or all(is_comment(al.onorm[o]) for o in between) \
             and all(is_comment(al.snorm[s]) for s in rest):
         return True  # (a comment rewritten into fewer or more lines takes nothing else with it)
-    if _edits_dropping_comments(al, rest, between):
+    if edits_dropping_comments(al, rest, between):
         return True
     # fewer original lines, the first split after its opening bracket (`searchpath: t.Union[`, then
     # the rest of a long annotation over more lines): what the snippet shows replaces them
@@ -168,7 +168,7 @@ def _edits_up_to(al: Aligner, block: list[int], run: list[tuple[int, int]], hi: 
         and al.onorm[between[0]].startswith(first)
 
 
-def _edits_dropping_comments(al: Aligner, rest: list[int], between: list[int]) -> bool:
+def edits_dropping_comments(al: Aligner, rest: list[int], between: list[int]) -> bool:
     """True when the original lines up to the anchor are the new lines' old versions, in order and
     one for one, with only comment lines besides (`found = self._exclude(p)` and the commented-out
     code under it became `self._exclude(p)`): the new lines replace all of them. O(len(between))

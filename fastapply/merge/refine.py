@@ -10,7 +10,7 @@ from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import extract
 
 from ..deadline import check_deadline
-from .context import condition_over_body, ends_before_whole_blocks
+from .context import condition_over_body, edits_dropping_comments, ends_before_whole_blocks
 from .lines import DROPPED_STUBS, call_inside_call, continues_block, header_key, indent_width, is_closer, is_trivial
 from .segments import GAP_KINDS, is_gap
 from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, rewrites, similarity, \
@@ -263,7 +263,24 @@ def isolated_common(al: Aligner, s: int, o: int) -> bool:
                                                      and _before_deleted_blocks(al, s, o, s2, o2)):
                     return False
             s2 += step
-    return not any(_runs_to_distinct(al, s, o, step) for step in (-1, 1))
+    return not any(_runs_to_distinct(al, s, o, step) for step in (-1, 1)) and not _edits_to_anchor(al, s, o)
+
+
+def _edits_to_anchor(al: Aligner, s: int, o: int) -> bool:
+    """The snippet lines after (s, o) up to the next pair, a distinctive line, are the old
+    versions' edits with only commented-out lines of the original dropped besides (`for p in
+    patterns:`, then `self._exclude(p)` for `found = self._exclude(p)` and the comments under
+    it, then the next `elif`): the common line is the edited block's head. O(lines up to the
+    next pair)."""
+    s2 = s + 1
+    while s2 < len(al.items) and s2 not in al.markers and s2 not in al.pairs:
+        s2 += 1
+    o2 = al.pairs.get(s2)
+    if o2 is None or o2 <= o or al.strivial[s2] or len(al.opos.get(al.snorm[s2], ())) >= 3:
+        return False
+    rest = [k for k in range(s + 1, s2) if al.snorm[k]]
+    between = [k for k in range(o + 1, o2) if al.onorm[k]]
+    return bool(rest) and edits_dropping_comments(al, rest, between)
 
 
 def _runs_to_distinct(al: Aligner, s: int, o: int, step: int) -> bool:

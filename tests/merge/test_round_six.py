@@ -632,3 +632,59 @@ def test_moved_code_keeps_the_lines_it_glues_as_the_file_does() -> None:
 """
     expected = PRESET_JS.replace(moved, "").replace("  return preset;", moved + "  return preset;")
     assert apply(PRESET_JS, snippet, filename="preset.js").merged_code == expected
+
+
+RULES_PY = """\
+class Rules:
+    def run(self, action, names, folder):
+        if action == 'add':
+            for name in names:
+                if not self._add(name):
+                    log.warning('nothing added for %r', name)
+
+        elif action == 'drop':
+            for name in names:
+                found = self._drop(name, exact=True)
+                #if not found:
+                #    log.warning('nothing dropped for %r', name)
+
+        elif action == 'add-tree':
+            for name in names:
+                if not self._add(name, under=folder):
+                    log.warning('nothing added for %r under %r',
+                                name, folder)
+
+        elif action == 'drop-tree':
+            for name in names:
+                found = self._drop(name, under=folder)
+                #if not found:
+                #    log.warning('nothing dropped for %r under %r',
+                #                name, folder)
+
+        elif action == 'prune':
+            self._prune(folder)
+"""
+
+
+def test_a_common_line_heading_an_edit_that_drops_commented_out_code_is_that_blocks_head() -> None:
+    # distlib's manifest.py between two releases: `found = ...` and the commented-out warning
+    # under it became a bare call; the snippet shows the loop's common `for` line above the edit
+    snippet = """\
+        elif action == 'add-tree':
+            for name in names:
+                if not self._add(name, under=folder):
+            # ... rest of the code ...
+            for name in names:
+                self._drop(name, under=folder)
+
+        elif action == 'prune':
+            # ... rest of the code ...
+"""
+    old = """\
+                found = self._drop(name, under=folder)
+                #if not found:
+                #    log.warning('nothing dropped for %r under %r',
+                #                name, folder)
+"""
+    expected = RULES_PY.replace(old, "                self._drop(name, under=folder)\n")
+    assert apply(RULES_PY, snippet, filename="rules.py").merged_code == expected

@@ -37,7 +37,10 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
     # new top-level lines after the last pair (lines inside its block do not reach the file's end)
     trail = sum(1 for i in items[last_s + 1:] if i.kind == "code" and indent_width(i.text) <= base)
     # a file's leading comment (licence, shebang, mode line) is never what new code replaces
-    cut_head = before == 0 or (lead >= 1 and before <= EDGE_LINES
+    # (new definitions above the first paired one, a marker assumed between, are no new head: a
+    # helper written above the function that calls it goes there, under the file's imports)
+    separate = any(is_gap(i) for i in items[next(k for k, i in enumerate(items) if i.kind == "code"):first_s])
+    cut_head = before == 0 or (lead >= 1 and before <= EDGE_LINES and not separate
                                and not all(n.startswith(_COMMENT_STARTS) for n in onorm[:first_o] if n))
     cut_tail = after == 0 or (trail >= 1 and after <= EDGE_LINES)
     total = sum(1 for n in onorm if n)

@@ -688,3 +688,38 @@ def test_a_common_line_heading_an_edit_that_drops_commented_out_code_is_that_blo
 """
     expected = RULES_PY.replace(old, "                self._drop(name, under=folder)\n")
     assert apply(RULES_PY, snippet, filename="rules.py").merged_code == expected
+
+
+SAME_JS = """\
+import React from 'react';
+
+function same(a, b) {
+  if (Object.is(a, b)) {
+    return true;
+  }
+  return false;
+}
+
+export { same };
+"""
+
+
+def test_a_new_helper_above_the_first_function_of_a_snippet_without_markers_stays_under_the_imports() -> None:
+    # zustand's shallow.js: a helper extracted above the function that calls it, the whole
+    # function shown, no markers; the file's import above them stays first
+    snippet = """\
+function logStep(message) {
+  console.debug(message);
+}
+
+function same(a, b) {
+  logStep('same');
+  if (Object.is(a, b)) {
+    return true;
+  }
+  return false;
+}
+"""
+    expected = SAME_JS.replace("function same(a, b) {\n", "function logStep(message) {\n  console.debug(message);\n}\n\n"
+                               "function same(a, b) {\n  logStep('same');\n")
+    assert apply(SAME_JS, snippet, filename="same.js").merged_code == expected

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from itertools import zip_longest
 
 import msgspec
@@ -192,7 +194,7 @@ def _assume_markers(items: list[SnippetLine]) -> list[SnippetLine]:
     starts: set[int] = set()
     for index, item in enumerate(items):
         if item.kind == "code" and len(item.text) - len(item.text.lstrip()) == base \
-                and header_key(item.norm) is not None:
+                and header_key(item.norm) is not None and not _FORWARD_DECLARATION.match(item.norm):
             first = index
             while first > 0 and items[first - 1].kind == "code" and _is_preamble(items[first - 1], base):
                 first -= 1
@@ -209,6 +211,10 @@ def _assume_markers(items: list[SnippetLine]) -> list[SnippetLine]:
         result.append(item)
     result.append(implicit)
     return result
+
+
+# `class Value;`: names a type defined elsewhere; a list of them is one block, edited as such
+_FORWARD_DECLARATION = re.compile(r"^(?:class|struct|enum|union)\s+[\w:]+\s*;$")
 
 
 def _is_preamble(item: SnippetLine, base: int) -> bool:

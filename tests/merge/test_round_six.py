@@ -723,3 +723,38 @@ function same(a, b) {
     expected = SAME_JS.replace("function same(a, b) {\n", "function logStep(message) {\n  console.debug(message);\n}\n\n"
                                "function same(a, b) {\n  logStep('same');\n")
     assert apply(SAME_JS, snippet, filename="same.js").merged_code == expected
+
+
+FORWARDS_H = """\
+namespace Shop {
+
+// cart.h
+class Cart;
+class CartBuilder;
+
+// item.h
+using ItemId = unsigned int;
+class StaticName;
+class Path;
+class PathPart;
+class Item;
+class ItemIterator;
+
+} // namespace Shop
+"""
+
+
+def test_forward_declarations_are_one_block_of_a_snippet_without_markers() -> None:
+    # jsoncpp's forwards.h: three declarations rewritten in a row; `class Path;` is no definition
+    # that a marker would be assumed above, keeping the old three next to the new
+    snippet = """\
+// item.h
+using ItemId = unsigned int;
+class Buffer;
+class Record;
+class PathPart;
+class Item;
+class ItemIterator;
+"""
+    expected = FORWARDS_H.replace("class StaticName;\nclass Path;\n", "class Buffer;\nclass Record;\n")
+    assert apply(FORWARDS_H, snippet, filename="forwards.h").merged_code == expected

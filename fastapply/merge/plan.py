@@ -15,6 +15,7 @@ from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail, better_copy, copied_tail
 from .ends import extend_tails, uncross
 from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
+from .datakeys import check_duplicate_keys
 from .defmatch import DefIndex
 from .deletions import deletions
 from .edges import open_edges, settle_edges
@@ -118,6 +119,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     check_markers(norms, spliced.lines, spliced.snippet_rows)
     check_provenance(aligner, spliced, drop, suspects)
     check_copies(spliced, defs)
+    check_duplicate_keys(spec.name if spec is not None else None, aligner, spliced)
     check_empty_blocks(spec, spliced, items, orig)
     if explicit and _same_code(spliced.lines, orig) and ambiguous_context(aligner) is not None:
         _fail_no_change(code)

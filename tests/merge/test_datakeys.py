@@ -1,0 +1,76 @@
+"""The YAML duplicate-key check (fastapply/merge/datakeys.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fastapply import ApplyError, apply
+from fastapply.merge.datakeys import duplicate_rows
+
+WORKFLOW = """\
+name: CI
+
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: cargo check
+
+  done:
+    name: all finished
+    needs: [check]
+
+    steps:
+      - name: Mark the job as successful
+        run: exit 0
+"""
+
+
+def test_duplicate_rows_reads_mappings_list_items_and_block_scalars() -> None:
+    lines = """\
+a:
+  b: 1
+  c: |
+    b: 2
+    d: 3
+  d: 4
+  e:
+    - name: x
+      run: y
+    - name: z
+      run: w
+      name: q
+  b: 5
+""".split("\n")
+    # `name` twice in the second list item, `b` twice under `a`; not the block scalar's text,
+    # not `name` across two items, not `d` (once as a key, once inside the scalar)
+    assert duplicate_rows(lines) == [(9, 11), (1, 12)]
+    assert duplicate_rows(WORKFLOW.split("\n")) == []
+
+
+def test_an_edited_list_record_read_as_a_second_steps_key_is_refused() -> None:
+    # itertools' ci.yml: the step's name edited, shown under the job's common `steps:` line,
+    # with the step's unchanged `run:` line; read as a new record it needs a second `steps:`
+    snippet = """\
+    # ... rest of the code ...
+    steps:
+      - name: 30
+        run: exit 0
+"""
+    with pytest.raises(ApplyError) as error:
+        apply(WORKFLOW, snippet, filename="ci.yml")
+    assert error.value.code == "ambiguous_anchor"
+    assert "'steps' a second time" in error.value.message and error.value.line == 2
+
+
+def test_a_new_step_shown_after_the_last_one_merges() -> None:
+    snippet = """\
+    # ... rest of the code ...
+      - name: Mark the job as successful
+        run: exit 0
+      - name: Report
+        run: echo done
+"""
+    merged = apply(WORKFLOW, snippet, filename="ci.yml").merged_code
+    assert merged == WORKFLOW + "      - name: Report\n        run: echo done\n"

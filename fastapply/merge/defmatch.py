@@ -158,7 +158,9 @@ class DefinitionMatch:
 
     def _by_similarity(self, snorm: list[str], onorm: list[str]) -> None:
         defined_o = {d.name for d in self.original}
-        defined_s = {d.name for d in self.snippet}
+        # (a name the snippet defines in a pair with one original definition says nothing of the
+        # others of that name: Go's `func WriteJSON` beside the method `(c *Conn) WriteJSON`)
+        defined_s = {d.name for s, d in enumerate(self.snippet) if s not in self.pairs}
         new = [s for s, d in enumerate(self.snippet) if s not in self.pairs and d.name not in defined_o
                and _evidence(snorm, d) >= _MIN_BODY_LINES]
         if not new:

@@ -758,3 +758,48 @@ class ItemIterator;
 """
     expected = FORWARDS_H.replace("class StaticName;\nclass Path;\n", "class Buffer;\nclass Record;\n")
     assert apply(FORWARDS_H, snippet, filename="forwards.h").merged_code == expected
+
+
+JSON_GO = """\
+package socket
+
+// SendJSON writes the JSON encoding of v as a message.
+//
+// Deprecated: Use c.SendJSON instead.
+func SendJSON(c *Conn, v interface{}) error {
+	return c.SendJSON(v)
+}
+
+// SendJSON writes the JSON encoding of v as a message.
+//
+// It encodes v with encoding/json.
+func (c *Conn) SendJSON(v interface{}) error {
+	w, err := c.NextWriter(TextMessage)
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(w).Encode(v)
+}
+"""
+
+
+def test_a_renamed_go_function_whose_old_name_a_method_keeps_is_a_rename() -> None:
+    # gorilla/websocket's json.go: the function SendJSON renamed while the method (c *Conn)
+    # SendJSON, another namespace, keeps the name; read as new, the old function stayed
+    snippet = """\
+// SendJSON writes the JSON encoding of v as a message.
+//
+// Deprecated: Use c.SendJSON instead.
+func SendJSONImpl(c *Conn, v interface{}) error {
+	return c.SendJSON(v)
+}
+
+// SendJSON writes the JSON encoding of v as a message.
+// ... existing code ...
+func (c *Conn) SendJSON(v interface{}) error {
+	panic("not supported")
+}
+"""
+    body = JSON_GO[JSON_GO.index("\tw, err"):JSON_GO.rindex("}")]
+    expected = JSON_GO.replace("func SendJSON(c", "func SendJSONImpl(c").replace(body, '\tpanic("not supported")\n')
+    assert apply(JSON_GO, snippet, filename="json.go").merged_code == expected

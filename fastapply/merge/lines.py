@@ -223,8 +223,9 @@ def block_end(lines: list[str], norms: list[str], start: int, stop: int, skip: s
             continue  # (a deeper line is passed over whatever it is: its width is the cheap test)
         closer = is_closer(norm)  # (asked once: continues_block's own test, and the answer below)
         if norm == "{" or norm in _ACCESS_LABELS or closer and norm.endswith(("{", ":")) \
-                and not norm.startswith("end") or is_directive(norm):
-            continue  # (continues_block, inline)
+                and not norm.startswith("end") or is_directive(norm) \
+                or norm.startswith(_CLAUSE_WORDS) and _CLAUSE.match(norm):
+            continue  # (continues_block, inline: Ruby's `rescue` in a method goes on to its `end`)
         if width < base:
             return None
         return index if closer else None

@@ -803,3 +803,69 @@ func (c *Conn) SendJSON(v interface{}) error {
     body = JSON_GO[JSON_GO.index("\tw, err"):JSON_GO.rindex("}")]
     expected = JSON_GO.replace("func SendJSON(c", "func SendJSONImpl(c").replace(body, '\tpanic("not supported")\n')
     assert apply(JSON_GO, snippet, filename="json.go").merged_code == expected
+
+
+OPTIONS_RB = """\
+require 'shop/option'
+
+module Shop
+  # Example:
+  #
+  #   Shop.parse(%w[--name x])
+  def self.parse(items)
+    Parser.new.parse(items)
+  end
+
+  # Example:
+  #
+  #   Shop.option_defined?(:omg) #=> false
+  #
+  # Returns true if an option is defined.
+  def self.option_defined?(name)
+    const_defined?(option_name(name.to_s))
+  rescue NameError
+    # not a constant name: never defined
+    false
+  end
+
+  # Example:
+  #
+  #   Shop.option_name("string") #=> "StringOption"
+  def self.option_name(s)
+    s.capitalize + "Option"
+  end
+end
+"""
+
+
+def test_a_method_with_a_rescue_clause_ends_at_its_end_not_at_the_rescue() -> None:
+    # slop.rb: a body with `rescue` rewritten, the comment line after the method's `end` shown
+    # before a marker; the `end` pairs with the method's own, so the comment is context
+    snippet = """\
+require 'set'
+require 'shop/option'
+  # ... existing code ...
+  #   Shop.option_defined?(:omg) #=> false
+  #
+  # Returns true if an option is defined.
+  def self.option_defined?(name)
+    warn "not supported here"
+    nil
+  end
+
+  # Example:
+  # ... existing code ...
+"""
+    old = "    const_defined?(option_name(name.to_s))\n  rescue NameError\n    # not a constant name: never defined\n    false\n"
+    assert old in OPTIONS_RB
+    expected = "require 'set'\n" + OPTIONS_RB.replace(old, '    warn "not supported here"\n    nil\n')
+    assert apply(OPTIONS_RB, snippet, filename="options.rb").merged_code == expected
+
+
+def test_block_end_passes_over_a_rescue_clause_at_the_methods_depth() -> None:
+    from fastapply.merge.lines import block_end
+
+    lines = OPTIONS_RB.rstrip("\n").split("\n")
+    header = lines.index("  def self.option_defined?(name)")
+    end = block_end(lines, normalize_all(lines), header, len(lines))
+    assert end is not None and lines[end] == "  end" and lines[end - 1] == "    false"

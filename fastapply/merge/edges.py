@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .lines import block_extent, indent_width, is_closer, is_trivial, opens_block
+from .lines import block_extent, header_key, indent_width, is_closer, is_trivial, opens_block
 from .segments import SnippetLine, is_gap
 from .similar import FUZZY_MIN, similarity
 from .whole import WHOLE_SHARE
@@ -75,7 +75,8 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
         trail = sum(1 for i in items[last_s + 1:] if i.kind == "code")
         if after and not (trail >= 1 and (after <= EDGE_LINES or _edits_tail(items[last_s + 1:],
                                                                               onorm[pairs[last_s] + 1:])
-                                          or _ends_as_file(items, onorm))) \
+                                          or _ends_as_file(items, onorm)
+                                          or _shows_last_definition(items[last_s + 1:], onorm))) \
                 and not (trail == 0 and _cuts_run(items, pairs, last_s, orig, onorm)):
             items = [*items, implicit]
     if not is_gap(items[0]):
@@ -124,6 +125,19 @@ def _ends_as_file(items: list[SnippetLine], onorm: list[str]) -> bool:
     mine = [item.norm for item in items if item.kind == "code"][-_ENDING:]
     theirs = [n for n in onorm[-4 * _ENDING:] if n][-_ENDING:]
     return len(mine) == _ENDING and mine == theirs and not all(is_closer(n) or is_trivial(n) for n in mine)
+
+
+def _shows_last_definition(trail: list[SnippetLine], onorm: list[str]) -> bool:
+    """The header of the file's last definition is among the snippet's unpaired last lines, its
+    block shown whole up to its closing line: the definitions there were moved or rewritten, the
+    snippet reaches the file's end (what it leaves out between them went). O(n + len(trail))."""
+    last = next((o for o in range(len(onorm) - 1, -1, -1) if onorm[o] and header_key(onorm[o]) is not None
+                 and opens_block(onorm[o])), None)
+    if last is None or any(is_gap(item) for item in trail):
+        return False
+    closer = next((n for n in reversed(onorm) if n), "")
+    shown = [item.norm for item in trail if item.kind == "code"]
+    return onorm[last] in shown and is_closer(closer) and closer in shown[shown.index(onorm[last]):]
 
 
 def _edits_tail(trail: list[SnippetLine], tail: list[str]) -> bool:

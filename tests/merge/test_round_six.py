@@ -869,3 +869,87 @@ def test_block_end_passes_over_a_rescue_clause_at_the_methods_depth() -> None:
     header = lines.index("  def self.option_defined?(name)")
     end = block_end(lines, normalize_all(lines), header, len(lines))
     assert end is not None and lines[end] == "  end" and lines[end - 1] == "    false"
+
+
+TODOS_GO = """\
+package main
+
+type todosResource struct{}
+
+// Routes creates a router for the todos resource
+func (rs todosResource) Routes() string {
+	r := newRouter()
+	// r.Use() // some middleware
+
+	r.get("/", rs.List)
+	r.post("/", rs.Create)
+	r.route("/{id}", func(r Router) {
+		r.get("/", rs.Get)
+		r.put("/", rs.Update)
+		r.delete("/", rs.Delete)
+		r.get("/sync", rs.Sync)
+	})
+
+	return r.String()
+}
+
+func (rs todosResource) List(w Writer) {
+	w.Write("todos list")
+}
+
+func (rs todosResource) Create(w Writer) {
+	w.Write("todos create")
+}
+
+func (rs todosResource) Get(w Writer) {
+	w.Write("todo get")
+}
+
+func (rs todosResource) Update(w Writer) {
+	w.Write("todo update")
+}
+
+func (rs todosResource) Delete(w Writer) {
+	w.Write("todo delete")
+}
+
+func (rs todosResource) Sync(w Writer) {
+	w.Write("todo sync")
+}
+"""
+
+
+def test_a_snippet_showing_the_files_last_definition_among_moved_ones_reaches_the_files_end() -> None:
+    # go-chi's todos.go: Routes rewritten, Update moved to the end, Create left out; no last
+    # marker, and the file's last function (Sync) is shown whole: the snippet reaches the end
+    snippet = """\
+// ... existing code ...
+type todosResource struct{}
+
+// Routes creates a router for the todos resource
+func (rs todosResource) Routes() string {
+	panic("not supported")
+}
+
+func (rs todosResource) List(w Writer) {
+	w.Write("todos list")
+}
+
+func (rs todosResource) Get(w Writer) {
+	w.Write("todo get")
+}
+
+func (rs todosResource) Delete(w Writer) {
+	w.Write("todo delete")
+}
+
+func (rs todosResource) Sync(w Writer) {
+	w.Write("todo sync")
+}
+
+func (rs todosResource) Update(w Writer) {
+	w.Write("todo update")
+}
+"""
+    expected = "package main\n\n" + snippet.split("\n", 1)[1]
+    assert apply(TODOS_GO, snippet, filename="todos.go").merged_code == expected

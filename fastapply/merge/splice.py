@@ -339,9 +339,12 @@ def _moved_gap(out: list[tuple[str, str, int, int]], before: int, after: int, mo
     if s not in moved or out[before][1] == EMPTY or opens_block(out[before][0].strip()):
         return count
     a = out[before][2]
-    if shown == 0 and 0 <= a < len(orig) - 1 and orig[a + 1].strip() and not is_closer(orig[a + 1].strip()):
-        return 0  # glued to a line the file glues to the code after it: the snippet spaces it as the file
     gap, firm = moved[s]
+    if shown == 0 and 0 <= a < len(orig) - 1 and orig[a + 1].strip() and not is_closer(orig[a + 1].strip()) \
+            and not (firm and is_closer(out[before][0].strip())):
+        # glued to a line the file glues to the code after it: the snippet spaces it as the file
+        # (not after a sibling's closing line, when its siblings agree on their spacing)
+        return 0
     return gap if firm or shown == 0 else count
 
 

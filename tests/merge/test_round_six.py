@@ -953,3 +953,50 @@ func (rs todosResource) Update(w Writer) {
 """
     expected = "package main\n\n" + snippet.split("\n", 1)[1]
     assert apply(TODOS_GO, snippet, filename="todos.go").merged_code == expected
+
+
+RESULT_RB = """\
+class Result
+  # Returns the options that were used.
+  def used_options
+    parser.used_options
+  end
+
+  # Returns the options that were not used.
+  def unused_options
+    parser.unused_options
+  end
+
+  # Returns a hash of the options.
+  def to_hash
+    Hash[options.map { |o| [o.key, o.value] }]
+  end
+  alias to_h to_hash
+end
+"""
+
+
+def test_a_moved_method_glued_under_a_siblings_end_gets_the_siblings_blank_line() -> None:
+    # slop's result.rb: unused_options moved below to_hash, written right under its `end`, which
+    # the file glues to an `alias` line; every method is set off by one blank line
+    snippet = """\
+class Result
+  # Returns the options that were used.
+  def used_options
+    parser.used_options
+  end
+
+  # Returns a hash of the options.
+  def to_hash
+    Hash[options.map { |o| [o.key, o.value] }]
+  end
+  # Returns the options that were not used.
+  def unused_options
+    parser.unused_options
+  end
+  alias to_h to_hash
+  # ... existing code ...
+"""
+    moved = "  # Returns the options that were not used.\n  def unused_options\n    parser.unused_options\n  end\n"
+    expected = RESULT_RB.replace(moved + "\n", "").replace("  end\n  alias", "  end\n\n" + moved + "  alias")
+    assert apply(RESULT_RB, snippet, filename="result.rb").merged_code == expected

@@ -329,6 +329,9 @@ def _unedited_near(out: list[tuple[str, str, int, int]], index: int, step: int, 
     return True
 
 
+_COMMENT_ENDS = ("]]", "]=", "*/", "-->")  # closing lines of comments, not of code blocks
+
+
 def _moved_gap(out: list[tuple[str, str, int, int]], before: int, after: int, moved: dict[int, tuple[int, bool]],
                count: int, shown: int, orig: list[str]) -> int:
     """The blank lines between out[before] and out[after] when out[after] is a moved definition's
@@ -341,7 +344,7 @@ def _moved_gap(out: list[tuple[str, str, int, int]], before: int, after: int, mo
     a = out[before][2]
     gap, firm = moved[s]
     if shown == 0 and 0 <= a < len(orig) - 1 and orig[a + 1].strip() and not is_closer(orig[a + 1].strip()) \
-            and not (firm and is_closer(out[before][0].strip())):
+            and not (firm and is_closer(above := out[before][0].strip()) and not above.startswith(_COMMENT_ENDS)):
         # glued to a line the file glues to the code after it: the snippet spaces it as the file
         # (not after a sibling's closing line, when its siblings agree on their spacing)
         return 0

@@ -39,6 +39,7 @@ class Spacing:
         self._most: dict[int | None, int] = {}
         self._lines: dict[str, int] | None = None
         self._strings: list[bool] | None = None  # per original line: starts inside a """ string
+        self._single: int | None = None  # (single_after_blocks)
 
     def before_new(self, out: list[tuple[str, str, int, int]], before: int, after: int) -> int | None:
         """For the blank run between out[before] and out[after]: when out[after] starts a new
@@ -262,6 +263,20 @@ class Spacing:
                 key = text.strip()
                 self._lines[key] = -1 if key in self._lines else index
         return self._lines.get(line.strip())
+
+    def single_after_blocks(self) -> int:
+        """How many times the original puts one blank line between an indented line and top-level
+        code that is no definition (`tests.append(f)` under `def f`): its own habit there, which a
+        snippet's two blank lines do not overrule when it has more than the one place being
+        merged. O(n) once."""
+        if self._single is None:
+            self._single = 0
+            for index in range(2, len(self.orig)):
+                line = self.orig[index]
+                if line[:1].strip() and not self.orig[index - 1].strip() and self.orig[index - 2][:1].isspace() \
+                        and self.orig[index - 2].strip() and not pep8_gap(line) and not is_closer(line.strip()):
+                    self._single += 1
+        return self._single
 
     def most(self, width: int | None = None) -> int:
         """The longest run of blank lines in the original (more is a slip of the snippet's), or,

@@ -1000,3 +1000,86 @@ class Result
     moved = "  # Returns the options that were not used.\n  def unused_options\n    parser.unused_options\n  end\n"
     expected = RESULT_RB.replace(moved + "\n", "").replace("  end\n  alias", "  end\n\n" + moved + "  alias")
     assert apply(RESULT_RB, snippet, filename="result.rb").merged_code == expected
+
+
+SEARCH_PY = """\
+import logging
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from site.config import Config
+    from site.util.templates import Context
+
+log = logging.getLogger(__name__)
+
+
+class SearchPlugin:
+    \"\"\"Add a search feature.\"\"\"
+
+    def on_config(self, config):
+        return config
+
+
+def build(config):
+    return SearchPlugin().on_config(config)
+"""
+
+
+def test_two_blank_lines_before_top_level_code_after_a_block_stand_where_the_file_has_no_habit_there() -> None:
+    # mkdocs' search plugin between two releases: an import under `if TYPE_CHECKING:` edited and
+    # PEP 8's two blank lines written before `log = ...`; the file uses two before its top-level
+    # definitions and has no other place where one blank line follows a block
+    snippet = """\
+# ...
+if TYPE_CHECKING:
+    from site.config import Config
+    from site.utils.templates import Context
+
+
+log = logging.getLogger(__name__)
+# ...
+"""
+    expected = SEARCH_PY.replace("site.util.templates import Context\n\n", "site.utils.templates import Context\n\n\n")
+    assert apply(SEARCH_PY, snippet, filename="search.py").merged_code == expected
+
+
+SOUNDS_PY = """\
+tests = []
+
+
+def test_aiff(h, f):
+    \"\"\"AIFF file\"\"\"
+    return h.startswith(b'FORM')
+
+tests.append(test_aiff)
+
+
+def test_svx(h, f):
+    \"\"\"8SVX file\"\"\"
+    return h[8:12] == b'8SVX'
+
+tests.append(test_svx)
+
+
+def test_sndt(h, f):
+    \"\"\"SNDT file\"\"\"
+    return h.startswith(b'SOUND')
+
+tests.append(test_sndt)
+"""
+
+
+def test_a_file_that_puts_one_blank_line_after_its_functions_keeps_it_under_a_rewritten_one() -> None:
+    # the stdlib's sndhdr: every test function is followed by one blank line and its
+    # `tests.append`; a rewritten one written with PEP 8's two keeps the file's one
+    snippet = """\
+# ... existing code ...
+def test_svx(h, f):
+    return None
+
+
+tests.append(test_svx)
+# ... existing code ...
+"""
+    expected = SOUNDS_PY.replace("    \"\"\"8SVX file\"\"\"\n    return h[8:12] == b'8SVX'\n", "    return None\n")
+    assert apply(SOUNDS_PY, snippet, filename="sounds.py").merged_code == expected

@@ -269,3 +269,55 @@ def copied_tail(al: Aligner) -> int | None:
         if below and _whole_blocks(al, al.pairs[p], below[0]):
             return s
     return None
+
+
+_SPARE_MIN = 2  # context lines that must fit right above the anchor for the reading that deletes nothing
+
+
+def needless_deletion(al: Aligner) -> int | None:
+    """Two adjacent pairs with no marker between them that drop a definition of the original
+    (the drop reads as a deletion), while the snippet's lines from the marker before them up to
+    the second pair also fit right above that pair's line, line for line with the original
+    there (the snippet's other lines new code between them) and at the same depth: that reading
+    deletes nothing (astroid's brain_typing.py: two `func_to_add = ...` copies; the one right
+    above the next function, at the snippet's own depth, was meant). Returns the first snippet
+    line after the marker, or None. O(pairs + the lines walked)."""
+    order = sorted(al.pairs)
+    for a, b in zip(order, order[1:]):
+        oa, ob = al.pairs[a], al.pairs[b]
+        if ob - oa < 4 or al._marker_between(a, b) or not _drops_definition(al, oa, ob):
+            continue
+        marker = next((m for m in range(a, -1, -1) if m in al.markers), None)
+        if marker is None:
+            continue
+        code = [s for s in range(marker + 1, b) if al.snorm[s]]
+        if _fits_above(al, code, b, ob):
+            return code[0]
+    return None
+
+
+def _drops_definition(al: Aligner, oa: int, ob: int) -> bool:
+    """An original line strictly between oa and ob that opens a definition and did not move away."""
+    return any(al.onorm[o] and al.o_opens(o) and al.key_of(al.onorm[o]) is not None
+               and not al.moved_between(o - 1, o + 1) for o in range(oa + 1, ob))
+
+
+def _fits_above(al: Aligner, code: list[int], b: int, ob: int) -> bool:
+    """The snippet lines `code` (all before b) stand right above original line ob, walked
+    upwards: every original code line met is the next of them at b's relative depth (snippet
+    lines that match none are new code), up to the first of them; at least _SPARE_MIN telling
+    lines matched, and the first one among them, at another line than the merge pairs it with."""
+    o, matched = ob - 1, 0
+    for s in reversed(code):
+        while o >= 0 and not al.onorm[o]:
+            o -= 1
+        if o < 0:
+            return False
+        if al.onorm[o] == al.snorm[s] and al.owidth[o] - al.owidth[ob] == al.swidth[s] - al.swidth[b]:
+            if s == code[0] and al.pairs.get(s) == o:
+                return False  # the merge's own reading: no other place
+            matched += 0 if is_trivial(al.snorm[s]) else 1
+            o -= 1
+        elif s == code[0]:
+            return False  # the first context line must be where this reading puts it
+    return matched >= _SPARE_MIN

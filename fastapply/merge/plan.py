@@ -12,7 +12,8 @@ from ..deadline import check_deadline
 from ..errors import ErrorCode, MergeError, ValidationError
 from ..languages import LanguageSpec
 from .anchor import Aligner
-from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail, better_copy, copied_tail
+from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail, better_copy, copied_tail, \
+    needless_deletion
 from .ends import extend_tails, uncross
 from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
 from .datakeys import check_duplicate_keys
@@ -125,6 +126,8 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         _fail_no_change(code)
     if explicit and (line := ambiguous_block(aligner)) is not None:
         _fail_ambiguous_context(items[line])
+    if explicit and (line := needless_deletion(aligner)) is not None:
+        _fail_needless_deletion(items[line])
     if explicit and (line := ambiguous_tail(aligner)) is not None:
         _fail_ambiguous_context(items[line], below=True)
     if explicit and (line := better_copy(aligner)) is not None:
@@ -330,6 +333,15 @@ def _fail_ambiguous_context(item: SnippetLine, below: bool = False) -> None:
         f"the context lines from snippet line {item.number} ({item.text.strip()!r}) occur twice, and "
         "between the two places there is only whole code that the snippet might mean to delete. Add "
         f"a distinctive unchanged line {where}",
+        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _fail_needless_deletion(item: SnippetLine) -> None:
+    raise MergeError(
+        f"the lines from snippet line {item.number} ({item.text.strip()!r}) up to the next unchanged "
+        "anchor fit two places: where the merge puts them, deleting whole definitions before that "
+        "anchor, and right above the anchor, deleting nothing. Add the enclosing function's "
+        "signature above them, or, to delete that code, show the lines on both sides of it",
         code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 

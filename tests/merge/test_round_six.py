@@ -1083,3 +1083,54 @@ tests.append(test_svx)
 """
     expected = SOUNDS_PY.replace("    \"\"\"8SVX file\"\"\"\n    return h[8:12] == b'8SVX'\n", "    return None\n")
     assert apply(SOUNDS_PY, snippet, filename="sounds.py").merged_code == expected
+
+
+BRAIN_PY = """\
+def infer_alias(node, ctx=None):
+    if node.subscriptable:
+        # If the alias is subscriptable, add `__class_getitem__`
+        func_to_add = extract_node(CLASS_GETITEM)
+        class_def.locals["__class_getitem__"] = [func_to_add]
+    else:
+        forbid_getitem(class_def)
+
+    # Avoid re-instantiating this class every time it's seen
+    node.explicit = lambda node, context: iter([class_def])
+    return iter([class_def])
+
+
+def looks_like_special(node):
+    return node.name in SPECIAL
+
+
+def infer_special(node, ctx=None):
+    class_def = ClassDef(name=node.name)
+    func_to_add = extract_node(CLASS_GETITEM)
+    class_def.locals["__class_getitem__"] = [func_to_add]
+    return iter([class_def])
+
+
+def looks_like_cast(node):
+    return node.name == "cast"
+"""
+
+
+def test_context_that_fits_right_above_the_next_anchor_is_not_read_as_a_deletion_elsewhere() -> None:
+    # astroid's brain_typing.py between two releases: two lines added above `return` in
+    # infer_special, copies of lines infer_alias already has; read against that copy, the merge
+    # deleted looks_like_special and infer_special whole
+    snippet = """\
+    # ... existing code ...
+    func_to_add = extract_node(CLASS_GETITEM)
+    class_def.locals["__class_getitem__"] = [func_to_add]
+    # Avoid re-instantiating this class every time it's seen
+    node.explicit = lambda node, context: iter([class_def])
+    return iter([class_def])
+
+
+def looks_like_cast(node):
+    # ... existing code ...
+"""
+    with pytest.raises(ApplyError) as error:
+        apply(BRAIN_PY, snippet, filename="brain.py")
+    assert error.value.code == "ambiguous_anchor" and error.value.line == 2

@@ -1,4 +1,5 @@
-"""A YAML merge must not give one mapping the same key twice.
+"""Two checks of YAML merges: no mapping gets a key twice, and an edited list item is no edit
+when the snippet reads as well as a new item after it (check_record_edit).
 
 A snippet that shows an edited record of a list (`- name: 30` for `- name: Mark the job`) next to
 a common key (`steps:`) can be read as a new record under a second `steps:`: the merge then holds
@@ -89,3 +90,36 @@ def check_duplicate_keys(language: str | None, al: Aligner, spliced: Spliced) ->
             "edits the existing entry, show the unchanged line right above or below that entry; "
             "if it adds a new entry, show the entry before it",
             code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def check_record_edit(language: str | None, al: Aligner) -> None:
+    """Refuse reading an edited YAML list item (`- toolchain: beta-v2` for `- toolchain: beta`)
+    as an edit when the context lines the snippet shows above it, after a marker, are that item's
+    own fields in the original, and the snippet repeats them under the new item: the snippet
+    reads as well as a new item added after the old one (smallvec's CI matrix). O(pairs +
+    the lines compared)."""
+    if language != "yaml":
+        return
+    for s, o in al.pairs.items():
+        norm = al.snorm[s]
+        if not norm.startswith("- ") or norm == al.onorm[o]:
+            continue
+        above = []
+        k = s - 1
+        while k >= 0 and k not in al.markers:
+            if al.snorm[k]:
+                above.append(al.snorm[k])
+            k -= 1
+        if k < 0 or not above:
+            continue
+        above.reverse()
+        own = [n for n in al.onorm[o + 1:o + 1 + 2 * len(above)] if n][:len(above)]
+        below = [n for n in al.snorm[s + 1:s + 1 + 2 * len(above)] if n][:len(above)]
+        if own == above and below == above:
+            item = al.items[s]
+            raise ValidationError(
+                f"snippet line {item.number} ({item.text.strip()!r}) reads two ways: as an edit of "
+                f"original line {o + 1} ({al.orig[o].strip()!r}), or as a new entry after that entry, "
+                "whose lines the snippet shows above it. To edit it, show the line above that entry; "
+                "to add one, show the whole entry before it",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)

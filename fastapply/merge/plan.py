@@ -16,7 +16,7 @@ from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail, bette
     needless_deletion
 from .ends import extend_tails, uncross
 from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
-from .datakeys import check_duplicate_keys
+from .datakeys import check_duplicate_keys, check_record_edit
 from .defmatch import DefIndex
 from .deletions import deletions
 from .edges import open_edges, settle_edges
@@ -121,6 +121,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     check_provenance(aligner, spliced, drop, suspects)
     check_copies(spliced, defs)
     check_duplicate_keys(spec.name if spec is not None else None, aligner, spliced)
+    check_record_edit(spec.name if spec is not None else None, aligner)
     check_empty_blocks(spec, spliced, items, orig)
     if explicit and _same_code(spliced.lines, orig) and ambiguous_context(aligner) is not None:
         _fail_no_change(code)

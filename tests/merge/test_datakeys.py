@@ -74,3 +74,52 @@ def test_a_new_step_shown_after_the_last_one_merges() -> None:
 """
     merged = apply(WORKFLOW, snippet, filename="ci.yml").merged_code
     assert merged == WORKFLOW + "      - name: Report\n        run: echo done\n"
+
+
+MATRIX = """\
+jobs:
+  linux:
+    strategy:
+      matrix:
+        include:
+          - toolchain: stable
+            env:
+              FUZZ: 1
+          - toolchain: beta
+            env:
+              FUZZ: 1
+    steps:
+      - uses: actions/checkout@v4
+"""
+
+
+def test_an_edited_list_item_that_reads_as_well_as_a_new_one_after_it_is_refused() -> None:
+    # smallvec's CI matrix: the snippet shows `env:`/`FUZZ: 1` (beta's own fields, and stable's),
+    # then `- toolchain: beta-v2` with the same fields: beta renamed, or a new item after beta
+    snippet = """\
+            # ... existing code ...
+            env:
+              FUZZ: 1
+          - toolchain: beta-v2
+            env:
+              FUZZ: 1
+    steps:
+      - uses: actions/checkout@v4
+"""
+    with pytest.raises(ApplyError) as error:
+        apply(MATRIX, snippet, filename="ci.yml")
+    assert error.value.code == "ambiguous_anchor" and error.value.line == 4
+
+
+def test_an_edited_list_item_under_other_context_is_an_edit() -> None:
+    snippet = """\
+        include:
+          - toolchain: stable
+            env:
+              FUZZ: 1
+          - toolchain: beta-v2
+            env:
+              FUZZ: 1
+    # ... existing code ...
+"""
+    assert apply(MATRIX, snippet, filename="ci.yml").merged_code == MATRIX.replace("beta", "beta-v2")

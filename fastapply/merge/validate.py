@@ -218,8 +218,11 @@ def check_unreachable(al: Aligner, spliced: Spliced) -> None:
     for row, after in _around_new_rows(spliced):
         (s, o), (s2, o2) = origin[row], origin[after]
         exit_norm = al.snorm[s] if s >= 0 else al.onorm[o] if o >= 0 else ""
-        if not _EXIT.match(exit_norm) or is_closer(exit_norm) \
-                or indent_width(lines[after]) != indent_width(lines[row]):
+        width = indent_width(lines[row])
+        if s < 0 <= o and s2 >= 0 > o2 and not _EXIT.match(exit_norm) \
+                and (start := _statement_start(al, o, indent_width(lines[after]))) is not None:
+            exit_norm, width = al.onorm[start], al.owidth[start]  # (the last line of a long `return`)
+        if not _EXIT.match(exit_norm) or is_closer(exit_norm) or indent_width(lines[after]) != width:
             continue
         if s >= 0 and o < 0 and s2 < 0 and o2 >= 0:
             kept, new = o2, None  # a new exit, then kept original code
@@ -242,7 +245,7 @@ def check_unreachable(al: Aligner, spliced: Spliced) -> None:
                 "the next definition) before the marker; if the old code stays, show where the new lines go",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
         following = next_code(al.onorm, o)
-        if following < len(al.orig) and al.owidth[following] == al.owidth[o] \
+        if following < len(al.orig) and al.owidth[following] == width \
                 and not is_closer(al.onorm[following]) and not _AFTER_EXIT.match(al.onorm[following]):
             continue  # the original has code that never runs there too
         item = al.items[new]
@@ -251,6 +254,24 @@ def check_unreachable(al: Aligner, spliced: Spliced) -> None:
             f"({al.orig[o].strip()!r}), in the same block: code that can never run. If it is context, show "
             "one more unchanged line around it; if it is new, show the lines around the place it goes",
             code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+_STATEMENT_REACH = 30  # lines of one statement that _statement_start walks back over
+_OPEN_ENDS = ("\\", "(", "[", "{", "'''", '"""')
+
+
+def _statement_start(al: Aligner, o: int, width: int) -> int | None:
+    """The first line of the statement that original line o continues, when o is indented less
+    than `width` (the text of a multi-line string at column 0) and the nearest line above at
+    `width` ends open (a backslash, a bracket, triple quotes): else None. O(_STATEMENT_REACH)."""
+    if al.owidth[o] >= width:
+        return None
+    for k in range(o - 1, max(-1, o - _STATEMENT_REACH), -1):
+        if al.onorm[k] and al.owidth[k] == width:
+            return k if al.onorm[k].endswith(_OPEN_ENDS) else None
+        if al.onorm[k] and al.owidth[k] > width:
+            return None
+    return None
 
 
 def _around_new_rows(spliced: Spliced) -> list[tuple[int, int]]:

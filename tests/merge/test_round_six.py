@@ -1134,3 +1134,42 @@ def looks_like_cast(node):
     with pytest.raises(ApplyError) as error:
         apply(BRAIN_PY, snippet, filename="brain.py")
     assert error.value.code == "ambiguous_anchor" and error.value.line == 2
+
+
+DOCS_PY = """\
+class DocServer:
+    def render(self, methods):
+        result = self.heading(methods)
+        result = result + self.section(methods)
+
+        return result
+
+
+    def page(self, title, contents):
+        \"\"\"Format an HTML page.\"\"\"
+        return '''\\
+<!DOCTYPE>
+<html lang="en">
+<title>%s</title>
+%s</html>''' % (title, contents)
+
+class DocGenerator:
+    \"\"\"Generates documentation.\"\"\"
+"""
+
+
+def test_new_code_after_a_long_return_whose_string_runs_at_column_0_is_unreachable() -> None:
+    # xmlrpc/server.py: `return result` shown after a marker, meant as the end of render() before
+    # the deleted page(); read as new code, it lands after page()'s `return '''...'''`, whose
+    # last line stands at column 0
+    snippet = """\
+        // … existing code …
+        return result
+
+
+class DocGenerator:
+    \"\"\"Generates documentation.\"\"\"
+"""
+    with pytest.raises(ApplyError) as error:
+        apply(DOCS_PY, snippet, filename="docs.py")
+    assert error.value.code == "ambiguous_anchor" and error.value.line == 2

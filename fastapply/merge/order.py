@@ -189,7 +189,15 @@ def _context_next_to(al: Aligner, code: list[int], s: int, o: int) -> bool:
             s2 = code[k]
             k += step
             if al.in_new_definition(s2) or not al.opos.get(al.snorm[s2]):
-                continue  # new code next to the anchor: inserted there
+                # new code next to the anchor: inserted there, or the edit of the original's next
+                # line (`[LIMIT, {` for `[403, {`), which it replaces
+                edited = o2 + step
+                while 0 <= edited < len(al.onorm) and not al.onorm[edited]:
+                    edited += step
+                if 0 <= edited < len(al.onorm) and not al.in_new_definition(s2) \
+                        and one_token_apart(al.snorm[s2], al.onorm[edited]):
+                    o2 = edited
+                continue
             o2 += step
             while 0 <= o2 < len(al.onorm) and not al.onorm[o2]:
                 o2 += step

@@ -1173,3 +1173,51 @@ class DocGenerator:
     with pytest.raises(ApplyError) as error:
         apply(DOCS_PY, snippet, filename="docs.py")
     assert error.value.code == "ambiguous_anchor" and error.value.line == 2
+
+
+DIRECTORY_RB = """\
+# frozen_string_literal: true
+
+require 'time'
+
+module Shop
+  class Directory
+    def check_forbidden(path_info)
+      return unless path_info.include? ".."
+      return if root == "/"
+
+      body = "Forbidden\\n"
+      [403, { CONTENT_TYPE => "text/plain",
+        CONTENT_LENGTH => body.bytesize.to_s,
+        "X-Cascade" => "pass" }, [body]]
+    end
+
+    def fail(status, body)
+      [status, { CONTENT_TYPE => "text/plain",
+        CONTENT_LENGTH => body.bytesize.to_s,
+        "X-Cascade" => "pass" }, [body]]
+    end
+  end
+end
+"""
+
+
+def test_a_part_out_of_order_is_placed_by_its_anchor_and_the_edit_of_the_line_under_it() -> None:
+    # rack's directory.rb: a literal replaced by a constant defined at the top, the edited part
+    # shown first; its one unique line and the edited line under it place it
+    snippet = """\
+# ... existing code ...
+      body = "Forbidden\\n"
+      [FORBIDDEN, { CONTENT_TYPE => "text/plain",
+        CONTENT_LENGTH => body.bytesize.to_s,
+# ... existing code ...
+require 'time'
+
+FORBIDDEN = 403
+
+module Shop
+# ... existing code ...
+"""
+    expected = DIRECTORY_RB.replace("require 'time'\n", "require 'time'\n\nFORBIDDEN = 403\n") \
+        .replace("[403, {", "[FORBIDDEN, {")
+    assert apply(DIRECTORY_RB, snippet, filename="directory.rb").merged_code == expected

@@ -12,6 +12,8 @@ Outcomes per case:
 - wrong: a merge came back but differs from expected (silently wrong: the worst outcome), counted
   apart as "whitespace only" (equal after ignoring indentation and blank lines,
   `evals.cases.same_modulo_whitespace`) and "substantive" (everything else); both are wrong;
+  "distinct" counts them once per edit (the id without its `llm:SEED:`: a generated split's seeds
+  repeat its release pairs' real edits, so one quirk can count many times);
 - refused: `fastapply.ApplyError` was raised (its `code` is recorded);
 - crashed: any other exception, which is a bug; the exit status is then 1.
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import math
+import re
 import signal
 import statistics
 import sys
@@ -72,6 +75,9 @@ class Summary(msgspec.Struct, kw_only=True):
     wrong_whitespace: int = 0
     wrong_substantive: int = 0
     refused_pct: float = 0.0
+    # wrong merges counted once per edit: the seeds of a generated split repeat a release pair's
+    # real edits, so one quirk can count ten times (edit_key)
+    wrong_distinct: int = 0
 
 
 class Report(msgspec.Struct, kw_only=True):
@@ -152,6 +158,15 @@ def percentile(values: list[float], pct: float) -> float:
     return ordered[rank - 1]
 
 
+_SEED = re.compile(r"^llm:\d+:")
+
+
+def edit_key(case_id: str) -> str:
+    """A generated case's id without its seed (`llm:7003:pypi-x-pair:mod.py` -> `pypi-x-pair:mod.py`):
+    the same real edit under another seed is the same edit."""
+    return _SEED.sub("", case_id)
+
+
 def summarize(results: list[CaseResult]) -> Summary:
     counts = Counter(r.outcome for r in results)
     total = len(results)
@@ -159,6 +174,7 @@ def summarize(results: list[CaseResult]) -> Summary:
     spaces = sum(1 for r in results if r.outcome == "wrong" and r.whitespace_only)
     return Summary(
         wrong_whitespace=spaces, wrong_substantive=counts["wrong"] - spaces,
+        wrong_distinct=len({edit_key(r.id) for r in results if r.outcome == "wrong"}),
         refused_pct=round(100 * counts["refused"] / total, 2) if total else 0.0,
         cases=total, correct=counts["correct"], wrong=counts["wrong"], refused=counts["refused"],
         crashed=counts["crashed"],

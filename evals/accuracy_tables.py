@@ -20,14 +20,14 @@ LABELS = {"correct": "exact", "wrong_whitespace": "wrong (whitespace only)",
 
 def summary_table(title: str, first: str, rows: dict[str, Summary], total: Summary | None) -> Table:
     table = Table(title=title)
-    for name in (first, "cases", "exact %", "wrong", "ws only", "substantive", "refused", "crashed",
-                 "median ms", "p99 ms"):
+    for name in (first, "cases", "exact %", "wrong", "ws only", "substantive", "distinct", "refused",
+                 "crashed", "median ms", "p99 ms"):
         table.add_column(name, justify="left" if name == first else "right", no_wrap=True)
 
     def row(name: str, s: Summary, style: str | None = None) -> None:
         table.add_row(name, str(s.cases), f"{s.correct_pct:.1f}", str(s.wrong), str(s.wrong_whitespace),
-                      str(s.wrong_substantive), str(s.refused), str(s.crashed), f"{s.median_ms:.2f}",
-                      f"{s.p99_ms:.2f}", style=style)
+                      str(s.wrong_substantive), str(s.wrong_distinct), str(s.refused), str(s.crashed),
+                      f"{s.median_ms:.2f}", f"{s.p99_ms:.2f}", style=style)
 
     for name, summary in rows.items():
         row(name, summary)

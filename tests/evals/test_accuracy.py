@@ -122,3 +122,14 @@ def test_wrong_merges_are_split_into_whitespace_only_and_substantive(tmp_path, c
     assert printed["overall"]["wrong_whitespace"] == 1 and printed["tags"]["t"]["wrong_substantive"] == 1
     assert "results" not in printed
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_wrong_merges_are_also_counted_once_per_edit_across_seeds():
+    # the same release-pair edit generated under two seeds is one distinct wrong merge
+    made = [accuracy.CaseResult(id=case_id, language="python", outcome=outcome, ms=1.0)
+            for case_id, outcome in [("llm:7001:pypi-x-pair:mod.py", "wrong"), ("llm:7002:pypi-x-pair:mod.py", "wrong"),
+                                     ("llm:7001:stdlib/a.py:0:move", "wrong"), ("llm:7001:stdlib/b.py:0:move", "correct"),
+                                     ("corpus/python/one", "wrong")]]
+    summary = accuracy.summarize(made)
+    assert (summary.wrong, summary.wrong_distinct) == (4, 3)
+    assert accuracy.edit_key("llm:7003:pypi-x-pair:mod.py") == "pypi-x-pair:mod.py"

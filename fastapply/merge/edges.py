@@ -70,15 +70,9 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
     lines that ends the file (_cuts_run: the last import of a list, removed)."""
     implicit = SnippetLine("", "implicit")
     first_s, last_s = min(pairs), max(pairs)
-    if not is_gap(items[-1]):
-        after = sum(1 for n in onorm[pairs[last_s] + 1:] if n)
-        trail = sum(1 for i in items[last_s + 1:] if i.kind == "code")
-        if after and not (trail >= 1 and (after <= EDGE_LINES or _edits_tail(items[last_s + 1:],
-                                                                              onorm[pairs[last_s] + 1:])
-                                          or _ends_as_file(items, onorm)
-                                          or _shows_last_definition(items[last_s + 1:], onorm))) \
-                and not (trail == 0 and _cuts_run(items, pairs, last_s, orig, onorm)):
-            items = [*items, implicit]
+    if not is_gap(items[-1]) and any(onorm[pairs[last_s] + 1:]) \
+            and not _reaches_end(items, pairs, last_s, orig, onorm):
+        items = [*items, implicit]
     if not is_gap(items[0]):
         before = sum(1 for n in onorm[: pairs[first_s]] if n)
         lead = sum(1 for i in items[:first_s] if i.kind == "code")
@@ -87,6 +81,18 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
     return items, pairs
+
+
+def _reaches_end(items: list[SnippetLine], pairs: dict[int, int], last_s: int, orig: list[str],
+                 onorm: list[str]) -> bool:
+    """The snippet, past its last pair, still reaches the file's end: new lines that replace at
+    most EDGE_LINES last lines, or edit them, or end as the file ends, or show its last definition;
+    with no line past its last pair, one that stops a line or two short of the end of a run."""
+    trail, tail = items[last_s + 1:], onorm[pairs[last_s] + 1:]
+    if not any(i.kind == "code" for i in trail):
+        return _cuts_run(items, pairs, last_s, orig, onorm)
+    return sum(1 for n in tail if n) <= EDGE_LINES or _edits_tail(trail, tail) or _ends_as_file(items, onorm) \
+        or _shows_last_definition(trail, onorm)
 
 
 _ENDING = 3

@@ -273,8 +273,8 @@ class Spacing:
             self._single = 0
             for index in range(2, len(self.orig)):
                 line = self.orig[index]
-                if line[:1].strip() and not self.orig[index - 1].strip() and self.orig[index - 2][:1].isspace() \
-                        and self.orig[index - 2].strip() and not pep8_gap(line) and not is_closer(line.strip()):
+                if not self.orig[index - 1].strip() and self.orig[index - 2].strip() \
+                        and top_level_after_block(self.orig[index - 2], line) and not pep8_gap(line):
                     self._single += 1
         return self._single
 
@@ -381,6 +381,12 @@ def _preamble_at(line: str, width: int) -> bool:
     if not norm.startswith(_PREAMBLE):
         return False
     return indent_width(line) == width or norm.startswith("*") and indent_width(line) == width + 1
+
+
+def top_level_after_block(above: str, below: str) -> bool:
+    """`below` starts top-level code (column 0, not a closing line) right after an indented line."""
+    return indent_width(above) > 0 and indent_width(below) == 0 and bool(below.strip()) \
+        and not is_closer(below.strip())
 
 
 def pep8_gap(text: str) -> bool:

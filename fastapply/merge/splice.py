@@ -12,7 +12,7 @@ import msgspec
 from .indent import Style, level, render
 from .lines import header_key, indent_width, is_closer, is_comment, opens_block
 from .segments import GAP_KINDS, SnippetLine, is_gap
-from .spacing import EMPTY, ORIG, SNIP, Spacing, new_definition_ends, pep8_gap
+from .spacing import EMPTY, ORIG, SNIP, Spacing, new_definition_ends, pep8_gap, top_level_after_block
 
 
 
@@ -298,7 +298,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
         elif snippet_run:
             usual = spacing.before_new(out, last_index, run_end)
             count = _gap_before_anchor(out, last_index, run_end, orig, count) if usual is None else usual
-            if len(run) == 2 and count == 1 and usual is None and _top_level_after_block(before[0], after[0]) \
+            if len(run) == 2 and count == 1 and usual is None and top_level_after_block(before[0], after[0]) \
                     and spacing.most(0) >= 2 and spacing.single_after_blocks() <= 1:
                 count = 2  # PEP 8's two blank lines before top-level code after a block, in a file that uses them
             if count and not pep8_gap(after[0]):
@@ -316,12 +316,6 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
 
 
 _NEAR = 3
-
-
-def _top_level_after_block(above: str, below: str) -> bool:
-    """`below` starts top-level code (column 0, not a closing line) right after an indented line."""
-    return indent_width(above) > 0 and indent_width(below) == 0 and bool(below.strip()) \
-        and not is_closer(below.strip())
 
 
 def _unedited_near(out: list[tuple[str, str, int, int]], index: int, step: int, orig: list[str]) -> bool:

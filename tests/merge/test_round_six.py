@@ -556,27 +556,11 @@ def test_two_methods_the_snippet_glues_where_a_moved_one_left_keep_the_files_bla
   end
 end
 """
-    expected = """\
-module Shop
-  class Wrapper
-    def close
-      return if @closed
-      @closed = true
-    end
-
-    # Send other calls to the wrapped object.
-    def method_missing(name, *args, &block)
-      @inner.__send__(name, *args, &block)
-    end
-
-    # Whether the wrapper is closed.
-    def closed?
-      @closed
-    end
-    ruby2_keywords(:method_missing)
-  end
-end
-"""
+    closed = "    # Whether the wrapper is closed.\n    def closed?\n      @closed\n    end\n"
+    moved = "    # Send other calls to the wrapped object.\n    def method_missing(name, *args, &block)\n" \
+        "      @inner.__send__(name, *args, &block)\n    end\n"
+    expected = WRAPPER_RB.replace(closed + "\n" + moved, moved + "\n" + closed)
+    assert expected != WRAPPER_RB
     assert apply(WRAPPER_RB, snippet, filename="wrapper.rb").merged_code == expected
 
 

@@ -41,7 +41,8 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
     # helper written above the function that calls it goes there, under the file's imports)
     separate = any(is_gap(i) for i in items[next(k for k, i in enumerate(items) if i.kind == "code"):first_s])
     cut_head = before == 0 or (lead >= 1 and before <= EDGE_LINES and not separate
-                               and not all(n.startswith(_COMMENT_STARTS) for n in onorm[:first_o] if n))
+                               and not all(n.startswith(_COMMENT_STARTS) for n in onorm[:first_o] if n)) \
+        or lead == 0 and _obsolete_head(onorm[:first_o])
     cut_tail = after == 0 or (trail >= 1 and after <= EDGE_LINES)
     total = sum(1 for n in onorm if n)
     if cut_head and cut_tail and len(pairs) >= WHOLE_SHARE * total:

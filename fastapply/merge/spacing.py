@@ -21,6 +21,8 @@ _STATEMENT = re.compile(r"^(?:(?:return|if|for|while|switch|else|try|do|catch|ca
 _HEADER_PREFIX = re.compile(r"^(?:template\s*<.*>|[\w:*&<>, ]+)$")
 # the line that ends a block's body: closing brackets only, or `end`
 _BODY_END = re.compile(r"^(?:[}\])]+[;,]?|end\b.*)$")
+# a name given a literal that opens on its line: `filtered = {`, `const ROUTES = [`
+_DATA_ASSIGNMENT = re.compile(r"^(?:(?:const|let|var|final|static|private|public|protected)\s+)*[\w.]+(?:\s*:\s*[^=]+)?\s*=\s*[\[{(]$")
 _PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--")
 
 
@@ -112,7 +114,10 @@ class Spacing:
                 return local
         if after - before - 1 == 0:
             # no blank line at all between a block's closing line and the next definition is a slip
-            # (an indentation-ended block: only a new Python definition before another one)
+            # (an indentation-ended block: only a new Python definition before another one); a
+            # literal assigned under another (`items = {` under `]`) is a statement, glued as written
+            if _DATA_ASSIGNMENT.match(norm):
+                return None
             if usual is None and (is_closer(prev_norm) and indent_width(prev) == width
                                   and not _closes_statement(out, before, width)
                                   or indent_width(prev) > width and pep8_gap(norm)
@@ -364,12 +369,14 @@ def _closes_statement(out: list[tuple[str, str, int, int]], before: int, width: 
 
 def new_definition_ends(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
     """out[before] ends new snippet code that opened with a Python definition at `width` (a new
-    sibling, not statements inserted at the end of a body). O(length of the new code)."""
+    sibling, not statements inserted at the end of a body). A new decorator line is no such end:
+    it belongs to the definition under it. O(length of the new code)."""
     index = before
     while index >= 0 and out[index][1] == SNIP and out[index][2] < 0:
         line = out[index][0]
         if line.strip() and indent_width(line) <= width:
-            return indent_width(line) == width and pep8_gap(line.strip())
+            return indent_width(line) == width and pep8_gap(line.strip()) \
+                and not (index == before and line.lstrip().startswith("@"))
         index -= 1
     return False
 

@@ -28,6 +28,8 @@ def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
     if new and old and not is_closer(old) and _WORD.search(old) and _WORD.search(new) \
             and (new.startswith(old + " ") or old.startswith(new + " ")):
         return True  # words appended: `return` -> `return None`, `pass` -> `pass  # todo` (not `//` -> `// x`)
+    if _handler_widened(new, old) or _handler_widened(old, new):
+        return True  # `except:` -> `except Exception:`, `rescue` -> `rescue StandardError => e`
     if is_trivial(new) or is_trivial(old):
         return False
     key, old_key = header_key(new), header_key(old)
@@ -67,6 +69,21 @@ def replaces(new: str, old: str) -> bool:
 
 
 _CONDITIONS = frozenset(("if", "elif", "while", "unless", "until"))
+
+
+_HANDLERS = frozenset(("except", "catch", "rescue"))
+
+
+def _handler_widened(long: str, short: str) -> bool:
+    """`long` is the exception handler `short` with tokens added in one place, its keyword and its
+    ending kept: a bare handler narrowed to a type, or a type list grown."""
+    a, b = _TOKEN.findall(long), _TOKEN.findall(short)
+    if not b or b[0] not in _HANDLERS or len(a) <= len(b) or a[0] != b[0]:
+        return False
+    head = 1
+    while head < len(b) and a[head] == b[head]:
+        head += 1
+    return a[len(a) - (len(b) - head):] == b[head:]
 
 
 def rewrites_condition(new: str, old: str) -> bool:

@@ -22,7 +22,7 @@ _HEADER_PREFIX = re.compile(r"^(?:template\s*<.*>|[\w:*&<>, ]+)$")
 # the line that ends a block's body: closing brackets only, or `end`
 _BODY_END = re.compile(r"^(?:[}\])]+[;,]?|end\b.*)$")
 # a name given a literal that opens on its line: `filtered = {`, `const ROUTES = [`
-_DATA_ASSIGNMENT = re.compile(r"^(?:(?:const|let|var|final|static|private|public|protected)\s+)*[\w.]+(?:\s*:\s*[^=]+)?\s*=\s*[\[{(]$")
+DATA_ASSIGNMENT = re.compile(r"^(?:(?:const|let|var|final|static|private|public|protected)\s+)*[\w.]+(?:\s*:\s*[^=]+)?\s*=\s*[\[{(]$")
 _PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--")
 
 
@@ -116,7 +116,7 @@ class Spacing:
             # no blank line at all between a block's closing line and the next definition is a slip
             # (an indentation-ended block: only a new Python definition before another one); a
             # literal assigned under another (`items = {` under `]`) is a statement, glued as written
-            if _DATA_ASSIGNMENT.match(norm):
+            if DATA_ASSIGNMENT.match(norm):
                 return None
             if usual is None and (is_closer(prev_norm) and indent_width(prev) == width
                                   and not _closes_statement(out, before, width)

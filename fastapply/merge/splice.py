@@ -12,7 +12,7 @@ import msgspec
 from .indent import Style, level, render
 from .lines import header_key, indent_width, is_closer, is_comment, opens_block
 from .segments import GAP_KINDS, SnippetLine, is_gap
-from .spacing import EMPTY, ORIG, SNIP, Spacing, new_definition_ends, pep8_gap, top_level_after_block
+from .spacing import DATA_ASSIGNMENT, EMPTY, ORIG, SNIP, Spacing, new_definition_ends, pep8_gap, top_level_after_block
 
 
 
@@ -395,8 +395,11 @@ def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after:
             # file's run follows it (a statement written right above a statement at its own depth
             # took the blank line's place)
             return gap
-        if count == 0 and is_closer(last.strip()) and indent_width(last) >= indent_width(out[after][0]):
-            return gap  # a new block closed right before its next sibling (or its block's end): the file's spacing
+        if count == 0 and is_closer(last.strip()) and indent_width(last) >= indent_width(out[after][0]) \
+                and not (_closes_literal(out, before) and header_key(out[after][0].strip()) is None):
+            # a new block closed right before its next sibling (or its block's end): the file's
+            # spacing; not a literal (`__all__ = [` .. `]`) glued to the statement after it
+            return gap
         if count == 0 and _extends_comment(out, index, after):
             return gap  # a line added to the comment block above keeps that block's blank line below it
         if count == 0 and new_definition_ends(out, before, indent_width(out[after][0])):
@@ -406,7 +409,23 @@ def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after:
         return 0
     if count == 0 and is_closer(out[after][0].strip()) and indent_width(last) > indent_width(out[after][0]):
         return 0  # a rewritten body ends right at its closing line: the old body's last blank line went with it
+    if count == 0 and indent_width(last) > indent_width(out[after][0]) and not opens_block(last.strip()) \
+            and not is_closer(last.strip()) and not _starts_section(out[after][0]):
+        return 0  # a rewritten block's body glued to the statement after it, as the snippet writes it
     return gap
+
+
+def _closes_literal(out: list[tuple[str, str, int, int]], before: int) -> bool:
+    """out[before], a closing line of new code, ends a literal assigned to a name (`__all__ = [`),
+    not a block of code. O(length of the literal)."""
+    width = indent_width(out[before][0])
+    index = before - 1
+    while index >= 0 and out[index][1] == SNIP and out[index][2] < 0:
+        line = out[index][0]
+        if line.strip() and indent_width(line) <= width:
+            return indent_width(line) == width and DATA_ASSIGNMENT.match(line.strip()) is not None
+        index -= 1
+    return False
 
 
 def _extends_comment(out: list[tuple[str, str, int, int]], index: int, after: int) -> bool:

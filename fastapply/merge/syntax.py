@@ -145,12 +145,14 @@ def tolerated_errors(spec: LanguageSpec, tree: Any, text: str) -> list[int]:
     Bash: a line that holds only a closing word (`}`, `fi`, `done`, `esac`) which tree-sitter-bash
     reads as a command of that name, not as the end of a block ("syntax error near unexpected
     token"). Python: a `try:` with neither `except` nor `finally` (tree-sitter-python accepts it;
-    a merge that replaced the `except` line by new code leaves one behind). Other languages: none.
+    a merge that replaced the `except` line by new code leaves one behind), and a statement
+    dedented to a column no enclosing block has ("unindent does not match any outer indentation
+    level": tree-sitter-python reads it as a sibling of the block above). Other languages: none.
     O(lines) to find candidate lines, O(log n) per candidate in the tree."""
     if spec.name == "bash":
         return _stray_closers(tree, text)
-    if spec.name == "python" and "try:" in text:
-        return _bare_tries(tree, text)
+    if spec.name == "python":
+        return (_bare_tries(tree, text) if "try:" in text else []) + _bad_dedents(tree, text)
     return []
 
 
@@ -183,6 +185,39 @@ def _bare_tries(tree: Any, text: str) -> list[int]:
             node = node.parent
         if node is not None and node.type == "try_statement" \
                 and not any(child.type in _TRY_ENDS for child in node.children):
+            found.append(row + 1)
+    return found
+
+
+def _bad_dedents(tree: Any, text: str) -> list[int]:
+    """Lines that dedent to a column that no line above them, still open, stands at, which start
+    a statement (the tree says so: not a continuation inside brackets or a string) at another
+    column than the statement before it in its block. The indentation alone finds the candidates
+    (a few per file: continuation lines at odd columns); the tree checks only those."""
+    found = []
+    stack = [0]
+    for row, line in enumerate(text.split("\n")):
+        stripped = line.lstrip()
+        if not stripped or stripped[0] == "#":
+            continue
+        width = len(line) - len(stripped)
+        if width > stack[-1]:
+            stack.append(width)
+            continue
+        while width < stack[-1]:
+            stack.pop()
+        if width == stack[-1]:
+            continue
+        stack.append(width)
+        node = tree.root_node.descendant_for_point_range((row, width), (row, width))
+        while node is not None and node.parent is not None and node.parent.type not in ("block", "module"):
+            node = node.parent
+        if node is None or node.parent is None or node.start_point[0] != row or node.type == "comment":
+            continue
+        before = node.prev_named_sibling
+        while before is not None and before.type == "comment":
+            before = before.prev_named_sibling
+        if before is not None and before.start_point[1] != width:
             found.append(row + 1)
     return found
 

@@ -6,7 +6,13 @@ user-info filter, a job store dropping Python 2's head), with names of our own.
 
 from __future__ import annotations
 
-from fastapply import apply
+import pytest
+
+from fastapply import ApplyError, apply
+from fastapply.errors import ValidationError
+from fastapply.languages import get_language
+from fastapply.merge.similar import edited_version
+from fastapply.merge.validate import check_syntax
 
 GRANT = '''\
 from .errors import InvalidScopeError
@@ -141,3 +147,194 @@ def test_a_markerless_snippet_starting_under_other_code_keeps_it() -> None:
         .replace("BaseStore, LookupFailed, Conflict", "BaseStore, Conflict, LookupFailed")
     merged = apply(original, snippet, filename="jobstores/memory.py").merged_code
     assert merged.startswith("import logging\n\nfrom scheduler.base import BaseStore, Conflict, LookupFailed\n")
+
+
+CALENDAR = '''\
+from convert import Hijri
+
+from calendars import base_parser
+
+
+class calendar:
+    @classmethod
+    def to_gregorian(cls, year=None, month=None, day=None):
+        g = Hijri(
+            year=year, month=month, day=day
+        ).to_gregorian()
+        return g.datetuple()
+
+    @classmethod
+    def month_length(cls, year, month):
+        h = Hijri(year=year, month=month, day=1)
+        return h.month_length()
+
+
+class parser(base_parser):
+    default_year = 1389
+
+    @classmethod
+    def replace_conventions(cls, source):
+        result = source
+        for latin, arabic in cls.conventions.items():
+            result = result.replace(arabic, latin)
+        return result
+'''
+
+
+def test_a_part_placed_at_a_column_no_block_has_is_refused() -> None:
+    """The part that adds a method after `return result` (the file's last lines) shown first,
+    under the head's `class calendar:`, with one anchor that places nothing out of order. The
+    alignment put it under the class header, at the method body's depth, and the next method
+    dedented to a column no enclosing block has: tree-sitter reads that without an error, Python
+    does not ("unindent does not match any outer indentation level"). Now refused."""
+    snippet = '''\
+from hijridate import Hijri
+
+from calendars import base_parser
+
+
+class calendar:
+# ... existing code ...
+        return result
+
+    def two_digit_year(self, year):
+        if year >= 90:
+            return year + 1300
+        return year + 1400
+# ... existing code ...
+    def to_gregorian(cls, year=None, month=None, day=None):
+        g = Hijri(year=year, month=month, day=day).to_gregorian()
+        return g.datetuple()
+# ... existing code ...
+'''
+    with pytest.raises(ApplyError):
+        merged = apply(CALENDAR, snippet, filename="calendars/hijri.py").merged_code
+        compile(merged, "hijri.py", "exec")  # (what the merge was, when it was not refused)
+
+
+def test_a_statement_dedented_to_no_open_column_counts_as_a_syntax_error() -> None:
+    original = "class A:\n    def f(self):\n        return 1\n"
+    check_syntax(get_language("python"), original, original)
+    for merged in ("class A:\n        x = 1\n\n    def f(self):\n        return 1\n",
+                   "def f():\n    if x:\n        a = 1\n      b = 2\n    return a\n"):
+        with pytest.raises(ValidationError):
+            check_syntax(get_language("python"), original, merged)
+    fine = 'class A:\n    def f(self):\n        s = """\ntext at column 0\n  two\n"""\n        return (1,\n   2)\n'
+    check_syntax(get_language("python"), original, fine)
+
+
+PARSE_TIME = '''\
+class FreshnessParser:
+    def parse_time(self, text):
+        text = PATTERN.sub("", text)
+        try:
+            return time_parser(text)
+        except:
+            pass
+
+    def local_tz(self):
+        return get_localzone()
+'''
+
+
+def test_a_bare_except_narrowed_to_a_type_is_an_edit_of_it() -> None:
+    """`except:` -> `except Exception:` between the anchor above and a marker. Before, the two
+    lines did not read as one edited line (a bare `except:` is a trivial line, and the pair is
+    under the similarity bar), so the old handler stayed under the new one."""
+    snippet = '''\
+    # ... existing code ...
+        try:
+            return time_parser(text)
+        except Exception:
+            pass
+    # ... existing code ...
+'''
+    expected = PARSE_TIME.replace("except:", "except Exception:")
+    assert apply(PARSE_TIME, snippet, filename="freshness.py").merged_code == expected
+
+
+def test_handler_widening_reads_as_an_edit_and_another_type_does_not() -> None:
+    assert edited_version("except Exception:", "except:")
+    assert edited_version("except:", "except Exception:")
+    assert edited_version("rescue StandardError => e", "rescue")
+    assert edited_version("} catch (err) {", "} catch {") or edited_version("catch (err) {", "catch {")
+    assert not edited_version("except ValueError:", "except KeyError:")
+
+
+ENTRYPOINTS = '''\
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+from . import version
+
+if TYPE_CHECKING:
+    from . import types
+
+log = version.log
+'''
+
+
+def test_a_new_literal_glued_to_the_statement_after_it_stays_glued() -> None:
+    """`__all__ = [` .. `]` written right above `if TYPE_CHECKING:`. Before, a new block closed
+    right above an anchor got the file's blank line there, as a new function would."""
+    snippet = '''\
+# ... existing code ...
+from . import version
+
+__all__ = [
+    "entry_points",
+]
+if TYPE_CHECKING:
+    from . import types
+# ... existing code ...
+'''
+    expected = ENTRYPOINTS.replace("\nif TYPE_CHECKING", '\n__all__ = [\n    "entry_points",\n]\nif TYPE_CHECKING')
+    assert apply(ENTRYPOINTS, snippet, filename="_entrypoints.py").merged_code == expected
+
+
+DICTIONARY = '''\
+class Dictionary:
+    def split_by_known_words(self, string, keep):
+        regex = self.split_regex()
+        match = regex.match(string)
+        if not match:
+            return self.split_by_numerals(string, keep)
+
+        unparsed, known, unknown = match.groups()
+        splitted = [known] if keep else []
+        if unknown:
+            splitted.extend(self.split_by_known_words(unknown, keep))
+
+        return splitted
+
+    def split_by_numerals(self, string, keep):
+        return [string]
+'''
+
+
+def test_a_rewritten_block_glued_to_the_return_after_it_stays_glued() -> None:
+    """The body rewritten as a loop whose last line sits right above the kept `return`, where
+    the file had a blank line. Before, the kept line got its blank line back (right for a
+    snippet that rewrites lines above a blank line and then shows the next statement apart)."""
+    body = '''\
+        regex = self.split_regex()
+        splitted = []
+        unknown = string
+        while unknown:
+            match = regex.match(unknown)
+            if not match:
+                splitted.extend(self.split_by_numerals(unknown, keep))
+                unknown = ""
+            else:
+                unparsed, known, unknown = match.groups()
+                splitted.append(known)
+        return splitted
+'''
+    snippet = "class Dictionary:\n    def split_by_known_words(self, string, keep):\n" + body + \
+        "\n    # ... existing code ...\n"
+    start = DICTIONARY.index("        regex")
+    end = DICTIONARY.index("        return splitted\n") + len("        return splitted\n")
+    expected = DICTIONARY[:start] + body + DICTIONARY[end:]
+    assert apply(DICTIONARY, snippet, filename="dictionary.py").merged_code == expected

@@ -77,7 +77,7 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
     if not is_gap(items[0]):
         before = sum(1 for n in onorm[: pairs[first_s]] if n)
         lead = sum(1 for i in items[:first_s] if i.kind == "code")
-        dropped = lead == 0 and _obsolete_head(onorm[:pairs[first_s]])
+        dropped = lead == 0 and (_obsolete_head(onorm[:pairs[first_s]]) or _note_head(onorm[:pairs[first_s]]))
         if before and not (lead >= 1 and before <= EDGE_LINES) and not dropped:
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
@@ -169,6 +169,21 @@ _ENCODING = re.compile(r"^#.*?coding[:=]\s*[-\w.]+")
 # Python 2's `from __future__` imports, no-ops in Python 3 (not `annotations`, which still acts)
 _PY2_FUTURE = re.compile(r"^from __future__ import (?:(?:absolute_import|division|print_function|unicode_literals|"
                          r"with_statement|generators|nested_scopes)(?:,\s*|\s*$))+$")
+
+
+# what a first comment line says to a tool, or about the file's rights: never dropped by a guess
+_DIRECTIVE = re.compile(r"^#!|coding[:=]|spdx|copyright|licen[cs]e|@ts-|eslint|jshint|@flow|-\*-|vim:|pylint|mypy|"
+                        r"noqa|fmt:|isort|pragma|do not edit|@generated|@preserve|nolint|prettier", re.IGNORECASE)
+
+
+def _note_head(head: list[str]) -> bool:
+    """True when the original lines above the snippet's first line are one comment line (and
+    blank lines) that is no directive or notice: a snippet that starts right below it, with the
+    file's head, drops it (`// This file has been generated from mustache.mjs`, gone in the next
+    release); a shebang, an encoding, a licence or a linter's line stays."""
+    solid = [norm for norm in head if norm]
+    return len(solid) == 1 and head[0] == solid[0] and solid[0].startswith(_COMMENT_STARTS) \
+        and not _DIRECTIVE.search(solid[0])
 
 
 def _obsolete_head(head: list[str]) -> bool:

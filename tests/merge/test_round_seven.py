@@ -338,3 +338,45 @@ def test_a_rewritten_block_glued_to_the_return_after_it_stays_glued() -> None:
     end = DICTIONARY.index("        return splitted\n") + len("        return splitted\n")
     expected = DICTIONARY[:start] + body + DICTIONARY[end:]
     assert apply(DICTIONARY, snippet, filename="dictionary.py").merged_code == expected
+
+
+BUNDLE = '''\
+// This file has been generated from template.mjs
+(function (global, factory) {
+  typeof exports === 'object' ? module.exports = factory() : global.Template = factory();
+}(this, (function () { 'use strict';
+  var template = {
+    name: 'template.js',
+    version: '4.1.0',
+    tags: [ '{{', '}}' ]
+  };
+  return template;
+})));
+'''
+
+
+def test_a_snippet_starting_under_a_one_line_note_drops_it() -> None:
+    """The snippet starts at the file's second line without a marker, shows a marker further
+    down: the first line, a plain comment, went (the release dropped it). Before, any first
+    line above such a snippet was kept, as if a leading marker had been left out."""
+    snippet = '''\
+(function (global, factory) {
+  typeof exports === 'object' ? module.exports = factory() : global.Template = factory();
+  // ... existing code ...
+    name: 'template.js',
+    version: '4.2.0',
+    tags: [ '{{', '}}' ]
+  // ... existing code ...
+'''
+    expected = BUNDLE.split("\n", 1)[1].replace("4.1.0", "4.2.0")
+    assert apply(BUNDLE, snippet, filename="template.js").merged_code == expected
+
+
+@pytest.mark.parametrize("first", ["#!/usr/bin/env node", "// SPDX-License-Identifier: MIT", "// @ts-check",
+                                   "/* eslint-disable no-var */"])
+def test_a_directive_or_notice_above_such_a_snippet_stays(first: str) -> None:
+    original = first + "\n" + BUNDLE.split("\n", 1)[1]
+    snippet = original.split("\n", 1)[1].replace("4.1.0", "4.2.0")
+    snippet = "\n".join(snippet.split("\n")[:3]) + "\n  // ... existing code ...\n    version: '4.2.0',\n" \
+        "  // ... existing code ...\n"
+    assert apply(original, snippet, filename="template.js").merged_code == original.replace("4.1.0", "4.2.0")

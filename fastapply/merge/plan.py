@@ -15,6 +15,7 @@ from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail, better_copy, copied_tail, \
     needless_deletion
 from .ends import extend_tails, uncross
+from .copies import pair_nearest_copies
 from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
 from .datakeys import check_duplicate_keys, check_record_edit
 from .defmatch import DefIndex
@@ -164,8 +165,8 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
 
 def _pair_up(aligner: Aligner) -> dict[int, int]:
     aligner.align()
-    for stage in (pair_closers, prune_orphans, uncross, place_stragglers, extend_fuzzy, extend_tails,
-                  prune_orphans):
+    for stage in (pair_closers, prune_orphans, uncross, place_stragglers, extend_fuzzy, pair_nearest_copies,
+                  extend_tails, prune_orphans):
         check_deadline()  # thread mode cannot kill a merge: it stops between stages instead
         stage(aligner)
     return aligner.pairs

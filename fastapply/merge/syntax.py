@@ -152,7 +152,7 @@ def tolerated_errors(spec: LanguageSpec, tree: Any, text: str) -> list[int]:
     if spec.name == "bash":
         return _stray_closers(tree, text)
     if spec.name == "python":
-        return (_bare_tries(tree, text) if "try:" in text else []) + _bad_dedents(tree, text)
+        return (_bare_tries(tree, text) if "try:" in text else []) + _misindented(tree, text)
     return []
 
 
@@ -189,26 +189,32 @@ def _bare_tries(tree: Any, text: str) -> list[int]:
     return found
 
 
-def _bad_dedents(tree: Any, text: str) -> list[int]:
-    """Lines that dedent to a column that no line above them, still open, stands at, which start
-    a statement (the tree says so: not a continuation inside brackets or a string) at another
-    column than the statement before it in its block. The indentation alone finds the candidates
-    (a few per file: continuation lines at odd columns); the tree checks only those."""
+def _misindented(tree: Any, text: str) -> list[int]:
+    """Lines that start a statement at another column than the statement before it in its
+    block (the tree says so: not a continuation inside brackets or a string): a dedent to a
+    column no line still open stands at, or an indent under a line that opens no block. Python
+    rejects both ("unindent does not match any outer indentation level", "unexpected indent");
+    tree-sitter-python reads them as siblings. The indentation alone finds the candidates (a few
+    per file: continuation lines at odd columns); the tree checks only those."""
     found = []
     stack = [0]
+    previous = ""
     for row, line in enumerate(text.split("\n")):
         stripped = line.lstrip()
         if not stripped or stripped[0] == "#":
             continue
         width = len(line) - len(stripped)
+        above, previous = previous, stripped.split(" #", 1)[0].rstrip()
         if width > stack[-1]:
             stack.append(width)
-            continue
-        while width < stack[-1]:
-            stack.pop()
-        if width == stack[-1]:
-            continue
-        stack.append(width)
+            if not above or above.endswith(_MAY_INDENT):
+                continue
+        else:
+            while width < stack[-1]:
+                stack.pop()
+            if width == stack[-1]:
+                continue
+            stack.append(width)
         node = tree.root_node.descendant_for_point_range((row, width), (row, width))
         while node is not None and node.parent is not None and node.parent.type not in ("block", "module"):
             node = node.parent
@@ -220,6 +226,11 @@ def _bad_dedents(tree: Any, text: str) -> list[int]:
         if before is not None and before.start_point[1] != width:
             found.append(row + 1)
     return found
+
+
+# (a line ending so is followed by a deeper one: a block's body, a continuation; other deeper
+# lines go to the tree, which finds most inside brackets or strings)
+_MAY_INDENT = (":", "(", "[", "{", ",", "\\")
 
 
 def embedded_error_count(spec: LanguageSpec, tree: Any) -> int:

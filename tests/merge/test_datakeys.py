@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from fastapply import ApplyError, apply
-from fastapply.merge.datakeys import duplicate_rows
+from fastapply.merge.datakeys import check_duplicate_keys, duplicate_rows
 
 WORKFLOW = """\
 name: CI
@@ -49,19 +51,32 @@ a:
     assert duplicate_rows(WORKFLOW.split("\n")) == []
 
 
-def test_an_edited_list_record_read_as_a_second_steps_key_is_refused() -> None:
+def test_an_edited_list_record_under_a_repeated_steps_key_is_that_record_edited() -> None:
     # itertools' ci.yml: the step's name edited, shown under the job's common `steps:` line,
-    # with the step's unchanged `run:` line; read as a new record it needs a second `steps:`
+    # with the step's unchanged `run:` line. Read as a new record it needed a second `steps:`,
+    # which check_duplicate_keys refused; the `steps:` copy nearest the `run:` line (copies.py)
+    # now reads it as the edit it is
     snippet = """\
     # ... rest of the code ...
     steps:
       - name: 30
         run: exit 0
 """
+    merged = apply(WORKFLOW, snippet, filename="ci.yml").merged_code
+    assert merged == WORKFLOW.replace("- name: Mark the job as successful", "- name: 30")
+
+
+def test_a_merge_giving_a_mapping_a_key_twice_is_refused_naming_the_snippet_line() -> None:
+    orig = WORKFLOW.split("\n")
+    merged = orig[:13] + ["    steps:"] + orig[13:]  # (a second `steps:` under `done:`, from snippet item 1)
+    origin = [(-1, row) for row in range(13)] + [(1, -1)] + [(-1, row) for row in range(13, len(orig))]
+    items = [SimpleNamespace(number=1, text="    # ..."), SimpleNamespace(number=2, text="    steps:")]
     with pytest.raises(ApplyError) as error:
-        apply(WORKFLOW, snippet, filename="ci.yml")
+        check_duplicate_keys("yaml", SimpleNamespace(orig=orig, items=items),
+                             SimpleNamespace(lines=merged, origin=origin))
     assert error.value.code == "ambiguous_anchor"
     assert "'steps' a second time" in error.value.message and error.value.line == 2
+    check_duplicate_keys("yaml", SimpleNamespace(orig=orig, items=items), SimpleNamespace(lines=orig, origin=origin))
 
 
 def test_a_new_step_shown_after_the_last_one_merges() -> None:

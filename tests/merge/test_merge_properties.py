@@ -2,6 +2,7 @@
 code outside the edited region. Real files come from the Python standard library, read at test
 time (never stored in the repository)."""
 
+import ast
 import sysconfig
 from functools import cache
 from pathlib import Path
@@ -83,7 +84,18 @@ def edited_stdlib_file(draw):
     marker = "# ... existing code ..."
     snippet = [_indent(before) + marker, *lines[start - head:start], *edited,
                *lines[stop:stop + tail], _indent(after) + marker]
+    # an edit Python itself rejects (a probe between a block's header and its body: an unexpected
+    # indent under it) is refused by the syntax check, rightly, and checks nothing here
+    assume(_compiles("\n".join(lines[:start] + edited + lines[stop:])))
     return lines, start, stop, edited, "\n".join(snippet)
+
+
+def _compiles(text: str) -> bool:
+    try:
+        compile(text, "module.py", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 def _distinctive(block: list[str]) -> bool:

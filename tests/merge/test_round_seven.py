@@ -380,3 +380,97 @@ def test_a_directive_or_notice_above_such_a_snippet_stays(first: str) -> None:
     snippet = "\n".join(snippet.split("\n")[:3]) + "\n  // ... existing code ...\n    version: '4.2.0',\n" \
         "  // ... existing code ...\n"
     assert apply(original, snippet, filename="template.js").merged_code == original.replace("4.1.0", "4.2.0")
+
+
+FORMAT = '''\
+def label(param: Parameter) -> str:
+    if isinstance(param, Argument):
+        return param.human_readable_name
+    return param.name
+
+
+def format_param(param: Parameter) -> str:
+    if isinstance(param, Argument):
+        return param.human_readable_name
+    if len(param.opts) == 1:
+        return param.opts[0]
+    short, long = sorted(param.opts, key=len)
+    return f"{long} ({short})"
+
+
+def format_list(params: list[Parameter]) -> str:
+    return ", ".join(map(format_param, params))
+'''
+
+
+def test_a_context_line_the_file_has_twice_is_the_copy_nearest_the_next_anchor() -> None:
+    """A marker, one context line the file has in two functions, the rewritten rest of the
+    second, then the next function. Before, the context line paired with neither copy and was
+    written again under the old body (an unexpected indent that tree-sitter did not flag)."""
+    new_tail = '''\
+
+    opts = param.opts
+    if len(opts) == 1:
+        return opts[0]
+
+    long_opts = [opt for opt in opts if opt.startswith("--")]
+    return f"{long_opts[0]} ({', '.join(opts)})"
+'''
+    snippet = "        # ... existing code ...\n        return param.human_readable_name\n" + new_tail + \
+        "\n\ndef format_list(params: list[Parameter]) -> str:\n    # ... existing code ...\n"
+    start = FORMAT.index("    if len(param.opts)")
+    end = FORMAT.index("\n\ndef format_list")
+    expected = FORMAT[:start].rstrip("\n") + "\n" + new_tail + FORMAT[end:]
+    assert apply(FORMAT, snippet, filename="common.py").merged_code == expected
+
+
+DIAL = '''\
+func dial(conn net.Conn) (net.Conn, error) {
+	if err := connectReq.Write(conn); err != nil {
+		conn.Close()
+		return nil, err
+	}
+
+	resp, err := http.ReadResponse(br, connectReq)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+
+	if resp.StatusCode != 200 {
+		conn.Close()
+		f := strings.SplitN(resp.Status, " ", 2)
+		return nil, errors.New(f[1])
+	}
+	return conn, nil
+}
+'''
+
+
+def test_of_several_copies_the_one_an_edit_run_follows_down_to_the_anchor() -> None:
+    """The context `conn.Close()` / `return nil, err` / `}` is in the file twice, the snippet's
+    next two lines are one-token edits of the two lines under the second copy, then the anchor.
+    The first line alone has three copies; the run and its edits place it."""
+    snippet = '''\
+// ... existing code ...
+		conn.Close()
+		return nil, err
+	}
+
+	if response.StatusCode != 200 {
+		conn.Shutdown()
+		f := strings.SplitN(resp.Status, " ", 2)
+// ... existing code ...
+'''
+    expected = DIAL.replace("if resp.StatusCode", "if response.StatusCode") \
+        .replace("\t\tconn.Close()\n\t\tf :=", "\t\tconn.Shutdown()\n\t\tf :=")
+    assert apply(DIAL, snippet, filename="proxy.go").merged_code == expected
+
+
+def test_an_unexpected_indent_counts_as_a_syntax_error() -> None:
+    original = "def f(x):\n    y = x\n    return y\n"
+    merged = "def f(x):\n    y = x\n        return x\n    return y\n"
+    with pytest.raises(ValidationError):
+        check_syntax(get_language("python"), original, merged)
+    continued = "def f(x):\n    y = g(x,\n          x)\n    z = (y\n        + 1)\n    return z\n"
+    check_syntax(get_language("python"), original, continued)

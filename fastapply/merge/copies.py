@@ -71,9 +71,11 @@ def pair_nearest_copies(al: Aligner) -> None:
             continue
         if not steps:
             # what the new lines replace must show in them: each dropped statement shares a name with
-            # them (a statement they do not mention is code the snippet left out, not rewrote)
+            # them (a statement they do not mention is code the snippet left out, not rewrote), but
+            # for a local import the rewrite no longer needs
             words = {w for s2 in range(run[-1][0] + 1, s_next) for w in _WORDS.findall(snorm[s2])} - _COMMON
-            if any(not is_comment(onorm[o]) and (named := set(_WORDS.findall(onorm[o])) - _COMMON)
+            if any(not is_comment(onorm[o]) and not onorm[o].startswith(("import ", "from "))
+                   and (named := set(_WORDS.findall(onorm[o])) - _COMMON)
                    and named.isdisjoint(words) for o in range(last + 1, o_next) if onorm[o]):
                 continue
         for s2, o2 in run:

@@ -474,3 +474,49 @@ def test_an_unexpected_indent_counts_as_a_syntax_error() -> None:
         check_syntax(get_language("python"), original, merged)
     continued = "def f(x):\n    y = g(x,\n          x)\n    z = (y\n        + 1)\n    return z\n"
     check_syntax(get_language("python"), original, continued)
+
+
+CONFIGURE = '''\
+class Cert:
+    def configure_cert(self, ctx):
+        if isinstance(ctx, ssl.SSLContext):
+            ctx.load_cert_chain(self.path)
+        elif _smells_like_pyopenssl(ctx):
+            from OpenSSL.crypto import FILETYPE_PEM, load_privatekey
+
+            key = load_privatekey(FILETYPE_PEM, self.private_key_pem.bytes())
+            ctx.use_privatekey(key)
+        else:
+            raise TypeError("unsupported context")
+
+    def configure_trust(self, ctx):
+        if isinstance(ctx, ssl.SSLContext):
+            ctx.load_verify_locations(cadata=self.pem)
+        elif _smells_like_pyopenssl(ctx):
+            ctx.get_cert_store().add_cert(self.cert)
+        else:
+            raise TypeError("unsupported context")
+'''
+
+
+def test_a_local_import_the_rewrite_no_longer_needs_goes_with_the_lines_it_replaces() -> None:
+    """The context line is in the file twice; under its nearer copy the new line replaces a local
+    import and the statement that used it. The import shares no name with the new line and is
+    still dropped: a rewrite that stops needing an import drops it."""
+    snippet = '''\
+        # ... existing code ...
+        elif _smells_like_pyopenssl(ctx):
+            key = load_pem_private_key(self.private_key_pem.bytes(), None)
+            ctx.use_privatekey(key)
+        else:
+            raise TypeError("unsupported context")
+
+    def configure_trust(self, ctx):
+        # ... existing code ...
+'''
+    expected = CONFIGURE.replace('''\
+            from OpenSSL.crypto import FILETYPE_PEM, load_privatekey
+
+            key = load_privatekey(FILETYPE_PEM, self.private_key_pem.bytes())
+''', "            key = load_pem_private_key(self.private_key_pem.bytes(), None)\n")
+    assert apply(CONFIGURE, snippet, filename="trustme.py").merged_code == expected

@@ -478,6 +478,14 @@ def test_an_unexpected_indent_counts_as_a_syntax_error() -> None:
 
 CONFIGURE = '''\
 class Cert:
+    def configure_trust(self, ctx):
+        if isinstance(ctx, ssl.SSLContext):
+            ctx.load_verify_locations(cadata=self.pem)
+        elif _smells_like_pyopenssl(ctx):
+            ctx.get_cert_store().add_cert(self.cert)
+        else:
+            raise TypeError("unsupported context")
+
     def configure_cert(self, ctx):
         if isinstance(ctx, ssl.SSLContext):
             ctx.load_cert_chain(self.path)
@@ -486,14 +494,6 @@ class Cert:
 
             key = load_privatekey(FILETYPE_PEM, self.private_key_pem.bytes())
             ctx.use_privatekey(key)
-        else:
-            raise TypeError("unsupported context")
-
-    def configure_trust(self, ctx):
-        if isinstance(ctx, ssl.SSLContext):
-            ctx.load_verify_locations(cadata=self.pem)
-        elif _smells_like_pyopenssl(ctx):
-            ctx.get_cert_store().add_cert(self.cert)
         else:
             raise TypeError("unsupported context")
 '''
@@ -510,9 +510,6 @@ def test_a_local_import_the_rewrite_no_longer_needs_goes_with_the_lines_it_repla
             ctx.use_privatekey(key)
         else:
             raise TypeError("unsupported context")
-
-    def configure_trust(self, ctx):
-        # ... existing code ...
 '''
     expected = CONFIGURE.replace('''\
             from OpenSSL.crypto import FILETYPE_PEM, load_privatekey

@@ -30,82 +30,92 @@ _COMMON = {"self", "this", "return", "None", "null", "nil", "True", "False", "tr
 
 
 def pair_nearest_copies(al: Aligner) -> None:
-    """Pair the first code line after each marker, when unpaired and the file has it more than once
-    between the anchors around it, with the copy nearest the next anchor: at the same depth
-    relative to that anchor, with only the same block's lines (no definition, no shallower block
-    opener) between the two, which the snippet's new lines then replace."""
+    """Pair the first code line after each marker (and the last one before it), when unpaired and
+    the file has it more than once between the anchors around it, with the copy nearest the next
+    (previous) anchor: at the same depth relative to that anchor, with only the same block's lines
+    (no definition, no shallower block opener) between the two, which the snippet's new lines
+    then replace."""
     if not al.markers or not al.pairs:
         return
-    ordered = sorted(al.pairs.items())
-    keys = [s for s, _ in ordered]
-    items, snorm, onorm = al.items, al.snorm, al.onorm
     for marker in sorted(al.markers):
-        s = marker + 1
-        while s < len(items) and items[s].kind == "blank":
-            s += 1
-        if s >= len(items) or items[s].kind != "code" or s in al.pairs or is_closer(snorm[s]) \
-                or len(al.spos.get(snorm[s], ())) != 1:
-            continue  # (a line the snippet writes twice is no context for one place)
-        at = bisect_left(keys, s)
-        if at == len(keys) or any(m in al.markers for m in range(s + 1, keys[at])):
-            continue  # no anchor after the line, or another marker between them
-        s_next, o_next = ordered[at]
-        o_prev = ordered[at - 1][1] if at > 0 else -1
-        copies = [o for o in al.opos.get(snorm[s], ()) if o_prev < o < o_next]
-        if len(copies) < 2:
-            continue  # (one copy: the alignment had its reasons to leave it)
-        runs = [(len(run), o, run) for o in copies if (run := _run(al, s, s_next, o, o_next))]
-        # the copy from which the snippet's lines go on line for line, equal or with a token or two
-        # swapped, right down to the anchor (an edit run); else the one under which most of them
-        # follow as they are, and of those the nearest
-        steps = [entry for entry in runs if _lock_step(al, *entry[2][-1], s_next, o_next)]
-        if len(steps) > 1:
-            continue  # (two places the snippet rewrites alike: a guess)
-        if not runs:
-            continue
-        _, near, run = steps[0] if steps else max(runs)
-        last = run[-1][1]
-        if al.swidth[s] - al.swidth[s_next] != al.owidth[near] - al.owidth[o_next]:
-            continue
-        if any(_leaves_block(onorm[o], al.owidth[o], al.owidth[near]) for o in range(last + 1, o_next) if onorm[o]):
-            continue
-        if not steps:
-            # what the new lines replace must show in them: each dropped statement shares a name with
-            # them (a statement they do not mention is code the snippet left out, not rewrote), but
-            # for a local import the rewrite no longer needs
-            words = {w for s2 in range(run[-1][0] + 1, s_next) for w in _WORDS.findall(snorm[s2])} - _COMMON
-            if any(not is_comment(onorm[o]) and not onorm[o].startswith(("import ", "from "))
-                   and (named := set(_WORDS.findall(onorm[o])) - _COMMON)
-                   and named.isdisjoint(words) for o in range(last + 1, o_next) if onorm[o]):
-                continue
-        for s2, o2 in run:
-            al.pairs[s2] = o2
-            al.fuzzy.add(s2)
+        for step in (+1, -1):
+            _place(al, marker, step)
 
 
-def _run(al: Aligner, s: int, s_end: int, o: int, o_end: int) -> list[tuple[int, int]]:
-    """The snippet's lines from s on (before s_end) paired with the original's from o on (before
-    o_end) while they are equal, blank lines passed over on both sides. O(the run)."""
+def _place(al: Aligner, marker: int, step: int) -> None:
+    """The context line next to `marker` on its `step` side, placed from the anchor beyond it."""
+    items, snorm, onorm = al.items, al.snorm, al.onorm
+    s = marker + step
+    while 0 <= s < len(items) and items[s].kind == "blank":
+        s += step
+    if not 0 <= s < len(items) or items[s].kind != "code" or s in al.pairs or is_closer(snorm[s]) \
+            or len(al.spos.get(snorm[s], ())) != 1:
+        return  # (a line the snippet writes twice is no context for one place)
+    ordered = sorted(al.pairs.items())
+    keys = [k for k, _ in ordered]
+    at = bisect_left(keys, s)
+    far = at if step > 0 else at - 1  # the anchor the new lines run to
+    near_at = at - 1 if step > 0 else at  # the one on the marker's side: the copies lie between
+    if not 0 <= far < len(keys) or any(m in al.markers for m in range(min(s, keys[far]) + 1, max(s, keys[far]))):
+        return  # no anchor beyond the line, or another marker between them
+    s_end, o_end = ordered[far]
+    bound = ordered[near_at][1] if 0 <= near_at < len(keys) else (-1 if step > 0 else len(al.orig))
+    copies = [o for o in al.opos.get(snorm[s], ()) if min(bound, o_end) < o < max(bound, o_end)]
+    if not copies:
+        return
+    runs = [(len(run), o * step, run) for o in copies if (run := _run(al, s, s_end, o, o_end, step))]
+    # the copy from which the snippet's lines go on line for line, equal or with a token or two
+    # swapped, right up to the anchor (an edit run); else the one from which most of them follow
+    # as they are, and of those the nearest
+    steps = [entry for entry in runs if _lock_step(al, *entry[2][-1], s_end, o_end, step)]
+    if len(steps) > 1 or not runs:
+        return  # (two places the snippet rewrites alike: a guess)
+    _, _, run = steps[0] if steps else max(runs)
+    copy, last = run[0][1], run[-1][1]
+    if al.swidth[s] - al.swidth[s_end] != al.owidth[copy] - al.owidth[o_end]:
+        return
+    between = range(min(last, o_end) + 1, max(last, o_end))
+    if any(_leaves_block(onorm[o], al.owidth[o], al.owidth[copy]) for o in between if onorm[o]):
+        return
+    if not steps:
+        # what the new lines replace must show in them: each dropped statement shares a name with
+        # them (a statement they do not mention is code the snippet left out, not rewrote), but
+        # for a local import the rewrite no longer needs
+        new = range(min(run[-1][0], s_end) + 1, max(run[-1][0], s_end))
+        words = {w for s2 in new for w in _WORDS.findall(snorm[s2])} - _COMMON
+        if any(not is_comment(onorm[o]) and not onorm[o].startswith(("import ", "from "))
+               and (named := set(_WORDS.findall(onorm[o])) - _COMMON)
+               and named.isdisjoint(words) for o in between if onorm[o]):
+            return
+    for s2, o2 in run:
+        al.pairs[s2] = o2
+        al.fuzzy.add(s2)
+
+
+def _run(al: Aligner, s: int, s_end: int, o: int, o_end: int, step: int) -> list[tuple[int, int]]:
+    """The snippet's lines from s on towards s_end paired with the original's from o on towards
+    o_end while they are equal, blank lines passed over on both sides. O(the run)."""
     run: list[tuple[int, int]] = []
-    while s < s_end and o < o_end and al.snorm[s] == al.onorm[o]:
+    while s != s_end and o != o_end and al.snorm[s] == al.onorm[o]:
         run.append((s, o))
-        s, o = s + 1, o + 1
-        while s < s_end and al.items[s].kind == "blank":
-            s += 1
-        while o < o_end and not al.onorm[o]:
-            o += 1
+        s, o = s + step, o + step
+        while s != s_end and al.items[s].kind == "blank":
+            s += step
+        while o != o_end and not al.onorm[o]:
+            o += step
     return run
 
 
-def _lock_step(al: Aligner, s: int, o: int, s_end: int, o_end: int) -> bool:
-    """From the pair (s, o) on, the snippet's lines and the original's (blank lines passed over)
-    are equal or substituted() one for one, and both reach their anchor together. O(the lines)."""
+def _lock_step(al: Aligner, s: int, o: int, s_end: int, o_end: int, step: int) -> bool:
+    """From the pair (s, o) on towards the anchor (s_end, o_end), the snippet's lines and the
+    original's (blank lines passed over) are equal or substituted() one for one, and both reach
+    the anchor together. O(the lines)."""
     while True:
-        s, o = s + 1, o + 1
-        while s < s_end and al.items[s].kind == "blank":
-            s += 1
-        while o < o_end and not al.onorm[o]:
-            o += 1
+        s, o = s + step, o + step
+        while s != s_end and al.items[s].kind == "blank":
+            s += step
+        while o != o_end and not al.onorm[o]:
+            o += step
         if s == s_end or o == o_end:
             return s == s_end and o == o_end
         if al.items[s].kind != "code" or al.snorm[s] != al.onorm[o] and not substituted(al.snorm[s], al.onorm[o]):

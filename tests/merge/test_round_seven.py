@@ -517,3 +517,46 @@ def test_a_local_import_the_rewrite_no_longer_needs_goes_with_the_lines_it_repla
             key = load_privatekey(FILETYPE_PEM, self.private_key_pem.bytes())
 ''', "            key = load_pem_private_key(self.private_key_pem.bytes(), None)\n")
     assert apply(CONFIGURE, snippet, filename="trustme.py").merged_code == expected
+
+
+RESOLVE = '''\
+def resolve_examples():
+    # Input
+    s = "PetSchema"
+    # Output
+    r = {"$ref": "Pet"}
+    # Input
+    a = {"type": "array", "items": "PetSchema"}
+    # Output
+    b = {"type": "array", "items": {"$ref": "Pet"}}
+
+    # Input
+    c = {"type": "object", "properties": {"pet": "PetSchema", "user": "UserSchema"}}
+
+    # Output
+    d = {"type": "object", "properties": {"pet": {"$ref": "Pet"}}}
+    return a, b, c, d
+'''
+
+
+def test_a_context_line_the_file_has_twice_before_a_marker_is_the_copy_nearest_the_anchor_above() -> None:
+    """The mirror of the case above: a one-line literal split over four lines (black's edit) under
+    a unique anchor, then `# Output` (found all over the file) and a marker. Before, `# Output` was new
+    code and the old one-liner stayed under the new lines."""
+    snippet = '''\
+    # ... existing code ...
+    b = {"type": "array", "items": {"$ref": "Pet"}}
+
+    # Input
+    c = {
+        "type": "object",
+        "properties": {"pet": "PetSchema", "user": "UserSchema"},
+    }
+
+    # Output
+    # ... existing code ...
+'''
+    expected = RESOLVE.replace(
+        '    c = {"type": "object", "properties": {"pet": "PetSchema", "user": "UserSchema"}}\n',
+        '    c = {\n        "type": "object",\n        "properties": {"pet": "PetSchema", "user": "UserSchema"},\n    }\n')
+    assert apply(RESOLVE, snippet, filename="schema_resolver.py").merged_code == expected

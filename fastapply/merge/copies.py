@@ -48,10 +48,14 @@ def _place(al: Aligner, marker: int, step: int) -> None:
     s = marker + step
     while 0 <= s < len(items) and items[s].kind == "blank":
         s += step
-    if not 0 <= s < len(items) or items[s].kind != "code" or s in al.pairs or is_closer(snorm[s]) \
-            or len(al.spos.get(snorm[s], ())) != 1:
-        return  # (a line the snippet writes twice is no context for one place)
-    ordered = sorted(al.pairs.items())
+    if not 0 <= s < len(items) or items[s].kind != "code" or is_closer(snorm[s]):
+        return
+    # a line the snippet writes twice is no context for one place, and a paired line stays where the
+    # alignment put it: unless an edit run (below) places either
+    sure = s not in al.pairs and len(al.spos.get(snorm[s], ())) == 1
+    if s in al.pairs and len(al.opos.get(snorm[s], ())) < 2:
+        return
+    ordered = sorted((k, o) for k, o in al.pairs.items() if k != s)
     keys = [k for k, _ in ordered]
     at = bisect_left(keys, s)
     far = at if step > 0 else at - 1  # the anchor the new lines run to
@@ -70,26 +74,35 @@ def _place(al: Aligner, marker: int, step: int) -> None:
     steps = [entry for entry in runs if _lock_step(al, *entry[2][-1], s_end, o_end, step)]
     if len(steps) > 1 or not runs:
         return  # (two places the snippet rewrites alike: a guess)
+    if not sure and (not steps or steps[0][2][0][1] == al.pairs.get(s)
+                     or not any(header_key(snorm[k]) is not None for k in _between(steps[0][2][-1][0], s_end))):
+        return  # (only an edit run through a definition's header says more than the alignment did)
     _, _, run = steps[0] if steps else max(runs)
     copy, last = run[0][1], run[-1][1]
     if al.swidth[s] - al.swidth[s_end] != al.owidth[copy] - al.owidth[o_end]:
         return
-    between = range(min(last, o_end) + 1, max(last, o_end))
-    if any(_leaves_block(onorm[o], al.owidth[o], al.owidth[copy]) for o in between if onorm[o]):
-        return
-    if not steps:
+    between = _between(last, o_end)
+    if not steps:  # (an edit run accounts for every line between, header lines included)
+        if any(_leaves_block(onorm[o], al.owidth[o], al.owidth[copy]) for o in between if onorm[o]):
+            return
         # what the new lines replace must show in them: each dropped statement shares a name with
         # them (a statement they do not mention is code the snippet left out, not rewrote), but
         # for a local import the rewrite no longer needs
-        new = range(min(run[-1][0], s_end) + 1, max(run[-1][0], s_end))
-        words = {w for s2 in new for w in _WORDS.findall(snorm[s2])} - _COMMON
+        words = {w for s2 in _between(run[-1][0], s_end) for w in _WORDS.findall(snorm[s2])} - _COMMON
         if any(not is_comment(onorm[o]) and not onorm[o].startswith(("import ", "from "))
                and (named := set(_WORDS.findall(onorm[o])) - _COMMON)
                and named.isdisjoint(words) for o in between if onorm[o]):
             return
+    taken = {o for k, o in al.pairs.items() if k not in dict(run)}
+    if any(o2 in taken for _, o2 in run):
+        return
     for s2, o2 in run:
         al.pairs[s2] = o2
         al.fuzzy.add(s2)
+
+
+def _between(a: int, b: int) -> range:
+    return range(min(a, b) + 1, max(a, b))
 
 
 def _run(al: Aligner, s: int, s_end: int, o: int, o_end: int, step: int) -> list[tuple[int, int]]:

@@ -560,3 +560,62 @@ def test_a_context_line_the_file_has_twice_before_a_marker_is_the_copy_nearest_t
         '    c = {"type": "object", "properties": {"pet": "PetSchema", "user": "UserSchema"}}\n',
         '    c = {\n        "type": "object",\n        "properties": {"pet": "PetSchema", "user": "UserSchema"},\n    }\n')
     assert apply(RESOLVE, snippet, filename="schema_resolver.py").merged_code == expected
+
+
+ATOMIC = '''\
+public class JavaAtomicBoolean extends RubyObject {
+    private AtomicBoolean atomicBoolean;
+
+    public JavaAtomicBoolean(Ruby runtime, RubyClass metaClass) {
+        super(runtime, metaClass);
+    }
+
+    @JRubyMethod
+    public IRubyObject initialize(ThreadContext context, IRubyObject value) {
+        atomicBoolean = new AtomicBoolean(toJavaBoolean(value));
+        return context.nil;
+    }
+
+    @JRubyMethod
+    public IRubyObject initialize(ThreadContext context) {
+        atomicBoolean = new AtomicBoolean();
+        return context.nil;
+    }
+
+    @JRubyMethod(name = "value")
+    public IRubyObject value() {
+        return getRuntime().newBoolean(atomicBoolean.get());
+    }
+}
+'''
+
+
+def test_a_common_line_before_a_marker_moves_to_the_copy_an_edited_definition_leads_to() -> None:
+    """The first `initialize` renamed and its body edited token by token, shown between the
+    constructor and the next `@JRubyMethod` (the file's annotation everywhere). Before, that
+    `@JRubyMethod` paired with the first copy after the constructor, so the edited method went in
+    as a new one above the old; read from the anchor above, the snippet's lines go line for line
+    with the old method's, through its header, down to the second copy."""
+    snippet = '''\
+    // ... existing code ...
+    public JavaAtomicBoolean(Ruby runtime, RubyClass metaClass) {
+        super(runtime, metaClass);
+    }
+
+    @JRubyMethod
+    public IRubyObject source(ThreadContext context, IRubyObject value) {
+        atomicBoolean = new AtomicBoolean(limit(value));
+        return context.candidate;
+    }
+
+    @JRubyMethod
+    // ... existing code ...
+'''
+    expected = ATOMIC.replace('''\
+    public IRubyObject initialize(ThreadContext context, IRubyObject value) {
+        atomicBoolean = new AtomicBoolean(toJavaBoolean(value));
+        return context.nil;''', '''\
+    public IRubyObject source(ThreadContext context, IRubyObject value) {
+        atomicBoolean = new AtomicBoolean(limit(value));
+        return context.candidate;''')
+    assert apply(ATOMIC, snippet, filename="JavaAtomicBooleanLibrary.java").merged_code == expected

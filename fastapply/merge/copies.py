@@ -55,7 +55,15 @@ def _place(al: Aligner, marker: int, step: int) -> None:
     sure = s not in al.pairs and len(al.spos.get(snorm[s], ())) == 1
     if s in al.pairs and len(al.opos.get(snorm[s], ())) < 2:
         return
-    ordered = sorted((k, o) for k, o in al.pairs.items() if k != s)
+    # a paired line and the paired common lines after it (`}`): the context a move takes along
+    skip = {s}
+    k = s + step
+    while s in al.pairs and 0 <= k < len(items) and (items[k].kind == "blank"
+                                                     or k in al.pairs and len(al.opos.get(snorm[k], ())) > 1):
+        if k in al.pairs:
+            skip.add(k)
+        k += step
+    ordered = sorted((k, o) for k, o in al.pairs.items() if k not in skip)
     keys = [k for k, _ in ordered]
     at = bisect_left(keys, s)
     far = at if step > 0 else at - 1  # the anchor the new lines run to
@@ -93,9 +101,11 @@ def _place(al: Aligner, marker: int, step: int) -> None:
                and (named := set(_WORDS.findall(onorm[o])) - _COMMON)
                and named.isdisjoint(words) for o in between if onorm[o]):
             return
-    taken = {o for k, o in al.pairs.items() if k not in dict(run)}
+    taken = {o for k, o in al.pairs.items() if k not in skip}
     if any(o2 in taken for _, o2 in run):
         return
+    for k in skip:
+        al.pairs.pop(k, None)
     for s2, o2 in run:
         al.pairs[s2] = o2
         al.fuzzy.add(s2)

@@ -619,3 +619,32 @@ def test_a_common_line_before_a_marker_moves_to_the_copy_an_edited_definition_le
         atomicBoolean = new AtomicBoolean(limit(value));
         return context.candidate;''')
     assert apply(ATOMIC, snippet, filename="JavaAtomicBooleanLibrary.java").merged_code == expected
+
+
+def test_common_context_after_a_marker_moves_with_its_closing_line_to_the_copy_an_edit_run_leads_from() -> None:
+    """The mirror: `return context.nil;` and `}` (both methods end so) after a marker, then the
+    second method renamed and edited token by token, then the next method's unique header. The
+    alignment paired the context with the second method's last lines; the edit run from the first
+    method's end through the second's header places it there instead."""
+    snippet = '''\
+    // ... existing code ...
+        return context.nil;
+    }
+
+    @JRubyMethod
+    public IRubyObject reset(ThreadContext context) {
+        atomicBoolean = new AtomicBoolean();
+        return context.candidate;
+    }
+
+    @JRubyMethod(name = "value")
+    // ... existing code ...
+'''
+    expected = ATOMIC.replace('''\
+    public IRubyObject initialize(ThreadContext context) {
+        atomicBoolean = new AtomicBoolean();
+        return context.nil;''', '''\
+    public IRubyObject reset(ThreadContext context) {
+        atomicBoolean = new AtomicBoolean();
+        return context.candidate;''')
+    assert apply(ATOMIC, snippet, filename="JavaAtomicBooleanLibrary.java").merged_code == expected

@@ -318,7 +318,8 @@ def main(argv: list[str] | None = None) -> int:
                    "refusal_codes": report.refusal_codes}
         sys.stdout.write(msgspec.json.format(msgspec.json.encode(summary)).decode() + "\n")
     else:
-        print_report(report, console, show_failures=args.show_failures, by_tag=args.by_tag)
+        print_report(report, console, show_failures=args.show_failures, by_tag=args.by_tag,
+                     list_cases=args.show_failures or not (args.generate == "llm" and args.split == "heldout"))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(msgspec.json.format(msgspec.json.encode(report)))
     console.print(f"report: {args.out}")

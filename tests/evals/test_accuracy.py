@@ -133,3 +133,20 @@ def test_wrong_merges_are_also_counted_once_per_edit_across_seeds():
     summary = accuracy.summarize(made)
     assert (summary.wrong, summary.wrong_distinct) == (4, 3)
     assert accuracy.edit_key("llm:7003:pypi-x-pair:mod.py") == "pypi-x-pair:mod.py"
+
+
+def test_a_held_out_report_does_not_list_its_failing_cases():
+    import io
+
+    from rich.console import Console
+
+    from evals.accuracy_tables import print_report
+
+    report = accuracy.build_report([accuracy.run_case(c) for c in _cases()], "structural", [])
+    for listed in (True, False):
+        out = io.StringIO()
+        print_report(report, Console(file=out, width=200), list_cases=listed)
+        text = out.getvalue()
+        assert "overall" in text
+        assert ("wrong   bad" in text) is listed and ("[empty_update]" in text) is listed
+        assert ("failing cases are not listed" in text) is not listed

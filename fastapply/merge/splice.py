@@ -10,9 +10,10 @@ from operator import attrgetter, itemgetter, not_, sub
 import msgspec
 
 from .indent import Style, level, render
-from .lines import header_key, indent_width, is_closer, is_comment, opens_block
+from .lines import indent_width, is_closer, opens_block
 from .segments import GAP_KINDS, SnippetLine, is_gap
-from .spacing import DATA_ASSIGNMENT, EMPTY, ORIG, SNIP, Spacing, new_definition_ends, pep8_gap, top_level_after_block
+from .gaps import gap_before_anchor
+from .spacing import EMPTY, ORIG, SNIP, Spacing, pep8_gap, top_level_after_block
 
 
 
@@ -216,7 +217,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
                 else:
                     # no blank line at all before a new definition: the file's own spacing, if it has one
                     count = 0 if spacing.moved_glued(out, last_index, index) else \
-                        spacing.before_new(out, last_index, index) or _gap_before_anchor(out, last_index, index, orig, 0)
+                        spacing.before_new(out, last_index, index) or gap_before_anchor(out, last_index, index, orig, 0)
                 if s in moved:
                     count = _moved_gap(out, last_index, index, moved, count, 0, orig)
                 if count > 0:
@@ -297,7 +298,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
             count = len(run)
         elif snippet_run:
             usual = spacing.before_new(out, last_index, run_end)
-            count = _gap_before_anchor(out, last_index, run_end, orig, count) if usual is None else usual
+            count = gap_before_anchor(out, last_index, run_end, orig, count) if usual is None else usual
             if len(run) == 2 and count == 1 and usual is None and top_level_after_block(before[0], after[0]) \
                     and spacing.most(0) >= 2 and spacing.single_after_blocks() <= 1:
                 count = 2  # PEP 8's two blank lines before top-level code after a block, in a file that uses them
@@ -352,137 +353,6 @@ def _moved_gap(out: list[tuple[str, str, int, int]], before: int, after: int, mo
         # (not after a sibling's closing line, when its siblings agree on their spacing)
         return 0
     return gap if firm or shown == 0 else count
-
-
-def _gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after: int, orig: list[str],
-                       count: int) -> int:
-    """Blank lines between new snippet code and the paired line after it (original line b).
-
-    Models double or drop the blank line where their edit ends and the file resumes. When the new
-    code replaced original lines that lay above b's blank lines, b keeps its own blank lines (even
-    if the snippet dropped them), and so after an edited line paired with the original's; when it
-    was inserted into a run of blank lines, a blank line the snippet writes there stands for the
-    file's run (a doubled one is a slip), and with no blank line around or inside the new code the
-    run follows it."""
-    _, source, b, _ = out[after]
-    if source != SNIP or b <= 0 or out[before][1] != SNIP:
-        return count
-    gap = 0
-    while b - gap - 1 >= 0 and not orig[b - gap - 1].strip():
-        gap += 1
-    if gap == 0:
-        return count
-    last = out[before][0]
-    if opens_block(last.strip()) and indent_width(out[after][0]) > indent_width(last):
-        return count  # b's blank lines set it off from code the edit removed, not from its new header
-    a = out[before][2]
-    if a >= 0:  # an edited line paired with original line a: b keeps its blank lines
-        edited = out[before][0].strip() != orig[a].strip()
-        if not edited and count == 0 and a + 1 < b - gap and not orig[a + 1].strip() \
-                and indent_width(orig[a]) >= indent_width(orig[b]):
-            # the code between a and b went (moved elsewhere or deleted) and the file set it off
-            # with blank lines on both sides: its two neighbours keep the file's blank line, which
-            # the snippet, gluing them, left out (models do not delete the blank line between methods)
-            return gap
-        return gap if edited else count
-    index = _previous_anchor(out, before)
-    if index is None or out[index][2] >= b - gap:
-        return count
-    if out[index][2] == b - gap - 1:  # pure insertion into the blank lines between a and b
-        if count == 0 and all(out[k][0].strip() for k in range(index + 1, after)) \
-                and (indent_width(out[before][0]) > indent_width(out[after][0]) or _starts_section(out[after][0])):
-            # no blank line around or inside new code that ends the block or record above b: the
-            # file's run follows it (a statement written right above a statement at its own depth
-            # took the blank line's place)
-            return gap
-        if count == 0 and is_closer(last.strip()) and indent_width(last) >= indent_width(out[after][0]) \
-                and not (_closes_literal(out, before) and header_key(out[after][0].strip()) is None):
-            # a new block closed right before its next sibling (or its block's end): the file's
-            # spacing; not a literal (`__all__ = [` .. `]`) glued to the statement after it
-            return gap
-        if count == 0 and _extends_comment(out, index, after):
-            return gap  # a line added to the comment block above keeps that block's blank line below it
-        if count == 0 and new_definition_ends(out, before, indent_width(out[after][0])):
-            return gap  # (the same for a new Python definition that its body's indentation ends)
-        return min(count, gap)
-    if count == 0 and _statements_for_block(out, index, after, orig, b - gap):
-        return 0
-    if count == 0 and is_closer(out[after][0].strip()) and indent_width(last) > indent_width(out[after][0]):
-        return 0  # a rewritten body ends right at its closing line: the old body's last blank line went with it
-    if count == 0 and indent_width(last) > indent_width(out[after][0]) and not opens_block(last.strip()) \
-            and not is_closer(last.strip()) and not _starts_section(out[after][0]):
-        return 0  # a rewritten block's body glued to the statement after it, as the snippet writes it
-    return gap
-
-
-def _closes_literal(out: list[tuple[str, str, int, int]], before: int) -> bool:
-    """out[before], a closing line of new code, ends a literal assigned to a name (`__all__ = [`),
-    not a block of code. O(length of the literal)."""
-    width = indent_width(out[before][0])
-    index = before - 1
-    while index >= 0 and out[index][1] == SNIP and out[index][2] < 0:
-        line = out[index][0]
-        if line.strip() and indent_width(line) <= width:
-            return indent_width(line) == width and DATA_ASSIGNMENT.match(line.strip()) is not None
-        index -= 1
-    return False
-
-
-def _extends_comment(out: list[tuple[str, str, int, int]], index: int, after: int) -> bool:
-    """The new lines between the anchor out[index] and out[after] are comment lines written right
-    under the anchor, itself a comment line at their indentation, and out[after] is code: they
-    continue the comment block above (`# See the changelog ...` under a file's header comment),
-    not a comment on the code below, which the file set apart by blank lines. O(those lines)."""
-    anchor = out[index][0]
-    new = [out[k][0] for k in range(index + 1, after)]
-    return bool(new) and is_comment(anchor.strip()) and not is_comment(out[after][0].strip()) \
-        and all(line.strip() and is_comment(line.strip()) and indent_width(line) == indent_width(anchor)
-                for line in new)
-
-
-def _statements_for_block(out: list[tuple[str, str, int, int]], index: int, after: int, orig: list[str],
-                          end: int) -> bool:
-    """The new lines between the anchors out[index] and out[after] are plain statements at the
-    depth of out[after], written without a blank line, and the original lines they replace
-    (out[index]'s line + 1 .. end) ended with a block or a definition: the blank lines above
-    out[after] set off that block (a `try:` import, stub definitions), which is gone, so the
-    snippet's spacing stands. O(the new lines + the replaced ones)."""
-    width = indent_width(out[after][0])
-    start = index + 1
-    while start < after and not out[start][0].strip():
-        start += 1  # (the blank lines that set the new lines off from the anchor above)
-    for k in range(start, after):
-        text = out[k][0]
-        norm = text.strip()
-        if not norm or out[k][2] >= 0 or indent_width(text) != width or opens_block(norm) \
-                or header_key(norm) is not None:
-            return False
-    last = next((o for o in range(end - 1, out[index][2], -1) if orig[o].strip()), None)
-    if last is None or last == out[index][2]:
-        return False
-    norm, depth = orig[last].strip(), indent_width(orig[last])
-    # (a block ends deeper in Python, with its closing line in the others; a stub definition is one line)
-    return depth > width or depth == width and (is_closer(norm) or header_key(norm) is not None)
-
-
-def _starts_section(line: str) -> bool:
-    """A line that starts a block, a record or a section: a header, a TOML table, a YAML list
-    item, a comment."""
-    norm = line.strip()
-    return opens_block(norm) or header_key(norm) is not None or norm.startswith(("[", "- ")) or is_comment(norm)
-
-
-def _previous_anchor(out: list[tuple[str, str, int, int]], index: int) -> int | None:
-    """The position in `out` of the nearest paired or kept line before out[index]; None past a
-    marker that stood for nothing or the file's start."""
-    while index >= 0:
-        source, at = out[index][1], out[index][2]
-        if source == EMPTY:
-            return None
-        if at >= 0:
-            return index
-        index -= 1
-    return None
 
 
 def _blank_count(run: list[tuple[str, str, int, int]], before: tuple[str, str, int, int] | None,

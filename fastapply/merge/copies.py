@@ -1,14 +1,16 @@
-"""A context line the file has twice or more, right after a marker: the copy nearest the next anchor.
+"""A context line the file has twice or more, next to a marker: the copy its edit run or the anchor beyond points to.
 
 Models open a part with a marker and one line of context (`return False`, `return
 param.human_readable_name`), then write the block's new lines down to a line the file has once.
 The context line alone fits several places, so the alignment leaves it unpaired and it is written
 again as new code, under the old lines it was meant to replace. Read from the next anchor upwards,
 the nearest copy is the one the new lines follow: what lies between it and the anchor is what they
-replace, as between any two anchors without a marker.
+replace, as between any two anchors without a marker. The same holds, mirrored, for the last line
+before a marker, read from the anchor above it.
 
-Complexity: O(m) over the snippet's markers, plus the copies of each context line and the original
-lines between the chosen copy and its anchor.
+Complexity: O(m log m) to order the pairs, again after each line it moves (rare), plus per marker
+the copies of its context line and the lines between the chosen copy and its anchor; a paired
+line it moves costs O(m) more.
 """
 
 from __future__ import annotations
@@ -37,24 +39,27 @@ def pair_nearest_copies(al: Aligner) -> None:
     then replace."""
     if not al.markers or not al.pairs:
         return
+    ordered = sorted(al.pairs.items())
     for marker in sorted(al.markers):
         for step in (+1, -1):
-            _place(al, marker, step)
+            if _place(al, marker, step, ordered):
+                ordered = sorted(al.pairs.items())
 
 
-def _place(al: Aligner, marker: int, step: int) -> None:
-    """The context line next to `marker` on its `step` side, placed from the anchor beyond it."""
+def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) -> bool:
+    """Place the context line next to `marker` on its `step` side from the anchor beyond it
+    (`ordered`: the pairs in snippet order); True when it paired anything."""
     items, snorm, onorm = al.items, al.snorm, al.onorm
     s = marker + step
     while 0 <= s < len(items) and items[s].kind == "blank":
         s += step
-    if not 0 <= s < len(items) or items[s].kind != "code" or is_closer(snorm[s]):
-        return
+    if not 0 <= s < len(items) or items[s].kind != "code" or is_closer(snorm[s]) or snorm[s] not in al.opos:
+        return False
     # a line the snippet writes twice is no context for one place, and a paired line stays where the
     # alignment put it: unless an edit run (below) places either
     sure = s not in al.pairs and len(al.spos.get(snorm[s], ())) == 1
     if s in al.pairs and len(al.opos.get(snorm[s], ())) < 2:
-        return
+        return False
     # a paired line and the paired common lines after it (`}`): the context a move takes along
     skip = {s}
     k = s + step
@@ -63,36 +68,37 @@ def _place(al: Aligner, marker: int, step: int) -> None:
         if k in al.pairs:
             skip.add(k)
         k += step
-    ordered = sorted((k, o) for k, o in al.pairs.items() if k not in skip)
+    if s in al.pairs:
+        ordered = [pair for pair in ordered if pair[0] not in skip]
     keys = [k for k, _ in ordered]
     at = bisect_left(keys, s)
     far = at if step > 0 else at - 1  # the anchor the new lines run to
     near_at = at - 1 if step > 0 else at  # the one on the marker's side: the copies lie between
     if not 0 <= far < len(keys) or any(m in al.markers for m in range(min(s, keys[far]) + 1, max(s, keys[far]))):
-        return  # no anchor beyond the line, or another marker between them
+        return False  # no anchor beyond the line, or another marker between them
     s_end, o_end = ordered[far]
     bound = ordered[near_at][1] if 0 <= near_at < len(keys) else (-1 if step > 0 else len(al.orig))
     copies = [o for o in al.opos.get(snorm[s], ()) if min(bound, o_end) < o < max(bound, o_end)]
     if not copies:
-        return
+        return False
     runs = [(len(run), o * step, run) for o in copies if (run := _run(al, s, s_end, o, o_end, step))]
     # the copy from which the snippet's lines go on line for line, equal or with a token or two
     # swapped, right up to the anchor (an edit run); else the one from which most of them follow
     # as they are, and of those the nearest
     steps = [entry for entry in runs if _lock_step(al, *entry[2][-1], s_end, o_end, step)]
     if len(steps) > 1 or not runs:
-        return  # (two places the snippet rewrites alike: a guess)
+        return False  # (two places the snippet rewrites alike: a guess)
     if not sure and (not steps or steps[0][2][0][1] == al.pairs.get(s)
                      or not any(header_key(snorm[k]) is not None for k in _between(steps[0][2][-1][0], s_end))):
-        return  # (only an edit run through a definition's header says more than the alignment did)
+        return False  # (only an edit run through a definition's header says more than the alignment did)
     _, _, run = steps[0] if steps else max(runs)
     copy, last = run[0][1], run[-1][1]
     if al.swidth[s] - al.swidth[s_end] != al.owidth[copy] - al.owidth[o_end]:
-        return
+        return False
     between = _between(last, o_end)
     if not steps:  # (an edit run accounts for every line between, header lines included)
         if any(_leaves_block(onorm[o], al.owidth[o], al.owidth[copy]) for o in between if onorm[o]):
-            return
+            return False
         # what the new lines replace must show in them: each dropped statement shares a name with
         # them (a statement they do not mention is code the snippet left out, not rewrote), but
         # for a local import the rewrite no longer needs
@@ -100,19 +106,30 @@ def _place(al: Aligner, marker: int, step: int) -> None:
         if any(not is_comment(onorm[o]) and not onorm[o].startswith(("import ", "from "))
                and (named := set(_WORDS.findall(onorm[o])) - _COMMON)
                and named.isdisjoint(words) for o in between if onorm[o]):
-            return
+            return False
     taken = {o for k, o in al.pairs.items() if k not in skip}
     if any(o2 in taken for _, o2 in run):
-        return
+        return False
     for k in skip:
         al.pairs.pop(k, None)
     for s2, o2 in run:
         al.pairs[s2] = o2
         al.fuzzy.add(s2)
+    return True
 
 
 def _between(a: int, b: int) -> range:
     return range(min(a, b) + 1, max(a, b))
+
+
+def _next(al: Aligner, s: int, o: int, s_end: int, o_end: int, step: int) -> tuple[int, int]:
+    """The next snippet and original lines after s and o towards their ends, blank lines passed over."""
+    s, o = s + step, o + step
+    while s != s_end and al.items[s].kind == "blank":
+        s += step
+    while o != o_end and not al.onorm[o]:
+        o += step
+    return s, o
 
 
 def _run(al: Aligner, s: int, s_end: int, o: int, o_end: int, step: int) -> list[tuple[int, int]]:
@@ -121,11 +138,7 @@ def _run(al: Aligner, s: int, s_end: int, o: int, o_end: int, step: int) -> list
     run: list[tuple[int, int]] = []
     while s != s_end and o != o_end and al.snorm[s] == al.onorm[o]:
         run.append((s, o))
-        s, o = s + step, o + step
-        while s != s_end and al.items[s].kind == "blank":
-            s += step
-        while o != o_end and not al.onorm[o]:
-            o += step
+        s, o = _next(al, s, o, s_end, o_end, step)
     return run
 
 
@@ -134,11 +147,7 @@ def _lock_step(al: Aligner, s: int, o: int, s_end: int, o_end: int, step: int) -
     original's (blank lines passed over) are equal or substituted() one for one, and both reach
     the anchor together. O(the lines)."""
     while True:
-        s, o = s + step, o + step
-        while s != s_end and al.items[s].kind == "blank":
-            s += step
-        while o != o_end and not al.onorm[o]:
-            o += step
+        s, o = _next(al, s, o, s_end, o_end, step)
         if s == s_end or o == o_end:
             return s == s_end and o == o_end
         if al.items[s].kind != "code" or al.snorm[s] != al.onorm[o] and not substituted(al.snorm[s], al.onorm[o]):

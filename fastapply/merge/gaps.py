@@ -8,7 +8,7 @@ cases). Complexity: O(the new lines between the two anchors) per call.
 from __future__ import annotations
 
 from .lines import header_key, indent_width, is_closer, is_comment, opens_block
-from .spacing import DATA_ASSIGNMENT, EMPTY, SNIP, new_definition_ends
+from .spacing import DATA_ASSIGNMENT, EMPTY, SNIP, new_code_opener, new_definition_ends
 
 
 def gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after: int, orig: list[str],
@@ -76,13 +76,9 @@ def _closes_literal(out: list[tuple[str, str, int, int]], before: int) -> bool:
     """out[before], a closing line of new code, ends a literal assigned to a name (`__all__ = [`),
     not a block of code. O(length of the literal)."""
     width = indent_width(out[before][0])
-    index = before - 1
-    while index >= 0 and out[index][1] == SNIP and out[index][2] < 0:
-        line = out[index][0]
-        if line.strip() and indent_width(line) <= width:
-            return indent_width(line) == width and DATA_ASSIGNMENT.match(line.strip()) is not None
-        index -= 1
-    return False
+    index = new_code_opener(out, before - 1, width) if before > 0 else None
+    line = out[index][0] if index is not None else ""
+    return indent_width(line) == width and DATA_ASSIGNMENT.match(line.strip()) is not None
 
 
 def _extends_comment(out: list[tuple[str, str, int, int]], index: int, after: int) -> bool:

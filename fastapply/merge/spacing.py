@@ -371,14 +371,23 @@ def new_definition_ends(out: list[tuple[str, str, int, int]], before: int, width
     """out[before] ends new snippet code that opened with a Python definition at `width` (a new
     sibling, not statements inserted at the end of a body). A new decorator line is no such end:
     it belongs to the definition under it. O(length of the new code)."""
+    index = new_code_opener(out, before, width)
+    line = out[index][0] if index is not None else ""
+    return indent_width(line) == width and pep8_gap(line.strip()) \
+        and not (index == before and line.lstrip().startswith("@"))
+
+
+def new_code_opener(out: list[tuple[str, str, int, int]], before: int, width: int) -> int | None:
+    """The position of the last line at or above out[before], among the new snippet lines that end
+    there, indented `width` or less: the line that opened the block out[before] belongs to. None
+    when the new lines above hold none. O(those lines)."""
     index = before
     while index >= 0 and out[index][1] == SNIP and out[index][2] < 0:
         line = out[index][0]
         if line.strip() and indent_width(line) <= width:
-            return indent_width(line) == width and pep8_gap(line.strip()) \
-                and not (index == before and line.lstrip().startswith("@"))
+            return index
         index -= 1
-    return False
+    return None
 
 
 def _preamble_at(line: str, width: int) -> bool:

@@ -198,8 +198,8 @@ class Aligner:
                     # a new record's own `key: value` fields are new wherever the same pair occurs
                     # elsewhere; a nested block (`notes:` and its items) may be context
                     fresh[index] = bool(_SCALAR_FIELD.match(norm))
-                elif parent is not None and fresh[parent]:
-                    fresh[index] = True
+                elif parent is not None and fresh[parent] and not scloser[parent]:
+                    fresh[index] = True  # (not under a closing line: ` * ` of a doc comment after a new `}`)
                 elif scloser[index] and width in last_at:
                     fresh[index] = fresh[last_at[width]]
                 elif norm.startswith("- ") and norm not in opos and self._has_children(index):

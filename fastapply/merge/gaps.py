@@ -8,7 +8,7 @@ cases). Complexity: O(the new lines between the two anchors) per call.
 from __future__ import annotations
 
 from .lines import header_key, indent_width, is_closer, is_comment, opens_block
-from .spacing import DATA_ASSIGNMENT, EMPTY, SNIP, new_code_opener, new_definition_ends
+from .spacing import DATA_ASSIGNMENT, EMPTY, SNIP, STATEMENT, new_code_opener, new_definition_ends
 
 
 def gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after: int, orig: list[str],
@@ -41,6 +41,8 @@ def gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after: 
             # with blank lines on both sides: its two neighbours keep the file's blank line, which
             # the snippet, gluing them, left out (models do not delete the blank line between methods)
             return gap
+        if edited and count == 0 and _removed_block_above(orig, a + 1, b - gap, indent_width(orig[b])):
+            return count  # the blank line set off a block the edit removed (glued as the snippet writes it)
         return gap if edited else count
     index = _previous_anchor(out, before)
     if index is None or out[index][2] >= b - gap:
@@ -67,9 +69,22 @@ def gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after: 
     if count == 0 and is_closer(out[after][0].strip()) and indent_width(last) > indent_width(out[after][0]):
         return 0  # a rewritten body ends right at its closing line: the old body's last blank line went with it
     if count == 0 and indent_width(last) > indent_width(out[after][0]) and not opens_block(last.strip()) \
-            and not is_closer(last.strip()) and not _starts_section(out[after][0]):
+            and not is_closer(last.strip()) \
+            and (not _starts_section(out[after][0]) or STATEMENT.match(out[after][0].strip())):
         return 0  # a rewritten block's body glued to the statement after it, as the snippet writes it
     return gap
+
+
+def _removed_block_above(orig: list[str], start: int, end: int, width: int) -> bool:
+    """Original lines start..end (before a run of blank lines) hold a block at `width`: its first
+    line opens it there (not the continuation lines of the statement above start) and its last
+    line ends it; the blank lines under it set that block off. O(end - start)."""
+    first = next((o for o in range(start, end) if orig[o].strip()), None)
+    if first is None or indent_width(orig[first]) != width or not opens_block(orig[first].strip()):
+        return False
+    last = next(o for o in range(end - 1, start - 1, -1) if orig[o].strip())
+    norm, depth = orig[last].strip(), indent_width(orig[last])
+    return last > first and (depth > width or depth == width and is_closer(norm))
 
 
 def _closes_literal(out: list[tuple[str, str, int, int]], before: int) -> bool:

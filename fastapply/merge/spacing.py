@@ -16,7 +16,8 @@ from .lines import continues_block, header_key, indent_width, is_closer, opens_b
 ORIG, SNIP, EMPTY = "o", "s", "m"
 
 # (also a match arm, `Ref::Named(name) => {`: an `=>` with no `=` before it, unlike `f = (x) => {`)
-_STATEMENT = re.compile(r"^(?:(?:return|if|for|while|switch|else|try|do|catch|case|with|match|loop)\b|[^=]*=>\s*\{$)")
+STATEMENT = re.compile(r"^(?:(?:return|if|for|while|switch|else|try|do|catch|case|with|match|loop|import|from)\b"
+                        r"|[^=]*=>\s*\{$)")
 # a line of a definition's header above its name: `template <typename T>`, `static inline int`
 _HEADER_PREFIX = re.compile(r"^(?:template\s*<.*>|[\w:*&<>, ]+)$")
 # the line that ends a block's body: closing brackets only, or `end`
@@ -77,7 +78,7 @@ class Spacing:
             norm = out[head][0].strip()
         allman = head + 1 < len(out) and out[head + 1][0].strip() == "{"
         if out[head][1] != SNIP or not (opens_block(norm) or allman) or header_key(norm) is None \
-                or _STATEMENT.match(norm):
+                or STATEMENT.match(norm):
             return None
         if width not in self._usual:
             self._usual[width] = self._measure(width)
@@ -218,20 +219,21 @@ class Spacing:
         norm = self.orig[index].strip()
         # (`export function createStore<`: type parameters on the lines below open it too)
         return indent_width(self.orig[index]) == width and header_key(norm) is not None \
-            and not _STATEMENT.match(norm) and (opens_block(norm) or norm.endswith("<") or index + 1 < len(self.orig)
+            and not STATEMENT.match(norm) and (opens_block(norm) or norm.endswith("<") or index + 1 < len(self.orig)
                                                  and self.orig[index + 1].strip() == "{")
 
     def in_string(self, at: int) -> bool:
         """True when original line `at` starts inside a triple-quoted string (a docstring's text,
-        an example in it). A scan of the whole file on first use, O(n); quotes in comments and
-        escaped quotes are not told apart (a docstring-shaped heuristic, not a tokenizer)."""
+        an example in it). A scan of the whole file on first use, O(n); quotes in a line that starts
+        as a comment open nothing; other quotes in comments and escaped quotes are not told apart (a docstring-shaped heuristic, not a tokenizer)."""
         if self._strings is None:
             inside: list[bool] = []
             quote = ""
             for line in self.orig:
                 inside.append(bool(quote))
-                if '"""' not in line and "'''" not in line:
-                    continue
+                if '"""' not in line and "'''" not in line \
+                        or not quote and line.lstrip().startswith(("*", "//", "/*", "#")):
+                    continue  # (quotes in a comment line open nothing: `* "'" and """ (HTML)` in PHP)
                 at_char = 0
                 while True:
                     if quote:
@@ -346,11 +348,15 @@ def _closes_preamble(out: list[tuple[str, str, int, int]], before: int, width: i
     closing = out[before][0].strip()
     if not is_closer(closing) or indent_width(out[before][0]) != width:
         return False
+    in_string = False
     for index in range(before - 1, max(-1, before - _DECORATOR_LINES), -1):
         line = out[index][0].strip()
         if closing.startswith("]]") and line.startswith("--["):
             return True  # (the comment's own lines may stand at any indentation)
-        if line and indent_width(out[index][0]) <= width and not closing.startswith("]]"):
+        if (line.count('"""') + line.count("'''")) % 2:
+            in_string = not in_string  # (a string's lines may stand at any indentation: `"""` at column 0)
+            continue
+        if line and not in_string and indent_width(out[index][0]) <= width and not closing.startswith("]]"):
             return line.startswith(("@", "#["))  # (a Python or Java decorator, a Rust attribute)
     return False
 
@@ -364,7 +370,7 @@ def _closes_statement(out: list[tuple[str, str, int, int]], before: int, width: 
     index = before - 1
     while index >= 0 and (not out[index][0].strip() or indent_width(out[index][0]) > width):
         index -= 1
-    return index >= 0 and bool(_STATEMENT.match(out[index][0].strip()))
+    return index >= 0 and bool(STATEMENT.match(out[index][0].strip()))
 
 
 def new_definition_ends(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:

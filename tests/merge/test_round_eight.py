@@ -1,0 +1,297 @@
+"""Issue 8, eighth round: spacing that real release edits showed (batches tune-10 and tune-11).
+
+Each case is written in the shape the failing cases had (a deprecated class under a decorator
+whose string closes at column 0, an import split in two, a rewritten lookup), with names of our own.
+"""
+
+from __future__ import annotations
+
+from fastapply import apply
+
+DEPRECATED = '''\
+from typing import Any
+
+from ._core import Action
+
+
+class Parser:
+    def parse(self, text: str) -> Any:
+        return text.split()
+'''
+
+
+def test_a_decorator_whose_string_closes_at_column_0_stays_glued_to_its_class() -> None:
+    """A decorator's argument string closing at column 0, then `)`: the `)` closes the decorator,
+    not a block, so no blank line goes between it and the class under it."""
+    snippet = '''\
+# ... existing code ...
+class Parser:
+    def parse(self, text: str) -> Any:
+        return text.split()
+
+
+@deprecated(
+    """
+    OldParser is deprecated and will be removed in the next major release.
+"""
+)
+class OldParser(Parser):
+    """Kept for old callers."""
+'''
+    expected = DEPRECATED + '''
+
+@deprecated(
+    """
+    OldParser is deprecated and will be removed in the next major release.
+"""
+)
+class OldParser(Parser):
+    """Kept for old callers."""
+'''
+    assert apply(DEPRECATED, snippet, filename="compat.py").merged_code == expected
+
+
+IMPORTS = '''\
+import pytest
+
+from toolkit import (
+    Parser,
+    Result,
+    Token,
+    parse_all,
+    to_tokens,
+    null_sink,
+)
+from toolkit.extras import (
+    pretty,
+)
+
+
+def test_parse() -> None:
+    assert parse_all("a b") == ["a", "b"]
+'''
+
+
+def test_an_import_split_in_two_stays_glued() -> None:
+    """A multi-line import written right under another's closing `)` is a statement, not a new
+    definition after a closed block: no blank line goes between them."""
+    snippet = '''\
+import pytest
+
+from toolkit import (
+    Parser,
+    Token,
+    # ... existing code ...
+    to_tokens,
+)
+from toolkit._internal import (
+    Result,
+    null_sink,
+)
+from toolkit.extras import (
+    # ... existing code ...
+'''
+    expected = IMPORTS.replace('''    Parser,
+    Result,
+    Token,''', '''    Parser,
+    Token,''').replace('''    to_tokens,
+    null_sink,
+)''', '''    to_tokens,
+)
+from toolkit._internal import (
+    Result,
+    null_sink,
+)''')
+    assert apply(IMPORTS, snippet, filename="test_parse.py").merged_code == expected
+
+
+LOOKUP = '''\
+def settings_for(module, ctx):
+    settings = None
+    if ctx.django:
+        found = load(module)
+        for member in inspect(found):
+            if isinstance(member, Settings):
+                settings = member
+                break
+
+        if settings is not None and ctx.echo:
+            echo("Django app detected")
+
+    return settings
+
+
+def parse_marker(self, m):
+    if m is None:
+        raise InvalidMarker(m)
+
+    self.op = m.group("op")
+    if self.op is None:
+        self.op = "=="
+
+    self.value = m.group("value")
+    return self
+'''
+
+
+def test_a_rewritten_loop_glued_to_the_if_after_it_stays_glued() -> None:
+    """The loop (and the blank line under it) became two statements written right above the
+    kept `if`: the blank line set the loop off, so it goes with it."""
+    snippet = '''\
+def settings_for(module, ctx):
+    settings = None
+    if ctx.django:
+        found = load(module)
+        matches = [member for member in inspect(found) if isinstance(member, Settings)]
+        if matches:
+            settings = matches[0]
+        if settings is not None and ctx.echo:
+            echo("Django app detected")
+# ... existing code ...
+'''
+    expected = LOOKUP.replace('''        for member in inspect(found):
+            if isinstance(member, Settings):
+                settings = member
+                break
+
+''', '''        matches = [member for member in inspect(found) if isinstance(member, Settings)]
+        if matches:
+            settings = matches[0]
+''')
+    assert apply(LOOKUP, snippet, filename="cli.py").merged_code == expected
+
+
+def test_an_edited_line_that_absorbed_the_block_under_it_stays_glued() -> None:
+    """`self.op = m.group("op")` and its `if ... is None:` fallback became one edited line written
+    right above the kept `self.value = ...`: the blank line that set the `if` block off goes."""
+    snippet = '''\
+# ... existing code ...
+    if m is None:
+        raise InvalidMarker(m)
+
+    self.op = (m.group("op") or "==").strip()
+    self.value = m.group("value")
+# ... existing code ...
+'''
+    expected = LOOKUP.replace('''    self.op = m.group("op")
+    if self.op is None:
+        self.op = "=="
+
+''', '''    self.op = (m.group("op") or "==").strip()
+''')
+    assert apply(LOOKUP, snippet, filename="markers.py").merged_code == expected
+
+
+GENERATOR = '''\
+<?php
+
+/**
+ * Escapes a value for HTML: "'" and """ are used as delimiters there.
+ */
+class UrlBuilder
+{
+    public function setContext($context)
+    {
+        $this->context = $context;
+    }
+
+    /**
+     * Returns the context.
+     */
+    public function getContext()
+    {
+        return $this->context;
+    }
+}
+'''
+
+
+def test_quotes_in_a_comment_line_do_not_open_a_string() -> None:
+    """A PHP doc comment that mentions `\"\"\"` is no Python string: the blank lines the snippet
+    doubles after a new method are a slip, mended to the file's one."""
+    snippet = '''\
+    // ... existing code ...
+    public function setContext($context)
+    {
+        $this->context = $context;
+    }
+
+    private function coalesce($value, $fallback = null)
+    {
+        return $value ?? $fallback;
+    }
+
+
+    /**
+     * Returns the context.
+     // ... existing code ...
+'''
+    expected = GENERATOR.replace('''        $this->context = $context;
+    }
+''', '''        $this->context = $context;
+    }
+
+    private function coalesce($value, $fallback = null)
+    {
+        return $value ?? $fallback;
+    }
+''')
+    assert apply(GENERATOR, snippet, filename="UrlBuilder.php").merged_code == expected
+
+
+LOADER = '''\
+/**
+ * Loads routes.
+ *
+ * Example:
+ *
+ *     class Blog {
+ *         route() {}
+ *     }
+ *
+ * @author Someone <someone@example.com>
+ */
+export class Loader {
+  load(name) {
+    if (!name) {
+      throw new Error("no name");
+    }
+    return this.routes[name];
+  }
+}
+'''
+
+
+def test_doc_comment_lines_after_a_new_function_are_context() -> None:
+    """The ` * ` lines written after a new function's closing brace are not inside it: they are
+    the file's doc comment, placed by their own unique lines, not inserted a second time."""
+    snippet = '''\
+// ... existing code ...
+ *     }
+
+function logStep(message) {
+  console.log(message);
+}
+
+ *
+ * @author Someone <someone@example.com>
+// ... existing code ...
+  load(name) {
+    logStep("load");
+    if (!name) {
+// ... existing code ...
+'''
+    expected = LOADER.replace(''' *     }
+ *
+ * @author''', ''' *     }
+
+function logStep(message) {
+  console.log(message);
+}
+
+ *
+ * @author''').replace('''  load(name) {
+''', '''  load(name) {
+    logStep("load");
+''')
+    assert apply(LOADER, snippet, filename="loader.js").merged_code == expected

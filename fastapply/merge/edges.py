@@ -91,9 +91,25 @@ def _reaches_end(items: list[SnippetLine], pairs: dict[int, int], last_s: int, o
     with no line past its last pair, one that stops a line or two short of the end of a run."""
     trail, tail = items[last_s + 1:], onorm[pairs[last_s] + 1:]
     if not any(i.kind == "code" for i in trail):
-        return _cuts_run(items, pairs, last_s, orig, onorm)
+        return _cuts_run(items, pairs, last_s, orig, onorm) or _moved_tail(items, pairs, pairs[last_s], onorm)
     return sum(1 for n in tail if n) <= EDGE_LINES or _edits_tail(trail, tail) or _ends_as_file(items, onorm) \
         or _shows_last_definition(trail, onorm)
+
+
+def _moved_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, onorm: list[str]) -> bool:
+    """The original lines after the one the snippet ends on are at most EDGE_LINES statements that
+    the snippet writes higher up, unpaired or paired elsewhere: it moved them (tsc moving
+    `exports.build = build;` from a file's end to its head) and ends as the file now ends.
+    O(m + EDGE_LINES)."""
+    tail = [o for o in range(last_o + 1, len(onorm)) if onorm[o]]
+    if not tail or len(tail) > EDGE_LINES:
+        return False
+    written: dict[str, list[int]] = {}
+    for s, item in enumerate(items):
+        if item.kind == "code":
+            written.setdefault(item.norm, []).append(s)
+    return all(not is_closer(onorm[o]) and not is_trivial(onorm[o])
+               and any(pairs.get(s) != o for s in written.get(onorm[o], ())) for o in tail)
 
 
 _ENDING = 3

@@ -234,7 +234,12 @@ def _old_copy(al: Aligner, unit: _Unit, match: DefinitionMatch) -> tuple[int, in
         if al.onorm[above] not in shown:
             return None  # left behind, it would describe the code that comes next
         above -= 1
-    return (first, stop) if sum(1 for norm in old if norm in shown) * 2 >= len(old) else None
+    if sum(1 for norm in old if norm in shown) * 2 < len(old):
+        return None
+    # (and most of its body: a one-line body rewritten under the same header is an override
+    # written elsewhere, `def clear(...)` added to a subclass, not the base class's moved)
+    body = [norm for norm in al.onorm[od.header + 1:stop] if norm and not is_closer(norm)]
+    return (first, stop) if sum(1 for norm in body if norm in shown) * 2 >= len(body) else None
 
 
 def _units(code: list[int], match: DefinitionMatch) -> list[_Unit]:

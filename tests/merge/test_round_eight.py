@@ -295,3 +295,85 @@ function logStep(message) {
     logStep("load");
 ''')
     assert apply(LOADER, snippet, filename="loader.js").merged_code == expected
+
+
+LIMITER = '''\
+class RateLimiter:
+    def hit(self, item):
+        raise NotImplementedError
+
+    def clear(self, item, *identifiers):
+        return self.storage.clear(item.key_for(*identifiers))
+
+
+class SlidingWindowRateLimiter(RateLimiter):
+    def hit(self, item):
+        return self.storage.incr(item)
+
+    def stats(self, item):
+        remaining = self.storage.remaining(item)
+        return Stats(self.storage.reset_at(item), remaining)
+
+
+KNOWN = (
+    SlidingWindowRateLimiter,
+)
+'''
+
+
+def test_an_override_added_to_a_subclass_is_no_move_of_the_base_method() -> None:
+    """`def clear` added at the end of a subclass, under the same header as the base class's
+    one-line `clear` but with another body: the base class keeps its method (a move carries its
+    body along)."""
+    snippet = '''\
+# ... existing code ...
+        remaining = self.storage.remaining(item)
+        return Stats(self.storage.reset_at(item), remaining)
+
+    def clear(self, item, *identifiers):
+        return self.storage.clear_window(item.key_for(*identifiers), item.expiry)
+
+
+KNOWN = (
+    SlidingWindowRateLimiter,
+# ... existing code ...
+'''
+    expected = LIMITER.replace('''        return Stats(self.storage.reset_at(item), remaining)
+''', '''        return Stats(self.storage.reset_at(item), remaining)
+
+    def clear(self, item, *identifiers):
+        return self.storage.clear_window(item.key_for(*identifiers), item.expiry)
+''')
+    assert apply(LIMITER, snippet, filename="strategies.py").merged_code == expected
+
+
+COMPILED = '''\
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.build = void 0;
+const build = (options) => {
+    return options.join
+        ? joinPath
+        : joinPathWithBasePath;
+};
+exports.build = build;
+'''
+
+
+def test_a_statement_moved_from_the_files_end_to_its_head_leaves_the_end() -> None:
+    """A compiler moved `exports.build = build;` from the end to the head: the snippet shows the
+    head with it, then the file down to its new last line, without a last marker. The old copy
+    at the end goes: the snippet ends where the file now ends."""
+    snippet = '''\
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.build = build;
+const build = (options) => {
+    return options.join
+        // ... existing code ...
+        : joinPathWithBasePath;
+};
+'''
+    expected = COMPILED.replace("exports.build = void 0;\n", "exports.build = build;\n", 1)
+    expected = expected[: expected.rindex("exports.build = build;\n")]
+    assert apply(COMPILED, snippet, filename="join-path.js").merged_code == expected

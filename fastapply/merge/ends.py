@@ -80,3 +80,49 @@ def extend_tails(al: Aligner) -> None:
             if o >= o_hi or al.onorm[o] != al.snorm[s]:
                 break
             al.pairs[s] = o
+
+
+_REPLACED = 3  # new lines before a segment's trailing trivial lines that may replace original ones
+
+
+def close_replaced_tails(al: Aligner) -> None:
+    """A segment that ends, before its marker, with new lines and then trivial ones (a doc
+    comment's fence ` * ```, `}`, `end`) right after an unedited anchor, where the original has
+    as many lines (each at the indentation of its new counterpart) and then the same trivial
+    lines: the new lines replace those, and the trivial lines are the file's own, not a second
+    copy before the marker's (the marker would keep the old lines and repeat the fence).
+    O(segment lines) per segment."""
+    order = sorted(al.pairs)
+    written: set[str] | None = None  # (the snippet's lines: an old line it writes elsewhere is kept)
+    for seg in al.segments:
+        if not seg or seg[-1] + 1 not in al.markers:
+            continue
+        last = next((s for s in reversed(seg) if s in al.pairs), None)
+        if last is None or last in al.fuzzy or al.snorm[last] != al.onorm[al.pairs[last]]:
+            continue
+        rest = [s for s in seg if s > last and al.snorm[s]]
+        if any(s in al.pairs for s in rest):
+            continue
+        tail = len(rest)
+        while tail > 0 and (al.strivial[rest[tail - 1]] or al.scloser[rest[tail - 1]]):
+            tail -= 1
+        new, trivial = rest[:tail], rest[tail:]
+        if not new or not trivial or len(new) > _REPLACED:
+            continue
+        at = bisect_right(order, last)
+        o_hi = al.pairs[order[at]] if at < len(order) else len(al.orig)
+        rows: list[int] = []
+        o = al.pairs[last]
+        for _ in range(len(new) + len(trivial)):
+            o = al._skip_blank(o + 1, o_hi, +1)
+            if o >= o_hi:
+                break
+            rows.append(o)
+        written = set(al.snorm) if written is None else written
+        if len(rows) < len(new) + len(trivial) \
+                or any(al.owidth[r] != al.swidth[s] or al.onorm[r] in written
+                       for s, r in zip(new, rows)) \
+                or any(al.onorm[r] != al.snorm[s] for s, r in zip(trivial, rows[len(new):])):
+            continue
+        for s, r in zip(trivial, rows[len(new):]):
+            al.pairs[s] = r

@@ -14,7 +14,7 @@ from ..languages import LanguageSpec
 from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail, better_copy, copied_tail, \
     needless_deletion
-from .ends import extend_tails, uncross
+from .ends import close_replaced_tails, extend_tails, uncross
 from .copies import pair_nearest_copies
 from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
 from .datakeys import check_duplicate_keys, check_record_edit
@@ -166,7 +166,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
 def _pair_up(aligner: Aligner) -> dict[int, int]:
     aligner.align()
     for stage in (pair_closers, prune_orphans, uncross, place_stragglers, extend_fuzzy, pair_nearest_copies,
-                  extend_tails, prune_orphans):
+                  extend_tails, close_replaced_tails, prune_orphans):
         check_deadline()  # thread mode cannot kill a merge: it stops between stages instead
         stage(aligner)
     return aligner.pairs

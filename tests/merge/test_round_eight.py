@@ -377,3 +377,49 @@ const build = (options) => {
     expected = COMPILED.replace("exports.build = void 0;\n", "exports.build = build;\n", 1)
     expected = expected[: expected.rindex("exports.build = build;\n")]
     assert apply(COMPILED, snippet, filename="join-path.js").merged_code == expected
+
+
+PROPS = '''\
+/**
+ * Checks that every property of a type is set.
+ *
+ * ```ts
+ * const a = requireAllProps<SomeType>({ propA: "value A" });
+ * ```
+ *
+ * Wrong use:
+ *
+ * ```ts
+ * const z = requireAllProps({ propC: "no type will work" });
+ * ```
+ *
+ * ```ts
+ * const y: SomeType = { propA: "" };
+ * const x = requireAllProps<SomeType>( { ... y } );
+ * ```
+ *
+ * @param obj object to check
+ */
+function requireAllProps(obj) {
+    return obj;
+}
+'''
+
+
+def test_a_fence_after_a_replaced_line_is_the_files_own() -> None:
+    """A doc comment's example line rewritten, the snippet showing the fence under it and then a
+    marker: the fence is the file's (the old line goes), not a second fence above the old line."""
+    snippet = '''\
+// ...
+ * const z = requireAllProps({ propC: "no type will work" });
+ * ```
+ *
+ * ```ts
+ * const y: SomeType = { propA: "" };
+ * // const x = requireAllProps<SomeType>({ ...y }); // Argument of type '{ propA: string; propB?: number; }' is not assignable to parameter of type 'AllProps<SomeType>'.
+ * ```
+// ...
+'''
+    expected = PROPS.replace(" * const x = requireAllProps<SomeType>( { ... y } );",
+                             " * // const x = requireAllProps<SomeType>({ ...y }); // Argument of type '{ propA: string; propB?: number; }' is not assignable to parameter of type 'AllProps<SomeType>'.")
+    assert apply(PROPS, snippet, filename="require-all-props.js").merged_code == expected

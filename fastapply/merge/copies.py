@@ -44,6 +44,56 @@ def pair_nearest_copies(al: Aligner) -> None:
         for step in (+1, -1):
             if _place(al, marker, step, ordered):
                 ordered = sorted(al.pairs.items())
+        if _nearer_run(al, marker, ordered):
+            ordered = sorted(al.pairs.items())
+
+
+_FAR = 4  # original lines a segment's opening run would drop before the next anchor to be re-read
+_SHORT = 2  # lines of that run (its first one the file has more than once)
+
+
+def _nearer_run(al: Aligner, marker: int, ordered: list[tuple[int, int]]) -> bool:
+    """The comment lines right after a marker, paired line for line with one copy of themselves, and the
+    segment's next anchor _FAR or more unpaired original lines further down: when the first of them
+    has a copy between the two, the run goes to the copy nearest the anchor (a doc comment's
+    ```` ```ts ```` fence opening the third example, not the first one), as far as the lines
+    still match there, and the marker keeps what lies above it. Of two readings of lines the file
+    has several times, the one that drops fewer lines. O(the run + its line's copies)."""
+    items, snorm, onorm = al.items, al.snorm, al.onorm
+    s = marker + 1
+    while s < len(items) and items[s].kind == "blank":
+        s += 1
+    if s >= len(items) or s not in al.pairs or len(al.opos.get(snorm[s], ())) < 2:
+        return False
+    keys = [k for k, _ in ordered]
+    at = bisect_left(keys, s)
+    run = [ordered[at]]  # the pairs that follow on line for line
+    while at + len(run) < len(ordered):
+        s2, o2 = _next(al, *run[-1], len(items), len(al.orig), +1)
+        if ordered[at + len(run)] != (s2, o2):
+            break
+        run.append((s2, o2))
+    if at + len(run) >= len(ordered):
+        return False
+    s_end, o_end = ordered[at + len(run)]
+    last = run[-1][1]
+    if any(m in al.markers for m in range(s, s_end)) or len(run) > _SHORT \
+            or not all(is_comment(snorm[k]) for k, _ in run):
+        return False  # (code lines that end blocks, `return;` `}`, are no such context: refused elsewhere)
+    if sum(1 for o in range(last + 1, o_end) if onorm[o]) < _FAR:
+        return False
+    copy = max((o for o in al.opos.get(snorm[s], ()) if last < o < o_end), default=None)
+    if copy is None or al.swidth[s] - al.swidth[s_end] != al.owidth[copy] - al.owidth[o_end]:
+        return False
+    new = _run(al, s, s_end, copy, o_end, +1)
+    dropped = [o for o in _between(new[-1][1], o_end) if onorm[o]]
+    if any(_leaves_block(onorm[o], al.owidth[o], al.owidth[copy]) for o in dropped):
+        return False
+    for k, _ in run:
+        del al.pairs[k]
+    for k, o in new:
+        al.pairs[k] = o
+    return True
 
 
 def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) -> bool:

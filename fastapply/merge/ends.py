@@ -88,8 +88,8 @@ _REPLACED = 3  # new lines before a segment's trailing trivial lines that may re
 def close_replaced_tails(al: Aligner) -> None:
     """A segment that ends, before its marker, with new lines and then trivial ones (a doc
     comment's fence ` * ```, `}`, `end`) right after an unedited anchor, where the original has
-    as many lines (each at the indentation of its new counterpart) and then the same trivial
-    lines: the new lines replace those, and the trivial lines are the file's own, not a second
+    as many lines or fewer (at the new lines' indentation) and then the same trivial lines: the
+    new lines replace those, and the trivial lines are the file's own, not a second
     copy before the marker's (the marker would keep the old lines and repeat the fence).
     O(segment lines) per segment."""
     order = sorted(al.pairs)
@@ -113,16 +113,17 @@ def close_replaced_tails(al: Aligner) -> None:
         o_hi = al.pairs[order[at]] if at < len(order) else len(al.orig)
         rows: list[int] = []
         o = al.pairs[last]
-        for _ in range(len(new) + len(trivial)):
+        while len(rows) < len(new) + len(trivial):
             o = al._skip_blank(o + 1, o_hi, +1)
             if o >= o_hi:
                 break
             rows.append(o)
         written = set(al.snorm) if written is None else written
-        if len(rows) < len(new) + len(trivial) \
-                or any(al.owidth[r] != al.swidth[s] or al.onorm[r] in written
-                       for s, r in zip(new, rows)) \
-                or any(al.onorm[r] != al.snorm[s] for s, r in zip(trivial, rows[len(new):])):
-            continue
-        for s, r in zip(trivial, rows[len(new):]):
-            al.pairs[s] = r
+        # as many old lines as new ones, or fewer (two new lines for one): the fewest that fit
+        for count in range(1, len(new) + 1):
+            old, ends = rows[:count], rows[count:count + len(trivial)]
+            if len(ends) == len(trivial) and all(al.onorm[r] == al.snorm[s] for s, r in zip(trivial, ends)):
+                if all(al.owidth[r] == al.swidth[new[0]] and al.onorm[r] not in written for r in old):
+                    for s, r in zip(trivial, ends):
+                        al.pairs[s] = r
+                break

@@ -225,7 +225,8 @@ class Spacing:
     def in_string(self, at: int) -> bool:
         """True when original line `at` starts inside a triple-quoted string (a docstring's text,
         an example in it). A scan of the whole file on first use, O(n); quotes in a line that starts
-        as a comment open nothing; other quotes in comments and escaped quotes are not told apart (a docstring-shaped heuristic, not a tokenizer)."""
+        as a comment open nothing; other quotes in comments and escaped quotes are not told apart
+        (a docstring-shaped heuristic, not a tokenizer)."""
         if self._strings is None:
             inside: list[bool] = []
             quote = ""

@@ -423,3 +423,68 @@ def test_a_fence_after_a_replaced_line_is_the_files_own() -> None:
     expected = PROPS.replace(" * const x = requireAllProps<SomeType>( { ... y } );",
                              " * // const x = requireAllProps<SomeType>({ ...y }); // Argument of type '{ propA: string; propB?: number; }' is not assignable to parameter of type 'AllProps<SomeType>'.")
     assert apply(PROPS, snippet, filename="require-all-props.js").merged_code == expected
+
+
+EXAMPLES = '''\
+/**
+ * Checks that every property of a type is set.
+ *
+ * Example use:
+ *
+ * ```ts
+ * type SomeType = { propA: string; propB?: number; }
+ *
+ * // propB has to be mentioned even if it is optional.
+ * const a: SomeType = requireAllProps<SomeType>({ propA: "value A", propB: undefined });
+ * ```
+ *
+ * Wrong use of this helper:
+ *
+ * ```ts
+ * const z: SomeType = requireAllProps({ propC: "no type will work" });
+ * ```
+ *
+ * 2. Apply to a spread object: nothing checks it at compile time.
+ *
+ * @param obj object to check
+ */
+function requireAllProps(obj) {
+    return obj;
+}
+'''
+
+WRONG_USE = '''\
+ * ```ts
+ * type SomeType = { propA: string; propB?: number; }
+ * // const z: SomeType = requireAllProps({ propC: "no type will work" }); // Property 'propA' is missing in type '{ propC: string; }' but required in type 'SomeType'.
+ * ```
+'''
+
+
+def test_a_fence_after_a_marker_opens_the_example_nearest_the_next_anchor() -> None:
+    """A part that opens, after its marker, with the fence and a line the first example also
+    has: it rewrites the example right above its next unique line (the wrong use), not the first
+    one (which reading it there would delete with everything up to the wrong use)."""
+    snippet = '''\
+// ...
+''' + WRONG_USE + ''' *
+ * 2. Apply to a spread object: nothing checks it at compile time.
+// ...
+'''
+    expected = EXAMPLES.replace(''' * ```ts
+ * const z: SomeType = requireAllProps({ propC: "no type will work" });
+ * ```
+''', WRONG_USE)
+    assert apply(EXAMPLES, snippet, filename="props.js").merged_code == expected
+
+
+def test_two_new_lines_for_one_before_a_fence_replace_it() -> None:
+    """The same rewrite shown from the file's head down to its fence, then a marker: two new lines
+    took the place of one, and the fence under them is the file's own."""
+    head = EXAMPLES[: EXAMPLES.index(" * ```ts\n * const z")]
+    snippet = head + WRONG_USE + "/* ... */\n"
+    expected = EXAMPLES.replace(''' * ```ts
+ * const z: SomeType = requireAllProps({ propC: "no type will work" });
+ * ```
+''', WRONG_USE)
+    assert apply(EXAMPLES, snippet, filename="props.js").merged_code == expected

@@ -141,6 +141,13 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
     if not sure and (not steps or steps[0][2][0][1] == al.pairs.get(s)
                      or not any(header_key(snorm[k]) is not None for k in _between(steps[0][2][-1][0], s_end))):
         return False  # (only an edit run through a definition's header says more than the alignment did)
+    if not steps:  # (a copy in another block, a shallower opener between, is no candidate: another
+        # class's method that the new lines happen to repeat)
+        runs = [entry for entry in runs if not any(
+            al.owidth[o] < al.owidth[entry[2][0][1]] and opens_block(onorm[o])
+            for o in _between(entry[2][-1][1], o_end) if onorm[o])]
+        if not runs:
+            return False
     _, _, run = steps[0] if steps else max(runs)
     copy, last = run[0][1], run[-1][1]
     if al.swidth[s] - al.swidth[s_end] != al.owidth[copy] - al.owidth[o_end]:
@@ -148,7 +155,7 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
     between = _between(last, o_end)
     if not steps:  # (an edit run accounts for every line between, header lines included)
         if any(_leaves_block(onorm[o], al.owidth[o], al.owidth[copy]) for o in between if onorm[o]):
-            return False
+            return False  # (a sibling definition between: the snippet may delete it, or not)
         # what the new lines replace must show in them: each dropped statement shares a name with
         # them (a statement they do not mention is code the snippet left out, not rewrote), but
         # for a local import the rewrite no longer needs

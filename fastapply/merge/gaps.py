@@ -30,9 +30,11 @@ def gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after: 
     if gap == 0:
         return count
     last = out[before][0]
-    if opens_block(last.strip()) and indent_width(out[after][0]) > indent_width(last):
-        return count  # b's blank lines set it off from code the edit removed, not from its new header
     a = out[before][2]
+    if opens_block(last.strip()) and indent_width(out[after][0]) > indent_width(last) and a + 1 != b - gap:
+        # b's blank lines set it off from code the edit removed, not from its new header (an
+        # edited header the file wrote right above them keeps them: Go's blank line under `func`)
+        return count
     if a >= 0:  # an edited line paired with original line a: b keeps its blank lines
         edited = out[before][0].strip() != orig[a].strip()
         if not edited and count == 0 and a + 1 < b - gap and not orig[a + 1].strip() \

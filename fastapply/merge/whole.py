@@ -26,7 +26,8 @@ def looks_whole(items: list[SnippetLine], onorm: list[str]) -> bool:
     if not code or not solid:
         return False
     shared = sum((Counter(code) & Counter(solid)).values())
-    if shared >= NEAR_WHOLE_SHARE * len(solid) and shared >= WHOLE_SHARE * len(code):
+    if shared >= NEAR_WHOLE_SHARE * len(solid) and shared >= WHOLE_SHARE * len(code) \
+            and _reaches(code, solid) and _reaches(code[::-1], solid[::-1]):
         return True
     return code[0] == solid[0] and code[-1] == solid[-1] and shared >= EDGES_SHARE * len(solid)
 
@@ -38,3 +39,24 @@ def whole_text(update: str, items: list[SnippetLine]) -> str:
         return update
     lines = [item.text for item in items if item.kind in ("code", "blank")]
     return "\n".join(lines) + ("\n" if update.endswith("\n") else "")
+
+
+# code lines at a file's edge that a whole-file snippet may leave out or rewrite (an import block;
+# comment lines, a licence, any number)
+_EDGE_SLACK = 5
+_COMMENTS = ("#", "//", "/*", "*", "--", "<!--", ";")
+
+
+def _reaches(code: list[str], solid: list[str]) -> bool:
+    """The snippet's first (last) line that the file has is among the file's first (last) few
+    lines, or only comment lines stand before it: a snippet that leaves out a head of imports or
+    a tail of functions is one part of the file (a function of 1,300 lines shown alone), not all
+    of it. O(the lines before it)."""
+    known = set(solid)
+    first = next((norm for norm in code if norm in known), None)
+    for index, norm in enumerate(solid):
+        if norm == first:
+            return True
+        if index >= _EDGE_SLACK and not norm.startswith(_COMMENTS):
+            return False
+    return False

@@ -488,3 +488,114 @@ def test_two_new_lines_for_one_before_a_fence_replace_it() -> None:
  * ```
 ''', WRONG_USE)
     assert apply(EXAMPLES, snippet, filename="props.js").merged_code == expected
+
+
+def _comparable(name: str, lt: bool) -> str:
+    less = f'''
+    def __lt__(self, other):
+        if isinstance(other, {name}):
+            return self._key() < other._key()
+        return NotImplemented
+''' if lt else ""
+    return f'''class {name}:
+    def __eq__(self, other):
+        if isinstance(other, {name}):
+            return self._key() == other._key()
+        return False
+{less}
+    def __hash__(self):
+        return hash(self._key())
+'''
+
+
+MODELS = "\n\n".join(_comparable(name, lt) for name, lt in (("Rating", True), ("Analysis", False), ("Source", True)))
+
+
+def test_a_method_that_other_classes_have_goes_into_the_class_the_snippet_shows() -> None:
+    """`__lt__` added to the one class without it, the snippet ending on `def __hash__` (every
+    class has one) and a marker: the next classes' `__lt__` + `__hash__` match more of the new
+    lines, but a class lies between; the nearest `__hash__` is the one meant."""
+    snippet = '''\
+        # ... existing code ...
+        if isinstance(other, Analysis):
+            return self._key() == other._key()
+        return False
+
+    def __lt__(self, other):
+        if isinstance(other, Analysis):
+            return self._key() < other._key()
+        return NotImplemented
+
+    def __hash__(self):
+        # ... existing code ...
+'''
+    expected = MODELS.replace(_comparable("Analysis", False), _comparable("Analysis", True))
+    assert apply(MODELS, snippet, filename="models.py").merged_code == expected
+
+
+TRANSLATIONS = '''\
+package en
+
+import (
+	"fmt"
+	"log"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// RegisterDefaultTranslations registers the default translations.
+func RegisterDefaultTranslations(v *Validate, trans Translator) (err error) {
+
+	translations := []struct {
+		tag         string
+		translation string
+	}{
+		{tag: "required", translation: "{0} is a required field"},
+		{tag: "len", translation: "{0} must be {1} in length"},
+	}
+	for _, t := range translations {
+		if err = trans.Add(t.tag, t.translation); err != nil {
+			return
+		}
+	}
+	return
+}
+
+func registrationFunc(tag string, translation string) RegisterFunc {
+	return func(ut Translator) error {
+		return ut.Add(tag, translation)
+	}
+}
+'''
+
+
+def test_an_edited_go_header_keeps_the_blank_line_the_file_writes_under_it() -> None:
+    """The file writes a blank line under `func ... {`; the snippet edits the header and drops
+    it (a slip): the blank line is the header's, not one that set off removed code."""
+    snippet = '''\
+// ... existing code ...
+// RegisterDefaultTranslations registers the default translations.
+func RegisterDefaultTranslations(v *Validate, trans Translator) (err *Error) {
+	translations := []struct {
+// ... existing code ...
+'''
+    expected = TRANSLATIONS.replace("(err error) {\n\n\ttranslations", "(err *Error) {\n\n\ttranslations")
+    assert apply(TRANSLATIONS, snippet, filename="en.go").merged_code == expected
+
+
+def test_one_long_function_sent_alone_is_no_whole_file() -> None:
+    """A snippet without markers that is one function (with a constant added above it) and
+    shares almost every line with the file, but leaves out the package clause, the imports and the
+    function after it: it is a part of the file, which keeps its head and tail."""
+    body = TRANSLATIONS[TRANSLATIONS.index("// RegisterDefault"): TRANSLATIONS.index("func registrationFunc")]
+    rules = "".join(f'\t\t{{tag: "rule{n}", translation: "{{0}} fails rule {n}"}},\n' for n in range(300))
+    body = body.replace('\t\t{tag: "len"', rules + '\t\t{tag: "len"')
+    original = TRANSLATIONS.replace(TRANSLATIONS[TRANSLATIONS.index("// RegisterDefault"):
+                                                 TRANSLATIONS.index("func registrationFunc")], body)
+    snippet = "const DefaultBase = 64\n\n" + body.split("\n", 1)[1].rstrip("\n") + "\n"
+    expected = original.replace("// RegisterDefaultTranslations registers the default translations.\n",
+                                "// RegisterDefaultTranslations registers the default translations.\n"
+                                "const DefaultBase = 64\n\n")
+    assert apply(original, snippet, filename="en.go").merged_code == expected

@@ -239,13 +239,11 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
                     stop -= 1
                 if stop > index:
                     chunk = out[index:stop]
-                    # (in C but for the blank lines: a whitespace-only line becomes "", and a blank
-                    # line has no provenance)
+                    # (in C but for the blank lines, which have no provenance; a whitespace-only
+                    # line the file has stays as it is: the user's untouched lines are not re-spaced)
                     texts = list(map(itemgetter(0), chunk))
-                    for blank in compress(range(len(texts)), map(str.isspace, texts)):
-                        texts[blank] = ""
                     rows_from = list(zip(map(itemgetter(3), chunk), map(itemgetter(2), chunk)))
-                    for blank in compress(range(len(texts)), map(not_, texts)):
+                    for blank in compress(range(len(texts)), map(not_, map(str.strip, texts))):
                         rows_from[blank] = (-1, -1)
                     result.extend(texts)
                     origin.extend(rows_from)
@@ -273,15 +271,20 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
         after = out[run_end] if run_end < len(out) else None
         if before is not None and after is not None and before[1] == ORIG == after[1] \
                 and after[2] - before[2] - 1 == len(run) and all(entry[1] == ORIG for entry in run):
-            count = len(run)  # (kept lines with all their blank lines between: _blank_count's answer, fast)
+            # kept lines with all their blank lines between (_blank_count's answer, fast), as the file writes them
+            result.extend(orig[before[2] + 1:after[2]])
+            origin.extend([(-1, -1)] * len(run))
+            index = run_end
+            continue
         elif before is not None and after is not None and before[1] == SNIP == after[1] and before[2] >= 0 \
                 and after[2] - before[2] - 1 == len(run) and after[3] not in moved \
                 and all(entry[1] == SNIP for entry in run) \
                 and not any(map(str.strip, orig[before[2] + 1:after[2]])) \
                 and (len(run) == 1 or indent_width(after[0]) == indent_width(orig[after[2]])):
             # Two paired snippet lines with the original's own blank lines between them (most blank
-            # lines of a long snippet): the count below comes to the same, without the calls.
-            result.extend([""] * len(run))
+            # lines of a long snippet): the count below comes to the same, without the calls; the
+            # file's text of them (a whitespace-only line stays).
+            result.extend(orig[before[2] + 1:after[2]])
             origin.extend([(-1, -1)] * len(run))
             index = run_end
             continue

@@ -599,3 +599,39 @@ def test_one_long_function_sent_alone_is_no_whole_file() -> None:
                                 "// RegisterDefaultTranslations registers the default translations.\n"
                                 "const DefaultBase = 64\n\n")
     assert apply(original, snippet, filename="en.go").merged_code == expected
+
+
+PAINT = '''\
+_cursor_moved()
+{
+  [[ $WIDGET == zle-line-finish ]] || _moved
+  
+  return 0
+}
+
+# Cursor highlighting function.
+_cursor_paint()
+{
+  [[ $WIDGET == zle-line-finish ]] && return
+  
+  _add_highlight $CURSOR $(( $CURSOR + 1 )) cursor
+}
+'''
+
+
+def test_whitespace_only_lines_of_the_file_stay_as_they_are() -> None:
+    """A file whose blank lines hold two spaces: the untouched function keeps them, and so does
+    the edited one where the snippet writes them (or writes an empty line instead)."""
+    for blank in ("  ", ""):
+        snippet = f'''\
+# ...
+# Cursor highlighting function.
+_cursor_paint_impl()
+{{
+  [[ $WIDGET == zle-line-finish ]] && return
+{blank}
+  _add_highlight $CURSOR $(( $CURSOR + 1 )) cursor
+}}
+'''
+        expected = PAINT.replace("_cursor_paint()", "_cursor_paint_impl()")
+        assert apply(PAINT, snippet, filename="cursor.zsh").merged_code == expected

@@ -63,12 +63,12 @@ def _nearer_run(al: Aligner, marker: int, ordered: list[tuple[int, int]]) -> boo
     s = marker + 1
     while s < len(items) and items[s].kind == "blank":
         s += 1
-    if s >= len(items) or s not in al.pairs or len(al.opos.get(snorm[s], ())) < 2:
+    if s >= len(items) or s not in al.pairs or len(al.opos.get(snorm[s], ())) < 2 or not is_comment(snorm[s]):
         return False
     keys = [k for k, _ in ordered]
     at = bisect_left(keys, s)
     run = [ordered[at]]  # the pairs that follow on line for line
-    while at + len(run) < len(ordered):
+    while at + len(run) < len(ordered) and len(run) <= _SHORT:
         s2, o2 = _next(al, *run[-1], len(items), len(al.orig), +1)
         if ordered[at + len(run)] != (s2, o2):
             break

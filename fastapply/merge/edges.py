@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .lines import block_extent, header_key, indent_width, is_closer, is_trivial, opens_block
+from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_closer, is_trivial, opens_block
 from .segments import SnippetLine, is_gap
 from .similar import FUZZY_MIN, similarity
 from .whole import WHOLE_SHARE
@@ -19,7 +19,6 @@ from .whole import WHOLE_SHARE
 EDGE_LINES = 3
 # A comment line (`#include` and `#[attr]` are code).
 _COMMENT_LINE = re.compile(r"^(?:#(?:\s|$)|//|--\s)")
-_COMMENT_STARTS = ("#", "//", "/*", "*", "--", "<!--", ";")
 
 
 def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
@@ -41,7 +40,7 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
     # helper written above the function that calls it goes there, under the file's imports)
     separate = any(is_gap(i) for i in items[next(k for k, i in enumerate(items) if i.kind == "code"):first_s])
     cut_head = before == 0 or (lead >= 1 and before <= EDGE_LINES and not separate
-                               and not all(n.startswith(_COMMENT_STARTS) for n in onorm[:first_o] if n)) \
+                               and not all(n.startswith(COMMENT_STARTS) for n in onorm[:first_o] if n)) \
         or lead == 0 and _obsolete_head(onorm[:first_o])
     cut_tail = after == 0 or (trail >= 1 and after <= EDGE_LINES)
     total = sum(1 for n in onorm if n)
@@ -198,7 +197,7 @@ def _note_head(head: list[str]) -> bool:
     file's head, drops it (`// This file has been generated from mustache.mjs`, gone in the next
     release); a shebang, an encoding, a licence or a linter's line stays."""
     solid = [norm for norm in head if norm]
-    return len(solid) == 1 and head[0] == solid[0] and solid[0].startswith(_COMMENT_STARTS) \
+    return len(solid) == 1 and head[0] == solid[0] and solid[0].startswith(COMMENT_STARTS) \
         and not _DIRECTIVE.search(solid[0])
 
 

@@ -93,7 +93,6 @@ def close_replaced_tails(al: Aligner) -> None:
     copy before the marker's (the marker would keep the old lines and repeat the fence).
     O(segment lines) per segment."""
     order = sorted(al.pairs)
-    written: set[str] | None = None  # (the snippet's lines: an old line it writes elsewhere is kept)
     for seg in al.segments:
         if not seg or seg[-1] + 1 not in al.markers:
             continue
@@ -118,12 +117,12 @@ def close_replaced_tails(al: Aligner) -> None:
             if o >= o_hi:
                 break
             rows.append(o)
-        written = set(al.snorm) if written is None else written
-        # as many old lines as new ones, or fewer (two new lines for one): the fewest that fit
+        # as many old lines as new ones, or fewer (two new lines for one): the fewest that fit; an
+        # old line the snippet writes elsewhere (al.spos) is kept, not replaced
         for count in range(1, len(new) + 1):
             old, ends = rows[:count], rows[count:count + len(trivial)]
             if len(ends) == len(trivial) and all(al.onorm[r] == al.snorm[s] for s, r in zip(trivial, ends)):
-                if all(al.owidth[r] == al.swidth[new[0]] and al.onorm[r] not in written for r in old):
+                if all(al.owidth[r] == al.swidth[new[0]] and al.onorm[r] not in al.spos for r in old):
                     for s, r in zip(trivial, ends):
                         al.pairs[s] = r
                 break

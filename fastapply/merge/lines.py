@@ -132,6 +132,8 @@ _CLAUSE = re.compile(r"^(?:%s)\b" % "|".join(_CLAUSE_WORDS))
 DROPPED_STUBS = frozenset(("...", "pass"))
 
 # a whole-line comment in any of the languages (`#` only with a space after it: `#include` is code)
+# what a comment line may start with in some language, loosely (`#include` too; is_comment is strict)
+COMMENT_STARTS = ("#", "//", "/*", "*", "--", "<!--", ";")
 _COMMENT = re.compile(r"^(?:\*|/\*|//|--|;|#(?:\s|$))")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .lines import COMMENT_STARTS
 from .segments import SnippetLine
 
 # A snippet without markers that matches this share of the file's lines is the whole new file.
@@ -44,7 +45,6 @@ def whole_text(update: str, items: list[SnippetLine]) -> str:
 # code lines at a file's edge that a whole-file snippet may leave out or rewrite (an import block;
 # comment lines, a licence, any number)
 _EDGE_SLACK = 5
-_COMMENTS = ("#", "//", "/*", "*", "--", "<!--", ";")
 
 
 def _reaches(code: list[str], solid: list[str]) -> bool:
@@ -57,6 +57,6 @@ def _reaches(code: list[str], solid: list[str]) -> bool:
     for index, norm in enumerate(solid):
         if norm == first:
             return True
-        if index >= _EDGE_SLACK and not norm.startswith(_COMMENTS):
+        if index >= _EDGE_SLACK and not norm.startswith(COMMENT_STARTS):
             return False
     return False

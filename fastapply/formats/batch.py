@@ -83,6 +83,7 @@ class _Source:
         self.root = root
         self.root_fd = root_fd  # the locked root (journal.locked_root): reads never follow a swapped link
         self.limits = limits
+        self.existed: dict[str, bool] = {}  # path -> whether it was there when read (journal.commit checks)
 
     def read(self, path: str) -> str | None:
         if self.root is None:
@@ -97,6 +98,7 @@ class _Source:
                 return None
             else:
                 data = target.read_bytes()
+        self.existed[path] = data is not None
         if data is None:
             return None
         text = ensure_text(data, f"file {path}")
@@ -239,7 +241,7 @@ def _run_batch(groups: dict[str, list[FileOp]], bad_paths: dict[str, ApplyError]
     ok = not failed
     written = False
     if root is not None and not dry_run and staged and (ok or not atomic) and source.root_fd is not None:
-        _write(root, source.root_fd, staged)
+        _write(root, source.root_fd, staged, source.existed)
         written = True
     if atomic and not ok:
         staged = {}  # all or nothing: nothing
@@ -247,7 +249,9 @@ def _run_batch(groups: dict[str, list[FileOp]], bad_paths: dict[str, ApplyError]
                        summary=summary, contents=staged)
 
 
-def _write(root: str | os.PathLike[str], root_fd: int, staged: dict[str, str | None]) -> None:
+def _write(root: str | os.PathLike[str], root_fd: int, staged: dict[str, str | None],
+           existed: dict[str, bool]) -> None:
     """Every staged file or none (journal.commit), each opened below the root's descriptor."""
     commit(root_fd, {real_relative(root, path): None if content is None else content.encode("utf-8")
-                     for path, content in staged.items()})
+                     for path, content in staged.items()},
+           {real_relative(root, path): there for path, there in existed.items() if path in staged})

@@ -26,7 +26,7 @@ import fcntl
 import os
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 import msgspec
@@ -42,6 +42,9 @@ class Entry(msgspec.Struct):
     path: str  # the target, relative to the root (a real path: no symlinks)
     new: str | None  # temporary name of the new content in the target's folder; None: delete
     old: str | None  # backup name of the replaced content; None: the file did not exist
+    # inode of `new` once written: a rollback removes a file the batch created only while it is still
+    # that file (a folder swapped in meanwhile may hold a file of the same name that is not ours)
+    ino: int | None = None
 
 
 class Journal(msgspec.Struct):
@@ -94,14 +97,24 @@ def _load(root_fd: int) -> Journal | None:
                          code=ErrorCode.IO_ERROR) from None
 
 
-def commit(root_fd: int, staged: dict[str, bytes | None]) -> None:
-    """Write every file of `staged` (real relative path -> new bytes, None to delete) all or nothing."""
+def commit(root_fd: int, staged: dict[str, bytes | None], existed: Mapping[str, bool] | None = None) -> None:
+    """Write every file of `staged` (real relative path -> new bytes, None to delete) all or nothing.
+
+    `existed` (path -> whether the batch found the file when it read it): a file that appeared or
+    vanished since is refused before anything is written, since its backup and its rollback would be
+    planned for a file that is not there (a pre-existing file would be removed as "created").
+    """
     batch = secrets.token_hex(6)
     entries: list[Entry] = []
     folders: list[str] = []
     for n, (path, data) in enumerate(staged.items()):
         parts, name = split(path)
         present = _exists(root_fd, parts, name, folders)
+        if existed is not None and path in existed and existed[path] != present:
+            raise ApplyError(f"{path} {'vanished' if existed[path] else 'appeared'} on disk while the batch "
+                             "ran (moved or changed by something else); nothing was written; apply the "
+                             "batch again", code=ErrorCode.FILE_NOT_FOUND if existed[path] else ErrorCode.FILE_EXISTS,
+                             details={"path": path})
         if data is None and not present:
             continue
         entries.append(Entry(path=path, new=None if data is None else f".fastapply-{batch}-{n}.new",
@@ -119,6 +132,7 @@ def commit(root_fd: int, staged: dict[str, bytes | None]) -> None:
                 if entry.new is not None:
                     mode = _mode(dfd, name)
                     write_new(dfd, entry.new, staged[entry.path] or b"", mode)
+                    entry.ino = os.stat(entry.new, dir_fd=dfd, follow_symlinks=False).st_ino
                 sync_dir(dfd)
         journal.state = "committing"
         _save(root_fd, journal)
@@ -236,8 +250,8 @@ def _rollback(root_fd: int, journal: Journal) -> None:
                     remove(dfd, entry.old)  # the target is still the old file itself
                 else:
                     op("rename", os.rename, entry.old, name, src_dir_fd=dfd, dst_dir_fd=dfd)
-            elif entry.old is None and renamed:
-                remove(dfd, name)  # a file the batch created
+            elif entry.old is None and renamed and entry.ino is not None and _ino(dfd, name) == entry.ino:
+                remove(dfd, name)  # a file the batch created, still that file
             sync_dir(dfd)
         finally:
             os.close(dfd)
@@ -252,6 +266,13 @@ def _rollback(root_fd: int, journal: Journal) -> None:
                 raise
     remove(root_fd, JOURNAL)
     sync_dir(root_fd)
+
+
+def _ino(dfd: int, name: str) -> int | None:
+    try:
+        return os.stat(name, dir_fd=dfd, follow_symlinks=False).st_ino
+    except FileNotFoundError:
+        return None
 
 
 def _open_quiet(root_fd: int, parts: list[str], path: str) -> int:

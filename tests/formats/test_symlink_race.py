@@ -96,6 +96,8 @@ def test_batches_racing_a_symlink_swap_never_write_outside(tmp_path: Path):
         pass
     final = fastapply.apply_batch("*** Begin Patch\n*** Add File: sub/after.py\n+done = 1\n*** End Patch\n", root=root)
     assert final.written and (root / "sub" / "after.py").read_text() == "done = 1\n"
+    # the user's file survived every rolled-back batch (a rollback once took it for one the batch made)
+    assert (root / "sub" / "x.py").read_text() in ("x = 1\n", "x = 2\n")
     assert not (root / JOURNAL).exists()
     # (temporary files of a batch whose folder was moved away under it may stay behind: inside the root)
     assert all(root in p.parents for p in tmp_path.rglob(".fastapply-*"))

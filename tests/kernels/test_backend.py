@@ -1,5 +1,6 @@
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -41,3 +42,13 @@ def test_importing_kernels_does_not_import_triton():
     code = "import sys, fastapply.kernels; print('triton' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_checkout_never_shadows_hugging_faces_kernels_package():
+    # transformers >= 5.25 requires Hugging Face's `kernels` and imports it by that name: run from
+    # a checkout's root (pytest, `python -m evals...`), our kernels/ folder must not be what it finds
+    root = Path(__file__).resolve().parents[2]
+    code = "import importlib.util; s = importlib.util.find_spec('kernels'); print(s.origin if s else None)"
+    origin = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
+                            check=True).stdout.strip()
+    assert origin == "None" or root not in Path(origin).parents, origin

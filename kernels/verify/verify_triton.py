@@ -1,4 +1,4 @@
-"""Fused Triton kernels for the verification step; same contract as kernels/reference.py.
+"""Fused Triton kernels for the verification step; same contract as reference.py.
 
 Greedy: one program per (row, position) does a blocked argmax over the vocabulary (vocab tiles, a
 running max and first index per lane), compares it with the draft token, and lowers the row's accepted

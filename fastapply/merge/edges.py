@@ -70,17 +70,44 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
     lines that ends the file (_cuts_run: the last import of a list, removed)."""
     implicit = SnippetLine("", "implicit")
     first_s, last_s = min(pairs), max(pairs)
-    if not is_gap(items[-1]) and any(onorm[pairs[last_s] + 1:]) \
+    marked_end = is_gap(items[-1])
+    if not marked_end and any(onorm[pairs[last_s] + 1:]) \
             and not _reaches_end(items, pairs, last_s, orig, onorm):
         items = [*items, implicit]
     if not is_gap(items[0]):
         before = sum(1 for n in onorm[: pairs[first_s]] if n)
         lead = sum(1 for i in items[:first_s] if i.kind == "code")
-        dropped = lead == 0 and (_obsolete_head(onorm[:pairs[first_s]]) or _note_head(onorm[:pairs[first_s]]))
+        head = onorm[:pairs[first_s]]
+        dropped = lead == 0 and (_obsolete_head(head) or _note_head(head) or before <= EDGE_LINES
+                                 and marked_end and _deleted_head(head) and _unedited(items, pairs, onorm))
         if before and not (lead >= 1 and before <= EDGE_LINES) and not dropped:
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
     return items, pairs
+
+
+def _deleted_head(head: list[str]) -> bool:
+    """The lines above a snippet that starts without a marker and changes nothing else (_unedited):
+    what it deletes (`from typing import Any`, no longer used), unless one is a directive, a
+    notice or a `from __future__` import, which a snippet leaves out rather than deletes. O(lines)."""
+    return not any(_DIRECTIVE.search(norm) or _PY2_FUTURE.match(norm) or norm.startswith("from __future__")
+                   for norm in head if norm)
+
+
+def _unedited(items: list[SnippetLine], pairs: dict[int, int], onorm: list[str]) -> bool:
+    """Every code line of the snippet is paired with the same line of the original, and code lines
+    with no marker between them are neighbours there (blank lines aside): as it stands, the
+    snippet changes nothing. O(m + the original lines its parts span)."""
+    prev: int | None = None
+    for s, item in enumerate(items):
+        if is_gap(item):
+            prev = None
+        elif item.kind == "code":
+            o = pairs.get(s)
+            if o is None or onorm[o] != item.norm or prev is not None and (o <= prev or any(onorm[prev + 1:o])):
+                return False
+            prev = o
+    return True
 
 
 def _reaches_end(items: list[SnippetLine], pairs: dict[int, int], last_s: int, orig: list[str],
@@ -96,12 +123,17 @@ def _reaches_end(items: list[SnippetLine], pairs: dict[int, int], last_s: int, o
 
 
 def _moved_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, onorm: list[str]) -> bool:
-    """The original lines after the one the snippet ends on are at most EDGE_LINES statements that
-    the snippet writes higher up, unpaired or paired elsewhere: it moved them (tsc moving
-    `exports.build = build;` from a file's end to its head) and ends as the file now ends.
-    O(m + EDGE_LINES)."""
-    tail = [o for o in range(last_o + 1, len(onorm)) if onorm[o]]
-    if not tail or len(tail) > EDGE_LINES:
+    """The original lines after the one the snippet ends on are at most _MOVED_TAIL statements
+    that the snippet writes higher up, unpaired or paired elsewhere: it moved them (tsc moving
+    `exports.build = build;` from a file's end to its head, ansi-styles its four `export const`
+    lines above a function) and ends as the file now ends. O(m + _MOVED_TAIL)."""
+    tail: list[int] = []
+    for o in range(last_o + 1, len(onorm)):
+        if onorm[o]:
+            tail.append(o)
+            if len(tail) > _MOVED_TAIL:
+                return False
+    if not tail:
         return False
     written: dict[str, list[int]] = {}
     for s, item in enumerate(items):
@@ -112,6 +144,7 @@ def _moved_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, on
 
 
 _ENDING = 3
+_MOVED_TAIL = 12  # lines a snippet may move from the file's end (each one written higher up)
 _RUN = 3  # paired lines of a run the snippet shows before the lines it leaves out at the end
 _RUN_CUT = 2  # lines of that run it may leave out
 

@@ -3,6 +3,7 @@ pair edited lines next to anchors, and find original lines that complete snippet
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
@@ -194,12 +195,37 @@ def covered(al: Aligner) -> set[int]:
             after = bisect_right(order, body[-1])
             if by_marker and after < len(order) and start < al.pairs[order[after]] <= end:
                 continue  # the code after the marker is this block's own: the marker stands inside it
+            if by_marker:
+                # an `else:` (`except:`) of the original statement after the lines the snippet
+                # shows: the marker stands for it (an `elif` added above it leaves it in place)
+                end = _before_clause(al, o, start, end, {(swidth[i] - width, snorm[i]) for i in range(s + 1, index)})
             if not by_marker and after < len(order) and start < al.pairs[order[after]] <= end:
                 # a line after the block pairs inside the original block: the rest of that block
                 # went on past the snippet's block (into an `else:` the snippet adds), not away
                 end = al.pairs[order[after]] - 1
             gone.update(range(start + 1, end + 1))
     return gone
+
+
+def _before_clause(al: Aligner, o: int, start: int, end: int, shown: set[tuple[int, str]]) -> int:
+    """The last original line before the first clause line (`else:`, `except ...:`) between
+    `start` and `end` that continues a statement shown up to `start` (it is less indented than
+    every line after `start`) and that the snippet's block under header `o` does not show
+    (`shown`: its lines, with their indentation relative to the header's), or `end`. O(end - start)."""
+    base = indent_width(al.orig[o])
+    lowest = None  # the smallest indentation after `start` so far
+    for line in range(start + 1, end + 1):
+        norm = al.onorm[line]
+        if not norm:
+            continue
+        width = indent_width(al.orig[line])
+        if (lowest is None or width < lowest) and (continues_block(norm) or _PY_CLAUSE.match(norm)):
+            return end if (width - base, norm) in shown else line - 1
+        lowest = width if lowest is None else min(lowest, width)
+    return end
+
+
+_PY_CLAUSE = re.compile(r"^(?:except|finally)\b")
 
 
 def place_stragglers(al: Aligner) -> None:

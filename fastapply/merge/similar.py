@@ -22,6 +22,16 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 _WORD = re.compile(r"\w")
 
 
+# what an import (or re-export) line takes, apart from where it takes it from
+_JS_IMPORT = re.compile(r"^((?:import|export)\b[^'\"`]*\w[^'\"`]*?)\s+from\s+['\"`]")
+_PY_IMPORT = re.compile(r"^from\s+\S+\s+(import\s+\w.*)$")
+
+
+def _imported(line: str) -> str | None:
+    found = _JS_IMPORT.match(line) or _PY_IMPORT.match(line)
+    return found.group(1) if found else None
+
+
 def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
     """True when `new` reads as an edit of `old`, not a different line: the same definition name, or
     one line's tokens contain the other's (an import that gained a name, an argument appended)."""
@@ -37,6 +47,9 @@ def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
         return True
     if key is not None and old_key is not None:
         return False
+    names, old_names = _imported(new), _imported(old)
+    if names is not None and names == old_names:
+        return True  # the same names from a moved module: `import { s } from './a.mjs'` -> './b.mjs'
     new_target, old_target = _ASSIGNED.match(new), _ASSIGNED.match(old)
     if assignments and new_target and old_target and new_target.group(1).strip() == old_target.group(1).strip():
         return True  # the same name given a new value: `TIMEOUT = 30` -> `TIMEOUT = 60`

@@ -232,9 +232,14 @@ def test_a_kept_python_header_whose_body_the_snippet_dedents_is_refused() -> Non
     `except` with no statement: tree-sitter-python accepts that, Python does not."""
     original = "try:\n    from urlparse import urlparse\nexcept ImportError:\n    from urllib.parse import urlparse\n" \
                "\nfrom oauthlib.common import add_params_to_uri\n\n\ndef fix(session):\n    return session\n"
+    # (sent alone, changing nothing else, the snippet deletes the three lines above it: exactly
+    # what the release did; with an edit further down, the first marker was left out, and the
+    # merge is refused)
     update = "from urllib.parse import urlparse\n\nfrom oauthlib.common import add_params_to_uri\n# ... existing code ...\n"
+    assert apply(original, update, filename="slack.py").merged_code == original[original.index("from urllib"):] \
+        .replace("    from urllib", "from urllib")
     with pytest.raises(ApplyError) as caught:
-        apply(original, update, filename="slack.py")
+        apply(original, update + "    return None\n", filename="slack.py")
     assert caught.value.code == "syntax_regressed" and caught.value.line == 1
     assert "original line 3 ('except ImportError:')" in str(caught.value)
     # a header that is empty in the original already is not this merge's doing

@@ -1,0 +1,225 @@
+"""Issue 8, ninth round: what real release edits of batch tune-16 showed.
+
+Each case is written in the shape the failing cases had (an unused import dropped from a file's
+head, an `elif` added before an `else:` with a marker under it), with code of our own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fastapply import apply
+
+HEAD = '''\
+from typing import Any
+from .helpers import numbers, strings
+
+
+LIMIT = 12
+MESSAGE = "cannot stabilise {} ({})"
+
+
+class Base:
+    numbers = numbers
+    strings = strings
+
+    def describe(self) -> str:
+        return MESSAGE.format(self.numbers, self.strings)
+'''
+
+
+@pytest.mark.parametrize("snippet", [
+    "from .helpers import numbers, strings\n# ... existing code ...\n",
+    "from .helpers import numbers, strings\n\n\nLIMIT = 12\n# ... existing code ...\n",
+    "from .helpers import numbers, strings\n\n\nLIMIT = 12\n// ... existing code ...\n",
+])
+def test_a_snippet_that_only_leaves_out_the_first_line_deletes_it(snippet: str) -> None:
+    """Starting one line below the file's head, with no marker above, and changing nothing else:
+    the line above is what the snippet deletes (read as "a marker left out", it would change nothing)."""
+    assert apply(HEAD, snippet).merged_code == HEAD.replace("from typing import Any\n", "")
+
+
+def test_a_snippet_that_edits_something_below_keeps_the_head() -> None:
+    """The same start with an edit further down: the first marker was left out, the head stays."""
+    snippet = "from .helpers import numbers, strings\n\n\nLIMIT = 13\n# ... existing code ...\n"
+    assert apply(HEAD, snippet).merged_code == HEAD.replace("LIMIT = 12", "LIMIT = 13")
+
+
+TAIL = '''\
+def first() -> int:
+    return 1
+
+
+def second() -> int:
+    return 2
+
+
+__all__ = ["first", "second"]
+'''
+
+
+def test_a_snippet_that_only_stops_short_of_the_last_line_keeps_it() -> None:
+    """At the end the left-out last marker stays the reading (tests/merge/test_round_six.py:
+    a snippet ending above lines of another kind keeps them), also when nothing else changes."""
+    snippet = "# ... existing code ...\ndef second() -> int:\n    return 2\n"
+    assert apply(TAIL, snippet).merged_code == TAIL
+
+
+@pytest.mark.parametrize("head", ["from __future__ import annotations\n", "#!/usr/bin/env python3\n",
+                                  "# SPDX-License-Identifier: MIT\n"])
+def test_a_snippet_that_only_leaves_out_a_directive_keeps_it(head: str) -> None:
+    original = head + HEAD.replace("from typing import Any\n", "")
+    snippet = "from .helpers import numbers, strings\n# ... existing code ...\n"
+    assert apply(original, snippet).merged_code == original
+
+
+def test_a_snippet_open_at_both_ends_that_changes_nothing_is_no_deletion() -> None:
+    """Open at both ends there is no telling which end it cuts: nothing is deleted."""
+    original = HEAD + TAIL
+    snippet = "from .helpers import numbers, strings\n# ... existing code ...\ndef second() -> int:\n    return 2\n"
+    assert apply(original, snippet).merged_code == original
+
+
+PUT = '''\
+def put(obj: list, elem: int, value: object, fill: object = None) -> list:
+    try:
+        obj[elem] = value
+    except IndexError:
+        if elem == len(obj):
+            obj.append(value)
+        else:
+            raise
+    return obj
+
+
+def get(obj: list, elem: int) -> object:
+    return obj[elem]
+'''
+
+ELIF = '''\
+        elif fill is not None:
+            obj.extend([fill] * (elem - len(obj)))
+            obj.append(value)
+'''
+
+
+@pytest.mark.parametrize("marker", ["# ... existing code ...", "    # ... existing code ...",
+                                    "        # ... existing code ..."])
+def test_an_elif_added_above_an_else_keeps_the_else(marker: str) -> None:
+    """The snippet shows the `if` up to the `elif` it adds, then a marker at a shallower
+    indentation (or at column 0): the marker stands for the `else:` the snippet does not show."""
+    snippet = ("# ... existing code ...\n    except IndexError:\n        if elem == len(obj):\n"
+               f"            obj.append(value)\n{ELIF}{marker}\n")
+    expected = PUT.replace("            obj.append(value)\n        else:",
+                           f"            obj.append(value)\n{ELIF}        else:")
+    assert apply(PUT, snippet).merged_code == expected
+
+
+def test_a_rewritten_if_body_before_an_else_keeps_the_else() -> None:
+    """A marker at the `if`'s own indentation after its new body: the body is replaced, the
+    `else:` after it is what the marker stands for."""
+    snippet = ("# ... existing code ...\n    except IndexError:\n        if elem == len(obj):\n"
+               "            obj.insert(elem, value)\n        # ... existing code ...\n")
+    expected = PUT.replace("            obj.append(value)\n        else:",
+                           "            obj.insert(elem, value)\n        else:")
+    assert apply(PUT, snippet).merged_code == expected
+
+
+def test_a_reordered_snippet_with_an_elif_keeps_the_else() -> None:
+    """The same edit with an import added in a part written after it (segments out of file order)."""
+    original = "import copy\nimport logging\nfrom functools import partial\n\n\n" + PUT
+    snippet = ("# ... existing code ...\n    except IndexError:\n        if elem == len(obj):\n"
+               f"            obj.append(value)\n{ELIF}# ... existing code ...\nimport copy\nimport logging\n"
+               "from functools import partial\nfrom typing import Any\n# ... existing code ...\n")
+    expected = original.replace("partial\n", "partial\nfrom typing import Any\n").replace(
+        "            obj.append(value)\n        else:", f"            obj.append(value)\n{ELIF}        else:")
+    assert apply(original, snippet).merged_code == expected
+
+
+def test_a_rewritten_if_body_with_its_else_shown_replaces_both() -> None:
+    """The snippet shows the `else:` itself: the whole statement is the snippet's, nothing of the
+    original's is kept twice (as before this round; the `else:` rule above must not change it)."""
+    original = PUT.replace("    return obj\n", "    for item in obj:\n        if item is None:\n            continue\n"
+                           "        else:\n            break\n    return obj\n")
+    snippet = ("# ... existing code ...\n    except IndexError:\n        if elem == len(obj):\n"
+               "            # grow by one\n            obj.insert(elem, value)\n\n        else:\n            raise\n"
+               "    # ... existing code ...\n")
+    expected = original.replace("            obj.append(value)\n        else:",
+                                "            # grow by one\n            obj.insert(elem, value)\n\n        else:")
+    assert apply(original, snippet).merged_code == expected
+
+
+HASHED = '''\
+import { s as serialize } from '../shared/hash.A1b2C3d4.mjs';
+
+function isEqual(a, b) {
+  if (a === b) {
+    return true;
+  }
+  return serialize(a) === serialize(b);
+}
+
+function diff(a, b) {
+  const left = toHashed(a);
+  const right = toHashed(b);
+  return compare(left, right);
+}
+
+export { diff, isEqual };
+'''
+
+
+def test_an_import_from_a_renamed_module_is_an_edit_of_the_files_first_line() -> None:
+    """A bundle's chunk renamed (`hash.A1b2C3d4.mjs` -> `hash.Z9y8X7w6.mjs`), a function moved out:
+    the snippet's first line imports the same names from the new chunk, so it starts at the
+    file's head (not a new line above a left-out marker), and what it leaves out up to its next
+    line goes."""
+    snippet = ("import { s as serialize } from '../shared/hash.Z9y8X7w6.mjs';\n"
+               "export { i as isEqual } from '../shared/hash.Z9y8X7w6.mjs';\n\n"
+               "function diff(a, b) {\n  const left = toHashed(a);\n// ... existing code ...\n"
+               "export { diff };\n")
+    expected = ("import { s as serialize } from '../shared/hash.Z9y8X7w6.mjs';\n"
+                "export { i as isEqual } from '../shared/hash.Z9y8X7w6.mjs';\n\n"
+                + HASHED[HASHED.index("function diff"):].replace("export { diff, isEqual };", "export { diff };"))
+    assert apply(HASHED, snippet, filename="index.mjs").merged_code == expected
+
+
+def test_names_from_another_module_or_other_names_are_no_edit() -> None:
+    from fastapply.merge.similar import edited_version
+
+    assert edited_version("from pkg.new import a, b", "from pkg.old import a, b")
+    assert not edited_version("export * from './a.mjs'", "export * from './b.mjs'")
+    assert not edited_version("import x from 'a'", "import y from 'a'")
+
+
+EXPORTS = '''\
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const build = (options) => {
+    return options.join
+        ? joinPath
+        : joinPathWithBasePath;
+};
+exports.build = build;
+exports.joinPath = joinPath;
+exports.joinPathWithBasePath = joinPathWithBasePath;
+exports.defaults = { join: true };
+'''
+
+
+def test_four_statements_moved_from_the_files_end_leave_it() -> None:
+    """The file's last four statements written higher up in a snippet that ends without a marker
+    on the line above them: it moved them (three was the limit; ansi-styles moved four `export
+    const` lines above a function). Asked of the edge rule itself: whole merges of such snippets
+    also need their parts placed, which depends on more than this rule."""
+    from fastapply.merge.edges import _moved_tail
+    from fastapply.merge.segments import SnippetLine
+
+    orig = EXPORTS.splitlines()
+    onorm = [line.strip() for line in orig]
+    moved = orig[7:]  # the four exports
+    lines = orig[:2] + moved + orig[2:7]
+    items = [SnippetLine(text, "code", text.strip(), n) for n, text in enumerate(lines, 1)]
+    pairs = {0: 0, 1: 1, **{6 + k: 2 + k for k in range(5)}}  # the exports moved: not paired
+    assert _moved_tail(items, pairs, 6, onorm)
+    assert not _moved_tail(items[:2] + items[6:], {0: 0, 1: 1, **{2 + k: 2 + k for k in range(5)}}, 6, onorm)

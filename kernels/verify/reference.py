@@ -24,6 +24,15 @@ def check_shapes(logits: Tensor, draft: Tensor, draft_len: Tensor) -> None:
                          f"draft_len {tuple(draft_len.shape)}")
 
 
+def check_sample_shapes(logits: Tensor, draft: Tensor, draft_len: Tensor, uniforms: Tensor) -> int:
+    """check_shapes, and uniforms [B, K+2]; returns K."""
+    check_shapes(logits, draft, draft_len)
+    b, k1, _ = logits.shape
+    if uniforms.shape != (b, k1 + 1):
+        raise ValueError(f"uniforms must be [B, K+2] = [{b}, {k1 + 1}], got {tuple(uniforms.shape)}")
+    return k1 - 1
+
+
 def prefix_length(match: Tensor) -> Tensor:
     """Length of the leading run of True in each row of a [B, K] bool tensor."""
     return match.to(torch.long).cumprod(dim=1).sum(dim=1)
@@ -90,11 +99,8 @@ def verify_sample(logits: Tensor, draft: Tensor, draft_len: Tensor, *, temperatu
     unused (the layout is fixed so that callers can draw K+2 numbers per row regardless of draft_len).
     temperature <= 0 means greedy.
     """
-    check_shapes(logits, draft, draft_len)
-    b, k1, v = logits.shape
-    k = k1 - 1
-    if uniforms.shape != (b, k + 2):
-        raise ValueError(f"uniforms must be [B, K+2] = [{b}, {k + 2}], got {tuple(uniforms.shape)}")
+    k = check_sample_shapes(logits, draft, draft_len, uniforms)
+    b, _, v = logits.shape
     if temperature <= 0:
         return verify_greedy(logits, draft, draft_len)
     x = top_p_filter(logits, top_p) * (1.0 / temperature)  # a multiply, as the kernel does

@@ -22,7 +22,7 @@ import triton
 import triton.language as tl
 from torch import Tensor
 
-from .reference import check_shapes, top_p_filter
+from .reference import check_sample_shapes, check_shapes, top_p_filter
 
 MAX_BLOCK_V = 4096
 
@@ -143,11 +143,8 @@ def residual_kernel(x_ptr, stride_xb, stride_xk, stride_xv, inv_temperature, dra
 
 def verify_sample(logits: Tensor, draft: Tensor, draft_len: Tensor, *, temperature: float, top_p: float,
                   uniforms: Tensor) -> tuple[Tensor, Tensor]:
-    check_shapes(logits, draft, draft_len)
+    k = check_sample_shapes(logits, draft, draft_len, uniforms)
     b, k1, v = logits.shape
-    k = k1 - 1
-    if uniforms.shape != (b, k + 2):
-        raise ValueError(f"uniforms must be [B, K+2] = [{b}, {k + 2}], got {tuple(uniforms.shape)}")
     if temperature <= 0:
         return verify_greedy(logits, draft, draft_len)
     x = top_p_filter(logits, top_p) if top_p < 1.0 else logits

@@ -221,8 +221,19 @@ def add_function(outline: Outline, d: Definition, lang: Lang, rng: random.Random
             before = max(before, run)
             top -= 1
         gap = before or gap
-    return Change([Edit(d.end, d.end, [""] * max(1, min(gap, 2)) + template)],
+    # at least one blank line, unless the file writes none between any of `d`'s siblings (compiled
+    # output: a blank line there is one that neither the file nor a snippet could show)
+    blank = min(gap, 2) if _glued_siblings(outline, d) else max(1, min(gap, 2))
+    return Change([Edit(d.end, d.end, [""] * blank + template)],
                   ["add_method" if d.nested else "insert_function"])
+
+
+def _glued_siblings(outline: Outline, d: Definition) -> bool:
+    """`d` has siblings, and no blank line stands between any two that follow each other."""
+    siblings = sorted(_siblings(outline, d), key=lambda x: x.start)
+    pairs = list(zip(siblings, siblings[1:]))
+    return bool(pairs) and all(not any(not line.strip() for line in outline.lines[a.end:b.start])
+                               for a, b in pairs)
 
 
 def _clean_end(outline: Outline, d: Definition) -> bool:

@@ -202,3 +202,27 @@ def test_the_blank_doubled_habit_never_writes_pep8s_two_lines_before_a_python_de
             assert _blank_habits(list(body), kept, None, random.Random(seed), python_tags, "python") == body
             assert python_tags == []
     assert doubled > 0
+
+
+JS_COMPILED = '''\
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+function first(a) {
+    return a;
+}
+function second(b) {
+    return b;
+}
+exports.first = first;
+'''
+
+
+def test_a_function_added_where_the_file_writes_no_blank_lines_gets_none():
+    # tsc output (io-ts): functions follow each other without blank lines; a generated insertion
+    # with one would expect a line that neither the file's convention nor the snippet shows
+    outline = parse_outline(JS_COMPILED, "javascript")
+    change = add_function(outline, _definition(outline, "first"), LANGS["javascript"], random.Random(1))
+    assert change is not None
+    lines = apply_edits(JS_COMPILED.split("\n"), change.edits)
+    added = lines.index("}", 0) + 1
+    assert lines[added].startswith("function "), lines[added - 1:added + 2]

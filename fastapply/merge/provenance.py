@@ -10,7 +10,9 @@ merge is refused, with the snippet or original line named, when:
 - a code line of the snippet is missing from the merge;
 - the merge defines a name twice in one scope where the original defined it once (a renamed or
   moved definition kept next to its old copy), or a new line repeats exactly a definition header
-  the original has once and the merge keeps (also `name(args)` with its `{` on the next line);
+  the original has once and the merge keeps (also `name(args)` with its `{` on the next line), or
+  a new JavaScript/TypeScript import or re-export binds a name a kept top-level definition binds
+  (bindings.py);
 - a marker stands for nothing while a line next to it, unpaired, occurs exactly once in the
   original (the snippet shows code the alignment could not place: it would appear twice);
 - a marker sits inside a definition the original does not have (an unpaired header): it stands
@@ -39,6 +41,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
+from .bindings import check_import_bindings
 from .lines import call_inside_call, header_key, indent_width, is_trivial, opens_block
 from .segments import SnippetLine
 from .placement import check_placement, snippet_item_near
@@ -63,6 +66,7 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
     _check_snippet_kept(al, spliced)
     _check_empty_markers(al, spliced)
     _check_duplicates(al, spliced)
+    check_import_bindings(al, spliced)
     _check_repeated_lines(al, spliced)
     check_placement(al, spliced, drop)
     _check_markers_in_new_definitions(al, [*suspects, *markers_in_new_definitions(al)])

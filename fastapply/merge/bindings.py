@@ -1,0 +1,70 @@
+"""A new import or re-export that binds a name a kept top-level definition also binds.
+
+`import { isEqual } from './chunk.mjs'` written where the file declares `function isEqual` binds
+the name twice (a SyntaxError in JavaScript, a duplicate identifier in TypeScript); `export { i as
+isEqual } from ...` there almost always replaces the declaration (ohash moved it into a shared
+chunk). When the merge keeps the old definition next to the new line, the snippet's intent is
+lost: the merge is refused, naming the snippet line, unless the original already had such a pair.
+
+Complexity: O(new merged rows) regex matches, plus one lookup of the original's definitions per
+name a new import line binds (cached by the aligner).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ..errors import ErrorCode, ValidationError
+
+if TYPE_CHECKING:
+    from .anchor import Aligner
+    from .splice import Spliced
+
+# `import a, { b as c } from`, `import * as ns from`, `export { a as b } from` (type-only forms too)
+_FROM = re.compile(r"^(import|export)\s+(?:type\s+)?(.*?)\s*\bfrom\s*['\"]")
+_NAME = re.compile(r"^[A-Za-z_$][\w$]*$")
+
+
+def bound_names(line: str) -> list[str]:
+    """The names an import or re-export line with `from` binds in the module ('' for others)."""
+    found = _FROM.match(line)
+    if not found:
+        return []
+    kind, clause = found.groups()
+    names: list[str] = []
+    if "{" in clause:
+        head, _, rest = clause.partition("{")
+        parts = rest.split("}", 1)[0].split(",")
+        if kind == "import" and head.strip().rstrip(","):
+            parts.append(head.strip().rstrip(","))  # the default import before `{`
+    elif kind == "import":
+        parts = [clause.split(" as ")[-1]] if clause.startswith("*") else clause.split(",")
+    else:
+        return []  # `export * from`: no name of its own
+    for part in parts:
+        name = part.split(" as ")[-1].strip().removeprefix("type ").strip()
+        if _NAME.match(name) and name != "default":
+            names.append(name)
+    return names
+
+
+def check_import_bindings(al: Aligner, spliced: Spliced) -> None:
+    present = spliced.row_of()  # (its keys: the original lines the merge keeps)
+    for row in spliced.new_rows():
+        line = spliced.lines[row]
+        if line[:1].isspace() or "from" not in line:
+            continue
+        for name in bound_names(line):
+            kept = [o for o in al._okeys_for(name) if o in present and not al.orig[o][:1].isspace()]
+            if not kept or any(name in bound_names(norm) for norm in al.onorm if "from" in norm):
+                continue
+            item = al.items[spliced.origin[row][0]]
+            what = "imports" if line.startswith("import") else "re-exports"
+            clash = "define it twice" if what == "imports" else "keep a definition the new line replaces"
+            raise ValidationError(
+                f"snippet line {item.number} ({item.text.strip()!r}) {what} {name!r}, which original line "
+                f"{kept[0] + 1} ({al.orig[kept[0]].strip()!r}) defines at the top level and the merge keeps: "
+                f"the module would {clash}. If the new line replaces that definition, show the lines "
+                "around the old one without it (no marker between them); otherwise rename the name",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)

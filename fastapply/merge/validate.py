@@ -206,6 +206,27 @@ _AFTER_EXIT = re.compile(r"^(?:case\b|default\b|when\b|else\b|elif\b|elsif\b|exc
                          r"rescue\b|ensure\b|end\b|fi\b|done\b|esac\b|[\w.]+:$|#|//|/\*|\*|--|;;)")
 
 
+_COMMENT = re.compile(r"^(?:#|//|/\*|\*|--)")
+_COMMENT_RUN = 20  # comment lines looked past after a new exit
+
+
+def _past_comments(spliced: Spliced, row: int, o: int) -> int | None:
+    """The original line of merged row `row` (`o`), or, when it is a comment, of the first code
+    line after it in the same run of kept original lines (a comment may follow an exit; the code
+    under it cannot run either); None when the run ends first. O(_COMMENT_RUN)."""
+    lines, origin = spliced.lines, spliced.origin
+    for r in range(row, min(len(lines), row + _COMMENT_RUN)):
+        text = lines[r].strip()
+        if not text:
+            continue
+        s, at = origin[r]
+        if s >= 0 or at < 0:
+            return None
+        if not _COMMENT.match(text):
+            return at
+    return o if not _COMMENT.match(lines[row].strip()) else None
+
+
 def check_unreachable(al: Aligner, spliced: Spliced) -> None:
     """Refuse a merge that puts code where it can never run, where the original has none there:
     original code kept right after a new exit statement of the snippet (`return None`, `raise`,
@@ -225,7 +246,9 @@ def check_unreachable(al: Aligner, spliced: Spliced) -> None:
         if not _EXIT.match(exit_norm) or is_closer(exit_norm) or indent_width(lines[after]) != width:
             continue
         if s >= 0 and o < 0 and s2 < 0 and o2 >= 0:
-            kept, new = o2, None  # a new exit, then kept original code
+            kept, new = _past_comments(spliced, after, o2), None  # a new exit, then kept original code
+            if kept is None:
+                continue
         elif s < 0 and o >= 0 and s2 >= 0 and o2 < 0:
             kept, new = None, s2  # a kept exit, then new code
         else:

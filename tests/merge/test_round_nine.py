@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from fastapply import apply
+from fastapply import ApplyError, apply
 
 HEAD = '''\
 from typing import Any
@@ -223,3 +223,41 @@ def test_four_statements_moved_from_the_files_end_leave_it() -> None:
     pairs = {0: 0, 1: 1, **{6 + k: 2 + k for k in range(5)}}  # the exports moved: not paired
     assert _moved_tail(items, pairs, 6, onorm)
     assert not _moved_tail(items[:2] + items[6:], {0: 0, 1: 1, **{2 + k: 2 + k for k in range(5)}}, 6, onorm)
+
+
+PARSER = '''\
+class Parser {
+  onHeader(name, value) {
+    if (this._done) {
+      if (this._fileStream) {
+        this._fileStream.end();
+      }
+      this._complete = true;
+      this._parser = ignoreData;
+      // end the stream now: the trailer data that may
+      // follow is of no use to anyone
+      this.end();
+      return;
+    }
+    this._headers[name] = value;
+  }
+}
+'''
+
+
+def test_a_bare_exit_before_a_marker_above_a_comment_and_code_is_refused() -> None:
+    """The snippet ends its part with `return;` and a marker: read as a new line, it would put the
+    kept `this.end()` (under a comment) where it can never run. The comment no longer hides that;
+    the merge is refused (it may also mean: the three lines between go)."""
+    snippet = ("    // ... existing code ...\n      this._complete = true;\n      this._parser = ignoreData;\n"
+               "      return;\n    // ... existing code ...\n")
+    with pytest.raises(ApplyError) as caught:
+        apply(PARSER, snippet, filename="multipart.js")
+    assert caught.value.line == 4 and "this.end();" in caught.value.message
+
+
+def test_a_new_exit_above_a_comment_and_a_closing_line_is_merged() -> None:
+    snippet = ("    // ... existing code ...\n      if (this._fileStream) {\n        this._fileStream.end();\n"
+               "        return;\n      }\n    // ... existing code ...\n")
+    merged = apply(PARSER, snippet, filename="multipart.js").merged_code
+    assert merged == PARSER.replace("this._fileStream.end();\n", "this._fileStream.end();\n        return;\n")

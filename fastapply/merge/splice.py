@@ -215,8 +215,10 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
                     # snippet are such)
                     count = 0
                 else:
-                    # no blank line at all before a new definition: the file's own spacing, if it has one
-                    count = 0 if spacing.moved_glued(out, last_index, index) else \
+                    # no blank line at all before a new definition: the file's own spacing, if it has one;
+                    # none inside a multi-line string, whose lines the snippet writes as they are
+                    glued = spacing.moved_glued(out, last_index, index) or at >= 0 and spacing.in_string(at)
+                    count = 0 if glued else \
                         spacing.before_new(out, last_index, index) or gap_before_anchor(out, last_index, index, orig, 0)
                 if s in moved:
                     count = _moved_gap(out, last_index, index, moved, count, 0, orig)

@@ -261,3 +261,29 @@ def test_a_new_exit_above_a_comment_and_a_closing_line_is_merged() -> None:
                "        return;\n      }\n    // ... existing code ...\n")
     merged = apply(PARSER, snippet, filename="multipart.js").merged_code
     assert merged == PARSER.replace("this._fileStream.end();\n", "this._fileStream.end();\n        return;\n")
+
+
+AUTH = '''\
+def authenticate(handshake, username, password=None, is_change_user=False):
+    """Performs the authentication phase.
+
+    Args:
+        handshake: Initial handshake.
+        is_change_user: Whether this is a `change user` request.
+
+    Returns:
+        ok_packet: OK packet.
+    """
+    return handshake.ok(username, password)
+'''
+
+
+def test_new_docstring_lines_glued_to_the_next_section_stay_glued() -> None:
+    """A blank line inside a docstring is part of the string: new lines the snippet writes right
+    above `Returns:` replace the blank line the file had there (mysql-connector's release)."""
+    snippet = ('    # ... existing code ...\n        is_change_user: Whether this is a `change user` request.\n'
+               "        read_timeout: Seconds to wait for the server's reply.\n    Returns:\n"
+               "    # ... existing code ...\n")
+    expected = AUTH.replace("request.\n\n    Returns:",
+                            "request.\n        read_timeout: Seconds to wait for the server's reply.\n    Returns:")
+    assert apply(AUTH, snippet).merged_code == expected

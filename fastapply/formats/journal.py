@@ -132,7 +132,7 @@ def commit(root_fd: int, staged: dict[str, bytes | None], existed: Mapping[str, 
                 if entry.new is not None:
                     mode = _mode(dfd, name)
                     write_new(dfd, entry.new, staged[entry.path] or b"", mode)
-                    entry.ino = os.stat(entry.new, dir_fd=dfd, follow_symlinks=False).st_ino
+                    entry.ino = _ino(dfd, entry.new)
                 sync_dir(dfd)
         journal.state = "committing"
         _save(root_fd, journal)

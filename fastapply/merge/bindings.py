@@ -16,19 +16,18 @@ import re
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
+from .lines import JS_FROM
 
 if TYPE_CHECKING:
     from .anchor import Aligner
     from .splice import Spliced
 
-# `import a, { b as c } from`, `import * as ns from`, `export { a as b } from` (type-only forms too)
-_FROM = re.compile(r"^(import|export)\s+(?:type\s+)?(.*?)\s*\bfrom\s*['\"]")
 _NAME = re.compile(r"^[A-Za-z_$][\w$]*$")
 
 
 def bound_names(line: str) -> list[str]:
     """The names an import or re-export line with `from` binds in the module ('' for others)."""
-    found = _FROM.match(line)
+    found = JS_FROM.match(line)  # `import a, { b as c } from`, `import * as ns from`, `export { a as b } from`
     if not found:
         return []
     kind, clause = found.groups()

@@ -90,8 +90,7 @@ def _deleted_head(head: list[str]) -> bool:
     """The lines above a snippet that starts without a marker and changes nothing else (_unedited):
     what it deletes (`from typing import Any`, no longer used), unless one is a directive, a
     notice or a `from __future__` import, which a snippet leaves out rather than deletes. O(lines)."""
-    return not any(_DIRECTIVE.search(norm) or _PY2_FUTURE.match(norm) or norm.startswith("from __future__")
-                   for norm in head if norm)
+    return not any(_DIRECTIVE.search(norm) or norm.startswith("from __future__") for norm in head if norm)
 
 
 def _unedited(items: list[SnippetLine], pairs: dict[int, int], onorm: list[str]) -> bool:

@@ -135,6 +135,8 @@ DROPPED_STUBS = frozenset(("...", "pass"))
 # what a comment line may start with in some language, loosely (`#include` too; is_comment is strict)
 COMMENT_STARTS = ("#", "//", "/*", "*", "--", "<!--", ";")
 _COMMENT = re.compile(r"^(?:\*|/\*|//|--|;|#(?:\s|$))")
+# a JavaScript/TypeScript import or re-export with a source: (keyword, what it takes)
+JS_FROM = re.compile(r"^(import|export)\s+(?:type\s+)?(.*?)\s*\bfrom\s*['\"`]")
 
 
 def is_comment(norm: str) -> bool:

@@ -198,7 +198,8 @@ def covered(al: Aligner) -> set[int]:
             if by_marker:
                 # an `else:` (`except:`) of the original statement after the lines the snippet
                 # shows: the marker stands for it (an `elif` added above it leaves it in place)
-                end = _before_clause(al, o, start, end, {(swidth[i] - width, snorm[i]) for i in range(s + 1, index)})
+                shown = {(swidth[i] - width, snorm[i]) for i in range(s + 1, index)}
+                end = _before_clause(al, o, start, end, shown)
             if not by_marker and after < len(order) and start < al.pairs[order[after]] <= end:
                 # a line after the block pairs inside the original block: the rest of that block
                 # went on past the snippet's block (into an `else:` the snippet adds), not away

@@ -7,7 +7,7 @@ from collections import Counter
 
 from rapidfuzz.fuzz import ratio
 
-from .lines import header_key, is_closer, is_trivial, opens_block
+from .lines import JS_FROM, header_key, is_closer, is_trivial, opens_block
 from .syntax import common_prefix
 
 FUZZY_MIN = 60.0
@@ -22,13 +22,16 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 _WORD = re.compile(r"\w")
 
 
-# what an import (or re-export) line takes, apart from where it takes it from
-_JS_IMPORT = re.compile(r"^((?:import|export)\b[^'\"`]*\w[^'\"`]*?)\s+from\s+['\"`]")
 _PY_IMPORT = re.compile(r"^from\s+\S+\s+(import\s+\w.*)$")
 
 
 def _imported(line: str) -> str | None:
-    found = _JS_IMPORT.match(line) or _PY_IMPORT.match(line)
+    """What an import (or re-export) line takes, apart from where it takes it from; None for
+    other lines and for `export * from` (no name of its own)."""
+    found = JS_FROM.match(line)
+    if found:
+        return " ".join(found.groups()) if _WORD.search(found.group(2)) else None
+    found = _PY_IMPORT.match(line)
     return found.group(1) if found else None
 
 

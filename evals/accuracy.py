@@ -4,7 +4,8 @@
     python -m evals.accuracy --data ../shared/data/continue-lazy --data gen.jsonl
     python -m evals.accuracy --show-failures --fail-under 95
     python -m evals.accuracy --generate llm --split dev --by-tag          # 2,000 generated dev cases
-    python -m evals.accuracy --generate llm --split heldout --by-tag --fetch  # the held-out figure
+    python -m evals.accuracy --generate llm --split heldout2 --by-tag --fetch  # the held-out figure
+    python -m evals.accuracy --generate llm --split heldout --by-tag --fetch   # the older held-out split
     python -m evals.accuracy --generate llm --json > report.json          # machine-readable summary
 
 Outcomes per case:
@@ -44,6 +45,7 @@ from fastapply.errors import ApplyError
 
 from .accuracy_tables import plot_report, plot_tags, print_report
 from .cases import DATA_DIR, Case, load_cases, same_code, same_modulo_whitespace
+from .llmgen.splits import SPLITS, is_heldout_split
 
 DEFAULT_OUT = Path(__file__).parent / "out" / "accuracy.json"
 DEFAULT_TIMEOUT_S = 60.0
@@ -276,8 +278,9 @@ def main(argv: list[str] | None = None) -> int:
                              "stdout instead of the tables")
     parser.add_argument("--generate", choices=["llm", "today"],
                         help="score freshly generated cases (evals.generate) instead of / besides --data")
-    parser.add_argument("--split", choices=["dev", "heldout"], default="dev",
-                        help="with --generate llm: the split (default dev; heldout = the untuned figure)")
+    parser.add_argument("--split", choices=list(SPLITS), default="dev",
+                        help="with --generate llm: the split (default dev; heldout2 = the untuned figure, "
+                             "heldout = the older held-out split; see evals/llmgen/splits.py)")
     parser.add_argument("--n", type=int, default=2000, help="with --generate: number of cases (default 2000)")
     parser.add_argument("--seeds", metavar="A-B|A,B,..", help="with --generate llm: seeds (default per split)")
     parser.add_argument("--fetch", action="store_true",
@@ -319,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(msgspec.json.format(msgspec.json.encode(summary)).decode() + "\n")
     else:
         print_report(report, console, show_failures=args.show_failures, by_tag=args.by_tag,
-                     list_cases=args.show_failures or not (args.generate == "llm" and args.split == "heldout"))
+                     list_cases=args.show_failures or not (args.generate == "llm" and is_heldout_split(args.split)))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(msgspec.json.format(msgspec.json.encode(report)))
     console.print(f"report: {args.out}")

@@ -1,7 +1,8 @@
 """Download the pinned packages the `--style llm` generator reads, into a cache outside the repo.
 
     python -m evals.fetch                 # dev packages and release pairs
-    python -m evals.fetch --split heldout # the held-out ones (for the final, untuned run)
+    python -m evals.fetch --split heldout2  # the held-out ones (for the final, untuned run)
+    python -m evals.fetch --split heldout   # the older held-out split
     python -m evals.fetch --split all
     FASTAPPLY_EVALS_CACHE=~/.cache/fastapply-check python -m evals.fetch --batch evals/llmgen/batches/check-3.toml
 
@@ -34,6 +35,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from .llmgen.packages import PACKAGES, RELEASE_PAIRS, Package, ReleasePair, folder_name, load_batch
 from .llmgen.sources import cache_dir
+from .llmgen.splits import SPLITS
 
 
 class FetchError(Exception):
@@ -141,7 +143,7 @@ def missing(split: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evals.fetch", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--split", choices=["dev", "heldout", "all"], default="dev")
+    parser.add_argument("--split", choices=[*SPLITS, "all"], default="dev")
     parser.add_argument("--timeout", type=float, default=180.0, help="seconds per download (default 180)")
     parser.add_argument("--batch", type=Path, metavar="TOML",
                         help="fetch a check batch (evals/llmgen/batches/*.toml) as the dev split, instead of "

@@ -7,7 +7,8 @@
 Two styles. `--style today` (the default, unchanged) is described below. `--style llm` writes
 snippets with the habits of frontier models, each case tagged with every habit it holds (see
 evals/llmgen/), from the stdlib, site-packages and the packages `python -m evals.fetch` cached,
-split into `--split dev` (default) and `--split heldout` (evals/llmgen/splits.py says what is held out).
+split into `--split dev` (default) and the held-out splits `--split heldout2` (the figure of record) and
+`--split heldout` (the older one); evals/llmgen/splits.py says what is held out.
 
 Sources: the Python standard library (sysconfig's stdlib path) and .js/.ts/.rs/.go files found in
 site-packages folders on sys.path. Nothing is stored in the repository: cases are written to the

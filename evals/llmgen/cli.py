@@ -13,7 +13,7 @@ from ..fetch import missing
 from .build import generate_llm
 from .evolution import evolution_cases
 from .sources import cached_sources, folder_sources, local_sources
-from .splits import check_seed, seeds_for
+from .splits import SPLITS, check_seed, seeds_for
 
 
 def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,10 +21,10 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--style", choices=["today", "llm", "real"], default="today",
                         help="today: the original edit kinds (default); llm: frontier-model habits; "
                              "real: only real edits, from every release pair of the split (up to --n)")
-    parser.add_argument("--split", choices=["dev", "heldout"], default="dev",
+    parser.add_argument("--split", choices=list(SPLITS), default="dev",
                         help="--style llm only: which seeds and sources (default dev)")
     parser.add_argument("--seeds", metavar="A-B|A,B,..",
-                        help="--style llm only: seeds to use (default: dev 0-9, heldout 7001-7010)")
+                        help="--style llm only: seeds to use (default: dev 0-9, heldout 7001-7010, heldout2 7011-7020)")
     parser.add_argument("--no-cache", action="store_true",
                         help="--style llm only: ignore downloaded packages (stdlib and site-packages only)")
 

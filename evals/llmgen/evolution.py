@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import random
+from collections import deque
 from pathlib import Path
 
 from ..cases import Case
@@ -47,17 +48,34 @@ def _relative_files(root: Path) -> dict[str, Path]:
 
 
 def evolution_cases(split: str, seed: int, limit: int) -> list[Case]:
-    """Up to `limit` cases from the release pairs of `split`, one per changed file and seed."""
+    """Up to `limit` cases from the release pairs of `split`, at most one per changed file and seed.
+
+    The pairs take turns (in an order the seed shuffles), each offering its files in an order the
+    seed shuffles too: a seed's cases come from every pair, and different seeds edit different
+    files. (Until the tenth round every seed took the first changed files of the first pairs in
+    name order, so ten seeds repeated one pair's few edits, and one wrong merge counted ten times.)
+    Cost: the files are read lazily, about `limit` / (share of changed files) of them."""
     rng = random.Random(seed)
-    cases: list[Case] = []
+    order = random.Random(f"evolution:{seed}")
+    queues = []
     for pair in pair_dirs(split):
         old_files, new_files = _relative_files(pair / "old"), _relative_files(pair / "new")
-        for rel in sorted(set(old_files) & set(new_files)):
+        common = sorted(set(old_files) & set(new_files))
+        order.shuffle(common)
+        queues.append(deque([(pair.name, rel, old_files[rel], new_files[rel]) for rel in common]))
+    order.shuffle(queues)
+    cases: list[Case] = []
+    while queues and len(cases) < limit:
+        for queue in list(queues):
+            while queue:
+                case = _case(*queue.popleft(), seed, rng)
+                if case is not None:
+                    cases.append(case)
+                    break
+            if not queue:
+                queues.remove(queue)
             if len(cases) >= limit:
-                return cases
-            case = _case(pair.name, rel, old_files[rel], new_files[rel], seed, rng)
-            if case is not None:
-                cases.append(case)
+                break
     return cases
 
 

@@ -17,7 +17,7 @@ class Package(NamedTuple):
     registry: str  # "npm" | "deb" | "pypi"
     name: str
     version: str
-    split: str  # "dev" | "heldout"
+    split: str  # "dev" | "heldout" | "heldout2"
 
 
 class ReleasePair(NamedTuple):
@@ -84,6 +84,27 @@ PACKAGES: list[Package] = [
     Package("npm", "commander", "12.1.0", "heldout"),
     Package("deb", "pass", "1.7.4-6", "heldout"),
     Package("deb", "dkms", "3.0.10-8+deb12u1", "heldout"),
+    # heldout2 (tenth round): drawn at random (seed 20261203) from candidates no split or batch had
+    # used, before that round's engine work; never read while developing
+    Package("deb", "golang-github-codegangsta-negroni-dev", "0.1-3", "heldout2"),
+    Package("deb", "golang-github-dghubble-sling-dev", "1.3.0-1", "heldout2"),
+    Package("deb", "golang-github-googleapis-gax-go-dev", "2.0.5-4", "heldout2"),
+    Package("deb", "librust-cssparser-dev", "0.29.6-3", "heldout2"),
+    Package("deb", "librust-cloudabi-dev", "0.0.3-1+b1", "heldout2"),
+    Package("deb", "librust-totp-rs-dev", "3.0.1-2", "heldout2"),
+    Package("deb", "ruby-kaminari-core", "1.2.2-1", "heldout2"),
+    Package("deb", "ruby-sentry-rails", "5.3.0-2", "heldout2"),
+    Package("deb", "php-symfony-fake-chat-notifier", "5.4.53+dfsg-0+deb12u1", "heldout2"),
+    Package("deb", "php-symfony-serializer", "5.4.53+dfsg-0+deb12u1", "heldout2"),
+    Package("deb", "lua-redis", "2.0.5~git20141117.880dda9-7", "heldout2"),
+    Package("deb", "lua-orbit", "2.2.1+dfsg-2", "heldout2"),
+    Package("deb", "libcpptoml-dev", "0.1.1-3", "heldout2"),
+    Package("deb", "libcuckoo-dev", "0.3.1-2", "heldout2"),
+    Package("deb", "git-ftp", "1.6.0+dfsg-1", "heldout2"),
+    Package("deb", "runoverssh", "3.0.3-2", "heldout2"),
+    Package("npm", "reselect", "5.1.1", "heldout2"),
+    Package("npm", "nunjucks", "3.2.4", "heldout2"),
+    Package("npm", "unified", "11.0.5", "heldout2"),
 ]
 
 RELEASE_PAIRS: list[ReleasePair] = [
@@ -127,6 +148,19 @@ RELEASE_PAIRS: list[ReleasePair] = [
     ReleasePair("pypi", "pluggy", "1.4.0", "1.5.0", "heldout"),
     ReleasePair("pypi", "markdown", "3.6", "3.7", "heldout"),
     ReleasePair("npm", "koa", "2.15.2", "2.15.3", "heldout"),
+    # heldout2 (tenth round; see splits.py): the last two releases before 2025-06 of a random draw
+    # (httpretty and webencodings 0.5 were drawn too but publish no wheel, so they are not listed)
+    ReleasePair("pypi", "protobuf", "6.31.0", "6.31.1", "heldout2"),
+    ReleasePair("pypi", "s3transfer", "0.12.0", "0.13.0", "heldout2"),
+    ReleasePair("pypi", "celery", "5.5.1", "5.5.2", "heldout2"),
+    ReleasePair("pypi", "cryptography", "45.0.2", "45.0.3", "heldout2"),
+    ReleasePair("pypi", "mock", "5.1.0", "5.2.0", "heldout2"),
+    ReleasePair("pypi", "click-plugins", "1.1", "1.1.1", "heldout2"),
+    ReleasePair("pypi", "nose2", "0.15.0", "0.15.1", "heldout2"),
+    ReleasePair("pypi", "black", "24.10.0", "25.1.0", "heldout2"),
+    ReleasePair("npm", "remark-parse", "10.0.2", "11.0.0", "heldout2"),
+    ReleasePair("npm", "eslint-plugin-react", "7.37.4", "7.37.5", "heldout2"),
+    ReleasePair("npm", "engine.io", "6.6.2", "6.6.4", "heldout2"),
 ]
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from fastapply.languages import detect_language
 
-from .splits import is_heldout_path
+from .splits import is_heldout_path, is_heldout_split
 
 SKIP_PARTS = {"site-packages", "test", "tests", "idlelib", "lib2to3", "turtledemo", "tkinter", "node_modules", "dist",
               "__pycache__", "vendor", "min", "fixtures", "testdata", "examples"}
@@ -73,7 +73,7 @@ def _walk(root: Path, label: str, split: str | None, per_language: int) -> list[
         if lang is None or len(found.get(lang, [])) >= per_language:
             continue
         ident = f"{label}/{relative.as_posix()}"
-        if split is not None and is_heldout_path(relative.as_posix()) != (split == "heldout"):
+        if split is not None and is_heldout_path(relative.as_posix()) != is_heldout_split(split):
             continue
         try:
             if path.stat().st_size > MAX_BYTES:

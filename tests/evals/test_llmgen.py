@@ -97,8 +97,11 @@ def test_splits_are_disjoint():
     assert not set(splits.DEV_SEED_RANGE) & set(splits.HELDOUT_SEEDS)
     with pytest.raises(ValueError, match="not a dev seed"):
         splits.check_seed("dev", 7001)
-    with pytest.raises(ValueError, match="not a held-out seed"):
+    with pytest.raises(ValueError, match="not a heldout seed"):
         splits.check_seed("heldout", 3)
+    with pytest.raises(ValueError, match="not a heldout2 seed"):
+        splits.check_seed("heldout2", 7001)
+    assert splits.seeds_for("heldout2") == list(range(7011, 7021))
     dev = {(p.registry, p.name) for p in packages.PACKAGES if p.split == "dev"}
     held = {(p.registry, p.name) for p in packages.PACKAGES if p.split == "heldout"}
     assert dev and held and not dev & held
@@ -107,6 +110,19 @@ def test_splits_are_disjoint():
     paths = [f"lib/module{n}.py" for n in range(200)]
     held_paths = [p for p in paths if splits.is_heldout_path(p)]
     assert 20 < len(held_paths) < 80
+
+
+def test_heldout2_uses_nothing_any_other_split_or_batch_used():
+    """heldout2 was drawn from packages nobody had tuned on: no dev or heldout entry and no check
+    or tune batch names one of its packages (a later batch must not either)."""
+    other = {p.name for p in packages.PACKAGES if p.split != "heldout2"}
+    other |= {p.name for p in packages.RELEASE_PAIRS if p.split != "heldout2"}
+    for batch in sorted((Path(packages.__file__).parent / "batches").glob("*.toml")):
+        extra, pairs = packages.load_batch(batch)
+        other |= {p.name for p in extra} | {p.name for p in pairs}
+    held2 = {p.name for p in packages.PACKAGES if p.split == "heldout2"}
+    held2 |= {p.name for p in packages.RELEASE_PAIRS if p.split == "heldout2"}
+    assert len(held2) >= 25 and not held2 & other
 
 
 def test_local_sources_split_the_stdlib(monkeypatch, tmp_path):

@@ -17,6 +17,9 @@ from .whole import WHOLE_SHARE
 
 # A snippet without markers whose edges are this close to the file's edges replaces them.
 EDGE_LINES = 3
+# A one-line import: JS/TS, Python, Rust `use`, CommonJS `require`.
+_IMPORT = re.compile(r"^(?:import\s+\S.*(?:\bfrom\s*['\"`].*|['\"`];?)$|import\s+[\w.]+(?:\s+as\s+\w+)?$|"
+                     r"from\s+[\w.]+\s+import\s+[^(]*$|use\s+[\w:{}, *]+;$|(?:const|let|var)\s+.*=\s*require\(.*\);?$)")
 # A comment line (`#include` and `#[attr]` are code).
 _COMMENT_LINE = re.compile(r"^(?:#(?:\s|$)|//|--\s)")
 
@@ -79,7 +82,8 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
         lead = sum(1 for i in items[:first_s] if i.kind == "code")
         head = onorm[:pairs[first_s]]
         dropped = lead == 0 and (_obsolete_head(head) or _note_head(head) or before <= EDGE_LINES
-                                 and marked_end and _deleted_head(head) and _unedited(items, pairs, onorm))
+                                 and marked_end and (_deleted_head(head) and _unedited(items, pairs, onorm)
+                                                     or _import_head(head, items[first_s].norm)))
         if before and not (lead >= 1 and before <= EDGE_LINES) and not dropped:
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
@@ -91,6 +95,17 @@ def _deleted_head(head: list[str]) -> bool:
     what it deletes (`from typing import Any`, no longer used), unless one is a directive, a
     notice or a `from __future__` import, which a snippet leaves out rather than deletes. O(lines)."""
     return not any(_DIRECTIVE.search(norm) or norm.startswith("from __future__") for norm in head if norm)
+
+
+def _import_head(head: list[str], first: str) -> bool:
+    """The lines above a snippet that starts with an import, with no marker above (and ends with
+    one: open at both ends, there is no telling which end it cuts), are imports too (at most EDGE_LINES of them, from the file's first line): the snippet shows the file's
+    import block without them, so they are deleted (d3-shape dropped `import {path} from
+    "d3-path"` and added `import {withPath}` below: a left-out first marker would have the model
+    start its import block on its second line). Never `from __future__`. O(lines)."""
+    solid = [norm for norm in head if norm]
+    return bool(solid) and head[0] == solid[0] and bool(_IMPORT.match(first)) \
+        and all(_IMPORT.match(norm) and not norm.startswith("from __future__") for norm in solid)
 
 
 def _unedited(items: list[SnippetLine], pairs: dict[int, int], onorm: list[str]) -> bool:

@@ -74,7 +74,10 @@ def header_key(norm: str) -> str | None:
     if match and norm.split(" ", 1)[0].split("(", 1)[0] in _NOT_NAMES:
         match = None
     if match and match.group("name") not in _NOT_NAMES and (
-            norm.endswith(("{", ":", "(", ",")) or "=>" in norm
+            norm.endswith(("{", ":", "(")) or "=>" in norm
+            # (a signature's first line ends with a comma inside its parentheses; a call closed
+            # before it, `Law1(spec.law),`, is an element of a list)
+            or norm.endswith(",") and norm.count("(") > norm.count(")")
             or norm.endswith(")") and "=" not in norm and match.start("name") > 0):
         return match.group("name")
     match = _KEY_HEADER.match(norm) if norm.endswith(":") else None

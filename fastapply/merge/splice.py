@@ -307,6 +307,8 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
             if len(run) == 2 and count == 1 and usual is None and top_level_after_block(before[0], after[0]) \
                     and spacing.most(0) >= 2 and spacing.single_after_blocks() <= 1:
                 count = 2  # PEP 8's two blank lines before top-level code after a block, in a file that uses them
+            elif len(run) == 2 and count < 2 and top_level_after_block(before[0], after[0]) and pep8_gap(after[0]):
+                count = 2  # the snippet's two before a top-level definition after a block: PEP 8, on purpose
             if count and not pep8_gap(after[0]):
                 # (the per-indentation bound, at least 1, only matters above 1: mostly not measured;
                 # the file's bound is at least 1 too: a file without a blank line still gets the one

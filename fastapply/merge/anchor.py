@@ -486,9 +486,10 @@ class Aligner:
     def _orphans(self, s1: int, o1: int, s2: int, o2: int) -> bool:
         """True when linking (s1, o1) to (s2, o2) with no marker between them would delete the
         header of the block that o2 sits in (a line with less indentation between o1 and o2) and
-        keep its body, while the snippet gives no header of its own for s2 there and does not
-        dedent s2 (unwrapping a block), and the stretch is more than a line or two: an anchor on a
-        copy of the line somewhere else."""
+        keep its body, while the snippet gives no header of its own for s2 there (or one that
+        stands for blocks inside a definition the link drops) and does not dedent s2 (unwrapping a
+        block), and the stretch is more than a line or two: an anchor on a copy of the line
+        somewhere else. O(o2's enclosing blocks), memoised."""
         if self._header_of(o2) <= o1:
             return False  # (the cheap test of the two below first)
         solid = (o for o in range(o1 + 1, o2) if self.onorm[o])
@@ -496,8 +497,19 @@ class Aligner:
             return False  # a header or two dropped on purpose (an unwrapped `try:`) is no sign
         if self._sparent is None:
             self._sparent = shallower_before(self.stext, self.snorm, self.swidth)
-        if self._sparent[s2] > s1:
-            return False
+        own = self._sparent[s2]
+        if own > s1:
+            # the snippet's own headers for s2 stand for o2's enclosing blocks down to the depth of
+            # the shallowest of them only: a definition shallower still that opens between o1 and
+            # o2 is dropped, its body kept (an `} else {` of the snippet paired across another
+            # class's method)
+            while self._sparent[own] > s1:
+                own = self._sparent[own]
+            depth = self.owidth[o2] - (self.swidth[s2] - self.swidth[own])
+            above = self._header_of(o2)
+            while above > o1 and self.owidth[above] >= depth:
+                above = self._header_of(above)
+            return above > o1 and header_key(self.onorm[above]) is not None
         snip_step = self.swidth[s2] - self.swidth[s1]
         return snip_step >= self.owidth[o2] - self.owidth[o1]
 

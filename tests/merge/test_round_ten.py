@@ -100,3 +100,71 @@ def listify(obj: Any) -> List[Any]: ...
     expected = STUB.replace("ModelParameter = List[Any]\n\n", "ModelParameter = List[Any]\n\n\nclass MachineConfig("
                             "TypedDict, total=False):\n    states: List[Any]\n    queued: bool\n\n\n")
     assert apply(STUB, snippet, filename="core.pyi").merged_code == expected
+
+
+BUMP_JS = """\
+class Bump {
+  constructor(context) {
+    this._context = context;
+  }
+  point(x, y) {
+    x = +x, y = +y;
+    switch (this._point) {
+      case 0: {
+        this._point = 1;
+        this._context.moveTo(x, y);
+        break;
+      }
+      default: {
+        this._context.lineTo(x, y);
+        break;
+      }
+    }
+    this._x0 = x, this._y0 = y;
+  }
+}
+
+class BumpRadial {
+  constructor(context) {
+    this._context = context;
+  }
+  point(x, y) {
+    x = +x, y = +y;
+    if (this._point++ === 0) {
+      this._x0 = x, this._y0 = y;
+    } else {
+      const p0 = pointRadial(this._x0, this._y0);
+      this._context.moveTo(...p0);
+    }
+  }
+}
+"""
+
+
+def test_an_else_of_the_snippet_does_not_vouch_for_dropping_another_class() -> None:
+    """d3-shape's curve/bump.js: the edited line `this._point = 1;` of the second class's method is
+    also a line of the first class; paired there, the link to `} else {` and `const p0` would drop
+    the first class's end and the second class's head and keep the rest. The snippet's `} else {`
+    is a header for the lines below it, not for the class and method the link drops."""
+    snippet = """    // ... existing code ...
+    x = +x, y = +y;
+    if (this._point === 0) {
+      this._point = 1;
+    } else {
+      const p0 = pointRadial(this._x0, this._y0);
+      // ... existing code ...
+      this._context.moveTo(...p0);
+    }
+    this._x0 = x, this._y0 = y;
+  }
+}
+"""
+    expected = BUMP_JS.replace("""    if (this._point++ === 0) {
+      this._x0 = x, this._y0 = y;""", """    if (this._point === 0) {
+      this._point = 1;""").replace("""      this._context.moveTo(...p0);
+    }
+""", """      this._context.moveTo(...p0);
+    }
+    this._x0 = x, this._y0 = y;
+""")
+    assert apply(BUMP_JS, snippet, filename="bump.js").merged_code == expected

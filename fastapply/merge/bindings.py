@@ -1,12 +1,14 @@
 """A new import or re-export that binds a name a kept top-level definition also binds.
 
 `import { isEqual } from './chunk.mjs'` written where the file declares `function isEqual` binds
-the name twice (a SyntaxError in JavaScript, a duplicate identifier in TypeScript); `export { i as
+the name twice (a SyntaxError in JavaScript, a duplicate identifier in TypeScript; in Python the
+later binding silently wins: typeshed's `from codeop import compile_command as compile_command`
+replaced the stub's `def compile_command`); `export { i as
 isEqual } from ...` there almost always replaces the declaration (ohash moved it into a shared
 chunk). When the merge keeps the old definition next to the new line, the snippet's intent is
 lost: the merge is refused, naming the snippet line, unless the original already had such a pair.
 
-Complexity: O(new merged rows) regex matches, plus one lookup of the original's definitions per
+Complexity: O(merged rows), regex matches on the new and edited ones, plus one lookup of the original's definitions per
 name a new import line binds (cached by the aligner).
 """
 
@@ -23,13 +25,19 @@ if TYPE_CHECKING:
     from .splice import Spliced
 
 _NAME = re.compile(r"^[A-Za-z_$][\w$]*$")
+_PY_FROM = re.compile(r"^from\s+[\w.]+\s+import\s+([^()]+)$")
 
 
 def bound_names(line: str) -> list[str]:
-    """The names an import or re-export line with `from` binds in the module ('' for others)."""
+    """The names an import or re-export line with `from` binds in the module: JavaScript and
+    TypeScript, or Python's one-line `from a import b, c as d` ([] for others)."""
     found = JS_FROM.match(line)  # `import a, { b as c } from`, `import * as ns from`, `export { a as b } from`
     if not found:
-        return []
+        python = _PY_FROM.match(line)
+        if not python:
+            return []
+        parts = (part.split(" as ")[-1].strip() for part in python.group(1).split("#")[0].split(","))
+        return [name for name in parts if _NAME.match(name)]
     kind, clause = found.groups()
     names: list[str] = []
     if "{" in clause:
@@ -50,16 +58,19 @@ def bound_names(line: str) -> list[str]:
 
 def check_import_bindings(al: Aligner, spliced: Spliced) -> None:
     present = spliced.row_of()  # (its keys: the original lines the merge keeps)
-    for row in spliced.new_rows():
+    for row, (s, o) in enumerate(spliced.origin):
         line = spliced.lines[row]
-        if line[:1].isspace() or "from" not in line:
-            continue
+        if s < 0 or line[:1].isspace() or "from" not in line or o >= 0 and line.strip() == al.onorm[o]:
+            continue  # (new and edited snippet lines only: an edited import may bind one name more)
+        before = set(bound_names(al.onorm[o])) if o >= 0 else set()
         for name in bound_names(line):
+            if name in before:
+                continue
             kept = [o for o in al._okeys_for(name) if o in present and not al.orig[o][:1].isspace()]
             if not kept or any(name in bound_names(norm) for norm in al.onorm if "from" in norm):
                 continue
             item = al.items[spliced.origin[row][0]]
-            what = "imports" if line.startswith("import") else "re-exports"
+            what = "re-exports" if line.startswith("export") else "imports"
             clash = "define it twice" if what == "imports" else "keep a definition the new line replaces"
             raise ValidationError(
                 f"snippet line {item.number} ({item.text.strip()!r}) {what} {name!r}, which original line "

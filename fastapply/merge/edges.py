@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from .bindings import bound_names
 from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_closer, is_trivial, opens_block
 from .segments import SnippetLine, is_gap
 from .similar import FUZZY_MIN, similarity
@@ -46,6 +47,11 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
                                and not all(n.startswith(COMMENT_STARTS) for n in onorm[:first_o] if n)) \
         or lead == 0 and _obsolete_head(onorm[:first_o])
     cut_tail = after == 0 or (trail >= 1 and after <= EDGE_LINES)
+    # imports above a snippet that reaches the file's end and uses none of their names: what the
+    # edit left unused and deleted (typeshed's stubs drop `from _typeshed import Incomplete` with
+    # its last use), not context left out
+    cut_head = cut_head or cut_tail and lead == 0 and before <= EDGE_LINES \
+        and _unused_imports(onorm[:first_o], onorm[first_o:], items)
     total = sum(1 for n in onorm if n)
     if cut_head and cut_tail and len(pairs) >= WHOLE_SHARE * total:
         return items, True
@@ -74,16 +80,18 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
     implicit = SnippetLine("", "implicit")
     first_s, last_s = min(pairs), max(pairs)
     marked_end = is_gap(items[-1])
-    if not marked_end and any(onorm[pairs[last_s] + 1:]) \
-            and not _reaches_end(items, pairs, last_s, orig, onorm):
+    reaches_end = not marked_end and (not any(onorm[pairs[last_s] + 1:])
+                                      or _reaches_end(items, pairs, last_s, orig, onorm))
+    if not marked_end and not reaches_end:
         items = [*items, implicit]
     if not is_gap(items[0]):
         before = sum(1 for n in onorm[: pairs[first_s]] if n)
         lead = sum(1 for i in items[:first_s] if i.kind == "code")
         head = onorm[:pairs[first_s]]
-        dropped = lead == 0 and (_obsolete_head(head) or _note_head(head) or before <= EDGE_LINES
-                                 and marked_end and (_deleted_head(head) and _unedited(items, pairs, onorm)
-                                                     or _import_head(head, items[first_s].norm)))
+        unedited = _unedited(items, pairs, onorm)
+        dropped = lead == 0 and (_obsolete_head(head) or _note_head(head) or before <= EDGE_LINES and (
+            marked_end and _deleted_head(head) and unedited
+            or _import_head(head, items[first_s].norm) and (marked_end or reaches_end and not unedited)))
         if before and not (lead >= 1 and before <= EDGE_LINES) and not dropped:
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
@@ -98,14 +106,43 @@ def _deleted_head(head: list[str]) -> bool:
 
 
 def _import_head(head: list[str], first: str) -> bool:
-    """The lines above a snippet that starts with an import, with no marker above (and ends with
-    one: open at both ends, there is no telling which end it cuts), are imports too (at most EDGE_LINES of them, from the file's first line): the snippet shows the file's
+    """The lines above a snippet that starts with an import, with no marker above, are imports
+    too (at most EDGE_LINES of them, from the file's first line): the snippet shows the file's
     import block without them, so they are deleted (d3-shape dropped `import {path} from
     "d3-path"` and added `import {withPath}` below: a left-out first marker would have the model
-    start its import block on its second line). Never `from __future__`. O(lines)."""
+    start its import block on its second line). Never `from __future__`. The caller asks for a
+    marker at the snippet's end, or the file's end and an edit: open at both ends and changing
+    nothing, there is no telling which end it cuts. O(lines)."""
     solid = [norm for norm in head if norm]
     return bool(solid) and head[0] == solid[0] and bool(_IMPORT.match(first)) \
         and all(_IMPORT.match(norm) and not norm.startswith("from __future__") for norm in solid)
+
+
+def _unused_imports(head: list[str], rest: list[str], items: list[SnippetLine]) -> bool:
+    """Every code line of `head` is an import (never `from __future__`) whose names the rest of
+    the original uses and no snippet line mentions: the edit removed their last use (an import
+    the file never used says nothing). O(file and snippet text + head names)."""
+    solid = [norm for norm in head if norm]
+    if not solid or not all(_IMPORT.match(norm) and not norm.startswith("from __future__") for norm in solid):
+        return False
+    names = [name for norm in solid for name in _imported_names(norm)]
+    if not names:
+        return False
+    words = set(_WORD.findall("\n".join(item.norm for item in items if item.kind == "code")))
+    used = set(_WORD.findall("\n".join(rest)))
+    return all(name in used and name not in words for name in names)
+
+
+def _imported_names(norm: str) -> list[str]:
+    """The names a one-line import binds: Python's `import a.b` here, `from a import b, c as d`
+    and JS/TS imports in bindings.bound_names; [] when unsure."""
+    if norm.startswith("import ") and not _JS_LIKE.search(norm):
+        return [part.split(" as ")[-1].strip().split(".")[0] for part in norm[7:].split(",")]
+    return bound_names(norm)
+
+
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_JS_LIKE = re.compile(r"['\"`{]|\bfrom\b")
 
 
 def _unedited(items: list[SnippetLine], pairs: dict[int, int], onorm: list[str]) -> bool:
@@ -221,7 +258,28 @@ def _edits_tail(trail: list[SnippetLine], tail: list[str]) -> bool:
         # new lines, then the original's last lines as they are (a new record inserted above the
         # file's last block, which the snippet shows): they are that block, not a copy of it
         return code[-len(solid):] == solid
-    return len(solid) == len(code) and all(similarity(new, old) >= FUZZY_MIN for new, old in zip(code, solid))
+    if len(solid) != len(code):
+        return False
+    if all(similarity(new, old) >= FUZZY_MIN for new, old in zip(code, solid)):
+        return True
+    # the same lines edited in another order (a stub's last declarations, one renamed and moved up
+    # among them): each original line has its own counterpart, by the name it declares or by likeness
+    if len(code) > _REORDERED_MAX:
+        return False
+    free = list(code)
+    for old in solid:
+        name = _DECLARED.match(old)
+        match = next((new for new in free if name and new.startswith(name.group(0))
+                      or similarity(new, old) >= FUZZY_MIN), None)
+        if match is None:
+            return False
+        free.remove(match)
+    return True
+
+
+_REORDERED_MAX = 12  # trailing lines matched out of order, at most (O(k^2) similarity tests)
+# a declaration's name and the token after it (`T1SearchPath:`, `retries =`, `const LIMIT =`)
+_DECLARED = re.compile(r"^(?:(?:export\s+)?(?:const|let|var)\s+)?[A-Za-z_]\w*\s*[:=](?!=)")
 
 
 # PEP 263's encoding declaration (`# -*- coding: utf-8 -*-`), which Python 3 no longer needs

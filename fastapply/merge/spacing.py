@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .lines import continues_block, header_key, indent_width, is_closer, opens_block
+from .lines import COMMENT_STARTS, continues_block, header_key, indent_width, is_closer, opens_block
 
 # where a merged line came from (splice.py): an original line, a snippet line, a marker that kept nothing
 ORIG, SNIP, EMPTY = "o", "s", "m"
@@ -98,6 +98,8 @@ class Spacing:
             first = self._original_index(text)
             if written == 0 and first is not None and first > 0 and self.orig[first - 1].strip() == prev_norm:
                 return None  # moved code that glues the two as the file does (`},` and the next key)
+            if prev_at < 0 and written == 0 and self._glued_run(out, before):
+                return None  # new siblings glued like the first of them to the code above them
             if moved is not None:
                 # moved here, it brings its spacing: packed where it was, or as the snippet writes
                 own = self._moved_gap(moved, width)
@@ -117,8 +119,9 @@ class Spacing:
             # no blank line at all between a block's closing line and the next definition is a slip
             # (an indentation-ended block: only a new Python definition before another one); a
             # literal assigned under another (`items = {` under `]`) is a statement, glued as written
-            if DATA_ASSIGNMENT.match(norm):
-                return None
+            if DATA_ASSIGNMENT.match(norm) or usual is None and _OBJECT_KEY.match(norm) and prev_at >= 0 \
+                    and self._glued_above(prev_at, width):
+                return None  # (a definition glued to its sibling above it in the original: glued as written)
             if usual is None and (is_closer(prev_norm) and indent_width(prev) == width
                                   and not _closes_statement(out, before, width)
                                   or indent_width(prev) > width and pep8_gap(norm)
@@ -126,6 +129,17 @@ class Spacing:
                 return 1
             return usual
         return None if pep8_gap(out[head][0]) else usual
+
+    def _glued_run(self, out: list[tuple[str, str, int, int]], before: int) -> bool:
+        """out[before] is a line of new code that starts glued to a kept line above it, and the
+        spacing kept it glued there (xstate's bundle writes its nested helpers one under the
+        other, right under the statement before them): its later definitions follow suit.
+        O(the new lines above)."""
+        k = before
+        while k >= 0 and out[k][1] == SNIP and out[k][2] < 0:
+            k -= 1
+        return 0 <= k < before and out[k][2] >= 0 and out[k][0].strip() != "" \
+            and out[k + 1][0].strip() != "" and self.before_new(out, k, k + 1) is None
 
     def neighbours(self, at: int, width: int) -> int | None:
         """The blank lines that separate the definition ending at original line `at` from its
@@ -141,6 +155,8 @@ class Spacing:
         if after < len(self.orig):
             following = self.orig[after]
             if indent_width(following) == width and not is_closer(following.strip()):
+                if after - at > 1 and following.strip().startswith(COMMENT_STARTS) and self._glued_above(at, width):
+                    return None  # (glued to the sibling above; the blank line sets off a commented section)
                 return min(after - at - 1, 2)
             if indent_width(following) > width:
                 return None
@@ -149,6 +165,16 @@ class Spacing:
                            or is_closer(self.orig[top].strip())):
             top -= 1
         return self.above(top, width)
+
+    def _glued_above(self, at: int, width: int) -> bool:
+        """The definition ending at original line `at` starts right under its previous sibling's
+        closing line (fastify's error table: `),` then the next entry). O(its length)."""
+        top = at
+        while top > 0 and (not self.orig[top].strip() or indent_width(self.orig[top]) > width
+                           or is_closer(self.orig[top].strip())):
+            top -= 1
+        upper = self.orig[top - 1] if top > 0 else ""
+        return indent_width(upper) == width and bool(_BARE_CLOSER.match(upper.strip()))
 
     def above(self, top: int, width: int) -> int | None:
         """The blank lines above the definition whose header is original line `top` (over its
@@ -340,6 +366,12 @@ class Spacing:
             return None
         value, count = Counter(runs).most_common(1)[0]
         return value if count >= self._SHARE * len(runs) else None
+
+
+# a line that only closes a block (`}`, `),`, `end`), not an overload's `): Type` or `} else {`
+_BARE_CLOSER = re.compile(r"^(?:[}\])]+[,;]?|end)$")
+# an entry of an object literal or table (`FST_ERR_X: createError(`, `'key': {`), not a declaration
+_OBJECT_KEY = re.compile(r"^(?:[A-Za-z_$][\w$]*|'[^']*'|\"[^\"]*\")\s*:\s*\S")
 
 
 def _closes_preamble(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:

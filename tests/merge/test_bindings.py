@@ -64,7 +64,37 @@ def test_a_pair_the_original_already_had_is_not_this_merges_doing() -> None:
     ("import type { A, B as C } from './t';", ["A", "C"]),
     ("export * from './a';", []),
     ("export { default } from './z';", []),
-    ("from os import path", []),
+    ("from os import path", ["path"]),
+    ("from a import b as c, d  # why", ["c", "d"]),
+    ("from a import (b,", []),
 ])
 def test_bound_names(line: str, names: list[str]) -> None:
     assert bound_names(line) == names
+
+
+CODE_PYI = '''\
+import sys
+from codeop import CommandCompiler
+from types import CodeType
+
+class InteractiveConsole:
+    def interact(self, banner: str | None = None) -> None: ...
+
+def compile_command(source: str, filename: str = "<input>") -> CodeType | None: ...
+'''
+
+
+def test_an_edited_python_import_that_binds_a_kept_definitions_name_is_refused() -> None:
+    """typeshed's code.pyi: the import line edited to also import `compile_command`, which the
+    stub defined at its end; the snippet stops before that definition (a left-out last marker
+    keeps it), so the module would bind the name twice: refused, naming both lines."""
+    snippet = '''import sys
+from codeop import CommandCompiler, compile_command as compile_command
+from types import CodeType
+
+class InteractiveConsole:
+    def interact(self, banner: str | None = None) -> None: ...
+'''
+    with pytest.raises(ApplyError) as caught:
+        apply(CODE_PYI, snippet, filename="code.pyi")
+    assert caught.value.code == "ambiguous_anchor" and "line 2" in str(caught.value) and "line 8" in str(caught.value)

@@ -168,3 +168,184 @@ def test_an_else_of_the_snippet_does_not_vouch_for_dropping_another_class() -> N
     this._x0 = x, this._y0 = y;
 """)
     assert apply(BUMP_JS, snippet, filename="bump.js").merged_code == expected
+
+
+LAZY_PYI = '''\
+from _typeshed import Incomplete
+from collections.abc import Iterator
+from typing import TypeVar
+
+_T = TypeVar("_T")
+
+class LazyList(list[_T]):
+    def __new__(cls, fill_iter: Incomplete | None = None) -> LazyList[_T]: ...
+
+class LazySet(set[_T]):
+    def __new__(cls, fill_iter: Incomplete | None = None) -> LazySet[_T]: ...
+'''
+
+
+def test_a_snippet_reaching_the_files_end_from_its_second_import_deletes_the_first() -> None:
+    """typeshed's pytz stub: the edit drops `Incomplete` and its import; the snippet starts at the
+    second import and runs to the file's end without a last marker (no open end to doubt)."""
+    snippet = '''from collections.abc import Iterator
+from typing import TypeVar
+
+_T = TypeVar("_T")
+# ... existing code ...
+class LazyList(list[_T]):
+    def __new__(cls, fill_iter=None) -> LazyList[_T]: ...
+
+class LazySet(set[_T]):
+    def __new__(cls, fill_iter=None) -> LazySet[_T]: ...
+'''
+    expected = LAZY_PYI.replace("from _typeshed import Incomplete\n", "").replace(
+        "fill_iter: Incomplete | None = None", "fill_iter=None")
+    assert apply(LAZY_PYI, snippet, filename="lazy.pyi").merged_code == expected
+
+
+def test_a_whole_file_without_markers_drops_the_import_its_edit_left_unused() -> None:
+    """typeshed's reportlab stub: the whole new file, no markers, without its first import, whose
+    only use the edit removed: the import goes too. (An import the file never used stays:
+    tests/merge/test_round_seven.py.)"""
+    snippet = LAZY_PYI.replace("from _typeshed import Incomplete\n", "").replace(
+        "fill_iter: Incomplete | None = None", "fill_iter=None")
+    assert apply(LAZY_PYI, snippet, filename="lazy.pyi").merged_code == snippet
+
+
+CONFIG_PYI = '''\
+from _typeshed import Incomplete
+
+debug: int
+defCWRF: float
+T1SearchPath: Incomplete
+TTFSearchPath: Incomplete
+CMapSearchPath: Incomplete
+shapedFontGlob: list[Incomplete]
+'''
+
+
+def test_the_files_last_declarations_edited_in_another_order_replace_it() -> None:
+    """reportlab's rl_config stub: the last declarations retyped, one renamed and moved up among
+    them; each old line has its counterpart by the name it declares, so they are the file's tail
+    edited, not new lines above it."""
+    snippet = '''# ... existing code ...
+defCWRF: float
+unShapedFontGlob: list[str] | None
+T1SearchPath: list[str]
+TTFSearchPath: list[str]
+CMapSearchPath: list[str]
+'''
+    expected = CONFIG_PYI.replace(
+        "T1SearchPath: Incomplete\nTTFSearchPath: Incomplete\nCMapSearchPath: Incomplete\nshapedFontGlob: list[Incomplete]\n",
+        "unShapedFontGlob: list[str] | None\nT1SearchPath: list[str]\nTTFSearchPath: list[str]\nCMapSearchPath: list[str]\n")
+    assert apply(CONFIG_PYI, snippet, filename="rl_config.pyi").merged_code == expected
+
+
+ERRORS_JS = """\
+const codes = {
+  FST_ERR_DEC_MISSING_DEPENDENCY: createError(
+    'FST_ERR_DEC_MISSING_DEPENDENCY',
+    "The decorator is missing dependency '%s'."
+  ),
+  FST_ERR_DEC_AFTER_START: createError(
+    'FST_ERR_DEC_AFTER_START',
+    "The decorator '%s' has been added after start!"
+  ),
+
+  /**
+   * hooks
+  */
+  FST_ERR_HOOK_INVALID_TYPE: createError(
+    'FST_ERR_HOOK_INVALID_TYPE',
+    'The hook name must be a string'
+  ),
+  FST_ERR_HOOK_TIMEOUT: createError(
+    'FST_ERR_HOOK_TIMEOUT',
+    "A callback for '%s' hook timed out."
+  ),
+
+  /**
+   * logger
+  */
+  FST_ERR_LOG_INVALID_DESTINATION: createError(
+    'FST_ERR_LOG_INVALID_DESTINATION',
+    'Cannot specify both logger.stream and logger.file options'
+  )
+}
+"""
+
+
+def test_an_entry_glued_to_its_sibling_stays_glued_before_a_commented_section() -> None:
+    """fastify's error table glues its entries and sets off commented sections with a blank line:
+    a new entry written right under the last one of a section is glued as written."""
+    snippet = """  // ... existing code ...
+    "The decorator '%s' has been added after start!"
+  ),
+  FST_ERR_DEC_UNDECLARED: createError(
+    'FST_ERR_DEC_UNDECLARED',
+    "No decorator '%s' has been declared on %s."
+  ),
+
+  /**
+   * hooks
+  */
+  // ... existing code ...
+"""
+    expected = ERRORS_JS.replace("""added after start!"
+  ),
+""", """added after start!"
+  ),
+  FST_ERR_DEC_UNDECLARED: createError(
+    'FST_ERR_DEC_UNDECLARED',
+    "No decorator '%s' has been declared on %s."
+  ),
+""")
+    assert apply(ERRORS_JS, snippet, filename="errors.js").merged_code == expected
+
+
+MACHINE_JS = """\
+function createMachine(config) {
+  function resolveChildren(children) {
+    Object.keys(children).forEach(actorId => {
+      children[actorId] = spawn(actorId);
+    });
+    return children;
+  }
+
+  function restoreState(state) {
+    return state;
+  }
+
+  return { resolveChildren, restoreState };
+}
+"""
+
+
+def test_new_helpers_glued_under_a_statement_stay_glued_to_each_other() -> None:
+    """xstate's bundle: two nested helpers written one under the other, right under the statement
+    before them; the first is glued as the snippet writes it, and so is the second (the file's
+    usual blank line between functions was added between them)."""
+    snippet = """  // ... existing code ...
+    Object.keys(children).forEach(actorId => {
+      children[actorId] = spawn(actorId);
+    });
+    function resolveNode(id, root) {
+      return root.getNode(id);
+    }
+    function reviveHistory(history, root) {
+      return resolveNode(history, root);
+    }
+    return children;
+  // ... existing code ...
+"""
+    expected = MACHINE_JS.replace("""    });
+    return children;""", """    });
+    function resolveNode(id, root) {
+      return root.getNode(id);
+    }
+    function reviveHistory(history, root) {
+      return resolveNode(history, root);
+    }
+    return children;""")
+    assert apply(MACHINE_JS, snippet, filename="machine.js").merged_code == expected

@@ -91,7 +91,8 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
         unedited = _unedited(items, pairs, onorm)
         dropped = lead == 0 and (_obsolete_head(head) or _note_head(head) or before <= EDGE_LINES and (
             marked_end and _deleted_head(head) and unedited
-            or _import_head(head, items[first_s].norm) and (marked_end or reaches_end and not unedited)))
+            or _import_head(head, items[first_s].norm) and (marked_end or reaches_end and not unedited)
+            or not unedited and _imports_left_unused(head, items, pairs, onorm)))
         if before and not (lead >= 1 and before <= EDGE_LINES) and not dropped:
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
@@ -116,6 +117,32 @@ def _import_head(head: list[str], first: str) -> bool:
     solid = [norm for norm in head if norm]
     return bool(solid) and head[0] == solid[0] and bool(_IMPORT.match(first)) \
         and all(_IMPORT.match(norm) and not norm.startswith("from __future__") for norm in solid)
+
+
+def _imports_left_unused(head: list[str], items: list[SnippetLine], pairs: dict[int, int], onorm: list[str]) -> bool:
+    """The lines above a snippet with markers are imports whose names the file uses only inside
+    the stretches the snippet's parts rewrite (from each part's first paired line to its last),
+    and the snippet does not use: the edit removed their last use, and the import with it
+    (typeshed's ldap3 stub dropped `Incomplete` from a signature and its import). O(n + m)."""
+    start = len(head)
+    if not _unused_imports(head, onorm[start:], items):
+        return False
+    covered = [0] * (len(onorm) + 1)  # +1 where a part's stretch opens, -1 past its end
+    part: list[int] = []
+    for s, item in enumerate([*items, SnippetLine("", "implicit")]):
+        if is_gap(item) and part:
+            covered[min(part)] += 1
+            covered[max(part) + 1] -= 1
+            part = []
+        elif s in pairs:
+            part.append(pairs[s])
+    depth, outside = 0, []
+    for o, norm in enumerate(onorm):
+        depth += covered[o]
+        if o >= start and depth == 0 and norm:
+            outside.append(norm)
+    names = {name for norm in head if norm for name in _imported_names(norm)}
+    return not names & set(_WORD.findall("\n".join(outside)))
 
 
 def _unused_imports(head: list[str], rest: list[str], items: list[SnippetLine]) -> bool:

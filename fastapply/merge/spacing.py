@@ -374,6 +374,19 @@ _BARE_CLOSER = re.compile(r"^(?:[}\])]+[,;]?|end)$")
 _OBJECT_KEY = re.compile(r"^(?:[A-Za-z_$][\w$]*|'[^']*'|\"[^\"]*\")\s*:\s*\S")
 
 
+def decorates(out: list[tuple[str, str, int, int]], before: int, after: int) -> bool:
+    """out[before] is a decorator or attribute (one line, or the closing line of one written over
+    several) right above the definition header out[after], at its indentation: no blank line
+    goes between them, whatever blank lines the original had above the header (typeshed's new
+    `@deprecated(` ... `)` over a class the file had set off by one). O(_DECORATOR_LINES)."""
+    prev, text = out[before][0], out[after][0]
+    width = indent_width(text)
+    if indent_width(prev) != width or header_key(text.strip()) is None:
+        return False
+    norm = prev.strip()
+    return norm.startswith(("@", "#[")) and not norm.endswith(("(", "[", ",")) or _closes_preamble(out, before, width)
+
+
 def _closes_preamble(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
     """out[before] closes a decorator or attribute written over several lines
     (`@pytest.mark.parametrize(` ... `)`, `#[cfg(any(` ... `))]`), or a Lua block comment

@@ -13,7 +13,7 @@ from .indent import Style, level, render
 from .lines import indent_width, is_closer, opens_block
 from .segments import GAP_KINDS, SnippetLine, is_gap
 from .gaps import gap_before_anchor
-from .spacing import EMPTY, ORIG, SNIP, Spacing, pep8_gap, top_level_after_block
+from .spacing import EMPTY, ORIG, SNIP, Spacing, decorates, pep8_gap, top_level_after_block
 
 
 
@@ -217,7 +217,8 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
                 else:
                     # no blank line at all before a new definition: the file's own spacing, if it has one;
                     # none inside a multi-line string, whose lines the snippet writes as they are
-                    glued = spacing.moved_glued(out, last_index, index) or at >= 0 and spacing.in_string(at)
+                    glued = spacing.moved_glued(out, last_index, index) or at >= 0 and spacing.in_string(at) \
+                        or decorates(out, last_index, index)
                     count = 0 if glued else \
                         spacing.before_new(out, last_index, index) or gap_before_anchor(out, last_index, index, orig, 0)
                 if s in moved:

@@ -382,3 +382,34 @@ def prepare_filter_for_sending(raw_string): ...
     assert apply(CONVERT_PYI, snippet, filename="convert.pyi").merged_code == expected
     used = CONVERT_PYI.replace("def prepare_for_sending(raw_string): ...", "def prepare_for_sending(raw_string) -> Incomplete: ...")
     assert apply(used, snippet, filename="convert.pyi").merged_code.startswith("from _typeshed import Incomplete\n")
+
+
+FINDERS_PYI = '''\
+import sys
+
+def spec_from_file_location(name: str, location: str | None = None) -> ModuleSpec | None: ...
+
+class WindowsRegistryFinder(MetaPathFinder):
+    @classmethod
+    def find_spec(cls, fullname: str) -> ModuleSpec | None: ...
+
+class PathFinder(MetaPathFinder):
+    @classmethod
+    def invalidate_caches(cls) -> None: ...
+'''
+
+
+def test_a_new_decorator_above_a_kept_header_is_glued_to_it() -> None:
+    """typeshed's _frozen_importlib_external: a multi-line `@deprecated(...)` written right above a
+    class the file had set off by a blank line; the blank line stays above the decorator, never
+    between it and the class."""
+    snippet = '''# ... existing code ...
+def spec_from_file_location(name: str, location: str | None = None) -> ModuleSpec | None: ...
+@deprecated(
+    "Deprecated as of Python 3.6: Use site configuration instead. "
+)
+class WindowsRegistryFinder(MetaPathFinder):
+    # ... existing code ...
+'''
+    expected = FINDERS_PYI.replace("ModuleSpec | None: ...\n\nclass WindowsRegistryFinder", 'ModuleSpec | None: ...\n@deprecated(\n    "Deprecated as of Python 3.6: Use site configuration instead. "\n)\nclass WindowsRegistryFinder')
+    assert apply(FINDERS_PYI, snippet, filename="finders.pyi").merged_code == expected

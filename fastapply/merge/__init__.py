@@ -20,7 +20,8 @@ elided with marker comments (`// ... existing code ...`), into the original file
    is a new line repeating one further down, context left under it (ends.py);
 4. splice: snippet lines where the snippet speaks, original lines where a marker stands for them,
    nothing where the snippet dropped code between two anchors (splice.py), blank lines around new
-   definitions after the file's own habit (spacing.py); every merged line records where it came from;
+   definitions after the file's own habit (spacing.py; the line shapes it reads: shapes.py); every
+   merged line records where it came from;
 5. validate: no marker left, no new syntax errors (tree-sitter, syntax.py; only the top-level
    statements around the change are parsed when that suffices), no unexplained loss (validate.py),
    and the provenance checks (provenance.py): every dropped original line has a reason, every

@@ -8,7 +8,7 @@ cases). Complexity: O(the new lines between the two anchors) per call.
 from __future__ import annotations
 
 from .lines import header_key, indent_width, is_closer, is_comment, opens_block
-from .spacing import DATA_ASSIGNMENT, EMPTY, SNIP, STATEMENT, new_code_opener, new_definition_ends
+from .shapes import DATA_ASSIGNMENT, EMPTY, SNIP, STATEMENT, new_code_opener, new_definition_ends
 
 
 def gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after: int, orig: list[str],

@@ -11,20 +11,13 @@ import re
 from collections import Counter
 
 from .lines import COMMENT_STARTS, continues_block, header_key, indent_width, is_closer, opens_block
+from .shapes import (BARE_CLOSER, DATA_ASSIGNMENT, EMPTY, OBJECT_KEY, PREAMBLE, SNIP, STATEMENT, closes_preamble,
+                     closes_statement, new_definition_ends, pep8_gap, preamble_at, top_level_after_block)
 
-# where a merged line came from (splice.py): an original line, a snippet line, a marker that kept nothing
-ORIG, SNIP, EMPTY = "o", "s", "m"
-
-# (also a match arm, `Ref::Named(name) => {`: an `=>` with no `=` before it, unlike `f = (x) => {`)
-STATEMENT = re.compile(r"^(?:(?:return|if|for|while|switch|else|try|do|catch|case|with|match|loop|import|from)\b"
-                        r"|[^=]*=>\s*\{$)")
 # a line of a definition's header above its name: `template <typename T>`, `static inline int`
 _HEADER_PREFIX = re.compile(r"^(?:template\s*<.*>|[\w:*&<>, ]+)$")
 # the line that ends a block's body: closing brackets only, or `end`
 _BODY_END = re.compile(r"^(?:[}\])]+[;,]?|end\b.*)$")
-# a name given a literal that opens on its line: `filtered = {`, `const ROUTES = [`
-DATA_ASSIGNMENT = re.compile(r"^(?:(?:const|let|var|final|static|private|public|protected)\s+)*[\w.]+(?:\s*:\s*[^=]+)?\s*=\s*[\[{(]$")
-_PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--")
 
 
 class Spacing:
@@ -67,13 +60,13 @@ class Spacing:
                 # the file writes right after code keeps that)
         width = indent_width(text)
         norm, prev_norm = text.strip(), prev.strip()
-        if opens_block(prev_norm) or indent_width(prev) < width or prev_norm.startswith(_PREAMBLE) \
+        if opens_block(prev_norm) or indent_width(prev) < width or prev_norm.startswith(PREAMBLE) \
                 or indent_width(prev) == width and not is_closer(prev_norm) \
-                or _closes_preamble(out, before, width):
+                or closes_preamble(out, before, width):
             return None  # not after the end of a sibling block
         head = after
-        while norm.startswith(_PREAMBLE) and head + 1 < len(out) and out[head + 1][0].strip() \
-                and (indent_width(out[head + 1][0]) == width or _preamble_at(out[head + 1][0], width)):
+        while norm.startswith(PREAMBLE) and head + 1 < len(out) and out[head + 1][0].strip() \
+                and (indent_width(out[head + 1][0]) == width or preamble_at(out[head + 1][0], width)):
             head += 1
             norm = out[head][0].strip()
         allman = head + 1 < len(out) and out[head + 1][0].strip() == "{"
@@ -119,11 +112,11 @@ class Spacing:
             # no blank line at all between a block's closing line and the next definition is a slip
             # (an indentation-ended block: only a new Python definition before another one); a
             # literal assigned under another (`items = {` under `]`) is a statement, glued as written
-            if DATA_ASSIGNMENT.match(norm) or usual is None and _OBJECT_KEY.match(norm) and prev_at >= 0 \
+            if DATA_ASSIGNMENT.match(norm) or usual is None and OBJECT_KEY.match(norm) and prev_at >= 0 \
                     and self._glued_above(prev_at, width):
                 return None  # (a definition glued to its sibling above it in the original: glued as written)
             if usual is None and (is_closer(prev_norm) and indent_width(prev) == width
-                                  and not _closes_statement(out, before, width)
+                                  and not closes_statement(out, before, width)
                                   or indent_width(prev) > width and pep8_gap(norm)
                                   and new_definition_ends(out, before, width)):
                 return 1
@@ -174,7 +167,7 @@ class Spacing:
                            or is_closer(self.orig[top].strip())):
             top -= 1
         upper = self.orig[top - 1] if top > 0 else ""
-        return indent_width(upper) == width and bool(_BARE_CLOSER.match(upper.strip()))
+        return indent_width(upper) == width and bool(BARE_CLOSER.match(upper.strip()))
 
     def above(self, top: int, width: int) -> int | None:
         """The blank lines above the definition whose header is original line `top` (over its
@@ -182,7 +175,7 @@ class Spacing:
         is no header at `width` (-1: a line the original has more than once). O(its comments)."""
         if top < 0 or indent_width(self.orig[top]) != width or not opens_block(self.orig[top].strip()):
             return None
-        while top > 0 and _preamble_at(self.orig[top - 1], width):
+        while top > 0 and preamble_at(self.orig[top - 1], width):
             top -= 1
         blank = top
         while blank > 0 and not self.orig[blank - 1].strip():
@@ -240,7 +233,7 @@ class Spacing:
         """Original line `index` opens a definition at `width`, or the comments above one."""
         if index >= len(self.orig):
             return False
-        while index + 1 < len(self.orig) and _preamble_at(self.orig[index], width):
+        while index + 1 < len(self.orig) and preamble_at(self.orig[index], width):
             index += 1
         norm = self.orig[index].strip()
         # (`export function createStore<`: type parameters on the lines below open it too)
@@ -345,7 +338,7 @@ class Spacing:
                     opens_block(norm) or index + 1 < len(self.orig) and self.orig[index + 1].strip() == "{"):
                 continue
             top = index
-            while top > 0 and _preamble_at(self.orig[top - 1], width):
+            while top > 0 and preamble_at(self.orig[top - 1], width):
                 top -= 1
             blank = top
             while blank > 0 and not self.orig[blank - 1].strip():
@@ -366,97 +359,3 @@ class Spacing:
             return None
         value, count = Counter(runs).most_common(1)[0]
         return value if count >= self._SHARE * len(runs) else None
-
-
-# a line that only closes a block (`}`, `),`, `end`), not an overload's `): Type` or `} else {`
-_BARE_CLOSER = re.compile(r"^(?:[}\])]+[,;]?|end)$")
-# an entry of an object literal or table (`FST_ERR_X: createError(`, `'key': {`), not a declaration
-_OBJECT_KEY = re.compile(r"^(?:[A-Za-z_$][\w$]*|'[^']*'|\"[^\"]*\")\s*:\s*\S")
-
-
-def decorates(out: list[tuple[str, str, int, int]], before: int, after: int) -> bool:
-    """out[before] is a decorator or attribute (one line, or the closing line of one written over
-    several) right above the definition header out[after], at its indentation: no blank line
-    goes between them, whatever blank lines the original had above the header (typeshed's new
-    `@deprecated(` ... `)` over a class the file had set off by one). O(_DECORATOR_LINES)."""
-    prev, text = out[before][0], out[after][0]
-    width = indent_width(text)
-    if indent_width(prev) != width or header_key(text.strip()) is None:
-        return False
-    norm = prev.strip()
-    return norm.startswith(("@", "#[")) and not norm.endswith(("(", "[", ",")) or _closes_preamble(out, before, width)
-
-
-def _closes_preamble(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
-    """out[before] closes a decorator or attribute written over several lines
-    (`@pytest.mark.parametrize(` ... `)`, `#[cfg(any(` ... `))]`), or a Lua block comment
-    (`--[[` ... `]]`): the definition below belongs to it. O(_DECORATOR_LINES)."""
-    closing = out[before][0].strip()
-    if not is_closer(closing) or indent_width(out[before][0]) != width:
-        return False
-    in_string = False
-    for index in range(before - 1, max(-1, before - _DECORATOR_LINES), -1):
-        line = out[index][0].strip()
-        if closing.startswith("]]") and line.startswith("--["):
-            return True  # (the comment's own lines may stand at any indentation)
-        if (line.count('"""') + line.count("'''")) % 2:
-            in_string = not in_string  # (a string's lines may stand at any indentation: `"""` at column 0)
-            continue
-        if line and not in_string and indent_width(out[index][0]) <= width and not closing.startswith("]]"):
-            return line.startswith(("@", "#["))  # (a Python or Java decorator, a Rust attribute)
-    return False
-
-
-_DECORATOR_LINES = 50
-
-
-def _closes_statement(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
-    """out[before], a closing line at `width`, ends a statement block (`for ... do`, `if`), not a
-    definition: no sibling definition ends there. O(length of that block)."""
-    index = before - 1
-    while index >= 0 and (not out[index][0].strip() or indent_width(out[index][0]) > width):
-        index -= 1
-    return index >= 0 and bool(STATEMENT.match(out[index][0].strip()))
-
-
-def new_definition_ends(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
-    """out[before] ends new snippet code that opened with a Python definition at `width` (a new
-    sibling, not statements inserted at the end of a body). A new decorator line is no such end:
-    it belongs to the definition under it. O(length of the new code)."""
-    index = new_code_opener(out, before, width)
-    line = out[index][0] if index is not None else ""
-    return indent_width(line) == width and pep8_gap(line.strip()) \
-        and not (index == before and line.lstrip().startswith("@"))
-
-
-def new_code_opener(out: list[tuple[str, str, int, int]], before: int, width: int) -> int | None:
-    """The position of the last line at or above out[before], among the new snippet lines that end
-    there, indented `width` or less: the line that opened the block out[before] belongs to. None
-    when the new lines above hold none. O(those lines)."""
-    index = before
-    while index >= 0 and out[index][1] == SNIP and out[index][2] < 0:
-        line = out[index][0]
-        if line.strip() and indent_width(line) <= width:
-            return index
-        index -= 1
-    return None
-
-
-def _preamble_at(line: str, width: int) -> bool:
-    """A comment or attribute line above a definition at `width`; the ` * ` and ` */` lines of a
-    doc block sit one column deeper than its `/**`."""
-    norm = line.strip()
-    if not norm.startswith(_PREAMBLE):
-        return False
-    return indent_width(line) == width or norm.startswith("*") and indent_width(line) == width + 1
-
-
-def top_level_after_block(above: str, below: str) -> bool:
-    """`below` starts top-level code (column 0, not a closing line) right after an indented line."""
-    return indent_width(above) > 0 and indent_width(below) == 0 and bool(below.strip()) \
-        and not is_closer(below.strip())
-
-
-def pep8_gap(text: str) -> bool:
-    """Two blank lines around top-level Python definitions are PEP 8, never a slip."""
-    return text.startswith(("def ", "class ", "async def ", "@"))

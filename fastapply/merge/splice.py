@@ -13,7 +13,8 @@ from .indent import Style, level, render
 from .lines import indent_width, is_closer, opens_block
 from .segments import GAP_KINDS, SnippetLine, is_gap
 from .gaps import gap_before_anchor
-from .spacing import EMPTY, ORIG, SNIP, Spacing, decorates, pep8_gap, top_level_after_block
+from .shapes import EMPTY, ORIG, SNIP, decorates, pep8_gap, top_level_after_block
+from .spacing import Spacing
 
 
 

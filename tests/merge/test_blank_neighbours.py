@@ -766,10 +766,10 @@ def test_a_statement_in_place_of_a_block_keeps_the_snippets_spacing_above_the_ne
 def test_a_multi_line_rust_attribute_closes_a_preamble() -> None:
     # memchr: `#[cfg(any(` ... `))]` then `#[inline(always)]` above one function: the blank-line
     # rules read the attribute's last line as part of the function below, not as a sibling's end
-    from fastapply.merge.spacing import SNIP, _closes_preamble
+    from fastapply.merge.shapes import SNIP, closes_preamble
 
     lines = ["    #[cfg(any(", '        feature = "std",', "    ))]", "    #[inline(always)]"]
     out = [(line, SNIP, -1, index) for index, line in enumerate(lines)]
-    assert _closes_preamble(out, 2, 4)
+    assert closes_preamble(out, 2, 4)
     lines[0] = "    call(any("
-    assert not _closes_preamble([(line, SNIP, -1, index) for index, line in enumerate(lines)], 2, 4)
+    assert not closes_preamble([(line, SNIP, -1, index) for index, line in enumerate(lines)], 2, 4)

@@ -1,0 +1,113 @@
+"""The shapes of the lines around a run of blank lines, for spacing.py and gaps.py: where a
+merged line came from, decorators and the definitions under them, the ends of statements and of
+new definitions, PEP 8's two blank lines. Plain predicates over the merged lines (`out`: text,
+source, original index, snippet index); each costs O(the lines it walks), said in its docstring.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lines import header_key, indent_width, is_closer
+
+# where a merged line came from (splice.py): an original line, a snippet line, a marker that kept nothing
+ORIG, SNIP, EMPTY = "o", "s", "m"
+
+# (also a match arm, `Ref::Named(name) => {`: an `=>` with no `=` before it, unlike `f = (x) => {`)
+STATEMENT = re.compile(r"^(?:(?:return|if|for|while|switch|else|try|do|catch|case|with|match|loop|import|from)\b"
+                        r"|[^=]*=>\s*\{$)")
+# a name given a literal that opens on its line: `filtered = {`, `const ROUTES = [`
+DATA_ASSIGNMENT = re.compile(r"^(?:(?:const|let|var|final|static|private|public|protected)\s+)*[\w.]+(?:\s*:\s*[^=]+)?\s*=\s*[\[{(]$")
+PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--")
+# a line that only closes a block (`}`, `),`, `end`), not an overload's `): Type` or `} else {`
+BARE_CLOSER = re.compile(r"^(?:[}\])]+[,;]?|end)$")
+# an entry of an object literal or table (`FST_ERR_X: createError(`, `'key': {`), not a declaration
+OBJECT_KEY = re.compile(r"^(?:[A-Za-z_$][\w$]*|'[^']*'|\"[^\"]*\")\s*:\s*\S")
+
+
+def decorates(out: list[tuple[str, str, int, int]], before: int, after: int) -> bool:
+    """out[before] is a decorator or attribute (one line, or the closing line of one written over
+    several) right above the definition header out[after], at its indentation: no blank line
+    goes between them, whatever blank lines the original had above the header (typeshed's new
+    `@deprecated(` ... `)` over a class the file had set off by one). O(DECORATOR_LINES)."""
+    prev, text = out[before][0], out[after][0]
+    width = indent_width(text)
+    if indent_width(prev) != width or header_key(text.strip()) is None:
+        return False
+    norm = prev.strip()
+    return norm.startswith(("@", "#[")) and not norm.endswith(("(", "[", ",")) or closes_preamble(out, before, width)
+
+
+def closes_preamble(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
+    """out[before] closes a decorator or attribute written over several lines
+    (`@pytest.mark.parametrize(` ... `)`, `#[cfg(any(` ... `))]`), or a Lua block comment
+    (`--[[` ... `]]`): the definition below belongs to it. O(DECORATOR_LINES)."""
+    closing = out[before][0].strip()
+    if not is_closer(closing) or indent_width(out[before][0]) != width:
+        return False
+    in_string = False
+    for index in range(before - 1, max(-1, before - DECORATOR_LINES), -1):
+        line = out[index][0].strip()
+        if closing.startswith("]]") and line.startswith("--["):
+            return True  # (the comment's own lines may stand at any indentation)
+        if (line.count('"""') + line.count("'''")) % 2:
+            in_string = not in_string  # (a string's lines may stand at any indentation: `"""` at column 0)
+            continue
+        if line and not in_string and indent_width(out[index][0]) <= width and not closing.startswith("]]"):
+            return line.startswith(("@", "#["))  # (a Python or Java decorator, a Rust attribute)
+    return False
+
+
+DECORATOR_LINES = 50
+
+
+def closes_statement(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
+    """out[before], a closing line at `width`, ends a statement block (`for ... do`, `if`), not a
+    definition: no sibling definition ends there. O(length of that block)."""
+    index = before - 1
+    while index >= 0 and (not out[index][0].strip() or indent_width(out[index][0]) > width):
+        index -= 1
+    return index >= 0 and bool(STATEMENT.match(out[index][0].strip()))
+
+
+def new_definition_ends(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
+    """out[before] ends new snippet code that opened with a Python definition at `width` (a new
+    sibling, not statements inserted at the end of a body). A new decorator line is no such end:
+    it belongs to the definition under it. O(length of the new code)."""
+    index = new_code_opener(out, before, width)
+    line = out[index][0] if index is not None else ""
+    return indent_width(line) == width and pep8_gap(line.strip()) \
+        and not (index == before and line.lstrip().startswith("@"))
+
+
+def new_code_opener(out: list[tuple[str, str, int, int]], before: int, width: int) -> int | None:
+    """The position of the last line at or above out[before], among the new snippet lines that end
+    there, indented `width` or less: the line that opened the block out[before] belongs to. None
+    when the new lines above hold none. O(those lines)."""
+    index = before
+    while index >= 0 and out[index][1] == SNIP and out[index][2] < 0:
+        line = out[index][0]
+        if line.strip() and indent_width(line) <= width:
+            return index
+        index -= 1
+    return None
+
+
+def preamble_at(line: str, width: int) -> bool:
+    """A comment or attribute line above a definition at `width`; the ` * ` and ` */` lines of a
+    doc block sit one column deeper than its `/**`."""
+    norm = line.strip()
+    if not norm.startswith(PREAMBLE):
+        return False
+    return indent_width(line) == width or norm.startswith("*") and indent_width(line) == width + 1
+
+
+def top_level_after_block(above: str, below: str) -> bool:
+    """`below` starts top-level code (column 0, not a closing line) right after an indented line."""
+    return indent_width(above) > 0 and indent_width(below) == 0 and bool(below.strip()) \
+        and not is_closer(below.strip())
+
+
+def pep8_gap(text: str) -> bool:
+    """Two blank lines around top-level Python definitions are PEP 8, never a slip."""
+    return text.startswith(("def ", "class ", "async def ", "@"))

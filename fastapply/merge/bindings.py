@@ -14,47 +14,14 @@ name a new import line binds (cached by the aligner).
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
-from .lines import JS_FROM
+from .lines import bound_names
 
 if TYPE_CHECKING:
     from .anchor import Aligner
     from .splice import Spliced
-
-_NAME = re.compile(r"^[A-Za-z_$][\w$]*$")
-_PY_FROM = re.compile(r"^from\s+[\w.]+\s+import\s+([^()]+)$")
-
-
-def bound_names(line: str) -> list[str]:
-    """The names an import or re-export line with `from` binds in the module: JavaScript and
-    TypeScript, or Python's one-line `from a import b, c as d` ([] for others)."""
-    found = JS_FROM.match(line)  # `import a, { b as c } from`, `import * as ns from`, `export { a as b } from`
-    if not found:
-        python = _PY_FROM.match(line)
-        if not python:
-            return []
-        parts = (part.split(" as ")[-1].strip() for part in python.group(1).split("#")[0].split(","))
-        return [name for name in parts if _NAME.match(name)]
-    kind, clause = found.groups()
-    names: list[str] = []
-    if "{" in clause:
-        head, _, rest = clause.partition("{")
-        parts = rest.split("}", 1)[0].split(",")
-        if kind == "import" and head.strip().rstrip(","):
-            parts.append(head.strip().rstrip(","))  # the default import before `{`
-    elif kind == "import":
-        parts = [clause.split(" as ")[-1]] if clause.startswith("*") else clause.split(",")
-    else:
-        return []  # `export * from`: no name of its own
-    for part in parts:
-        name = part.split(" as ")[-1].strip().removeprefix("type ").strip()
-        if _NAME.match(name) and name != "default":
-            names.append(name)
-    return names
-
 
 def check_import_bindings(al: Aligner, spliced: Spliced) -> None:
     present = spliced.row_of()  # (its keys: the original lines the merge keeps)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from .bindings import bound_names
-from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_closer, is_trivial, opens_block
+from .lines import COMMENT_STARTS, block_extent, bound_names, header_key, indent_width, is_closer, is_trivial, \
+    opens_block
 from .segments import SnippetLine, is_gap
 from .similar import FUZZY_MIN, similarity
 from .whole import WHOLE_SHARE
@@ -115,8 +115,7 @@ def _import_head(head: list[str], first: str) -> bool:
     marker at the snippet's end, or the file's end and an edit: open at both ends and changing
     nothing, there is no telling which end it cuts. O(lines)."""
     solid = [norm for norm in head if norm]
-    return bool(solid) and head[0] == solid[0] and bool(_IMPORT.match(first)) \
-        and all(_IMPORT.match(norm) and not norm.startswith("from __future__") for norm in solid)
+    return _imports_only(solid) and head[0] == solid[0] and bool(_IMPORT.match(first))
 
 
 def _imports_left_unused(head: list[str], items: list[SnippetLine], pairs: dict[int, int], onorm: list[str]) -> bool:
@@ -150,7 +149,7 @@ def _unused_imports(head: list[str], rest: list[str], items: list[SnippetLine]) 
     the original uses and no snippet line mentions: the edit removed their last use (an import
     the file never used says nothing). O(file and snippet text + head names)."""
     solid = [norm for norm in head if norm]
-    if not solid or not all(_IMPORT.match(norm) and not norm.startswith("from __future__") for norm in solid):
+    if not _imports_only(solid):
         return False
     names = [name for norm in solid for name in _imported_names(norm)]
     if not names:
@@ -160,9 +159,14 @@ def _unused_imports(head: list[str], rest: list[str], items: list[SnippetLine]) 
     return all(name in used and name not in words for name in names)
 
 
+def _imports_only(solid: list[str]) -> bool:
+    """`solid` (non-blank lines) holds one-line imports only, none of them `from __future__`."""
+    return bool(solid) and all(_IMPORT.match(norm) and not norm.startswith("from __future__") for norm in solid)
+
+
 def _imported_names(norm: str) -> list[str]:
     """The names a one-line import binds: Python's `import a.b` here, `from a import b, c as d`
-    and JS/TS imports in bindings.bound_names; [] when unsure."""
+    and JS/TS imports in lines.bound_names; [] when unsure."""
     if norm.startswith("import ") and not _JS_LIKE.search(norm):
         return [part.split(" as ")[-1].strip().split(".")[0] for part in norm[7:].split(",")]
     return bound_names(norm)

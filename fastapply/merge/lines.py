@@ -141,6 +141,37 @@ _COMMENT = re.compile(r"^(?:\*|/\*|//|--|;|#(?:\s|$))")
 # a JavaScript/TypeScript import or re-export with a source: (keyword, what it takes)
 JS_FROM = re.compile(r"^(import|export)\s+(?:type\s+)?(.*?)\s*\bfrom\s*['\"`]")
 
+_BOUND_NAME = re.compile(r"^[A-Za-z_$][\w$]*$")
+_PY_FROM = re.compile(r"^from\s+[\w.]+\s+import\s+([^()]+)$")
+
+
+def bound_names(line: str) -> list[str]:
+    """The names an import or re-export line with `from` binds in the module: JavaScript and
+    TypeScript, or Python's one-line `from a import b, c as d` ([] for others)."""
+    found = JS_FROM.match(line)  # `import a, { b as c } from`, `import * as ns from`, `export { a as b } from`
+    if not found:
+        python = _PY_FROM.match(line)
+        if not python:
+            return []
+        parts = (part.split(" as ")[-1].strip() for part in python.group(1).split("#")[0].split(","))
+        return [name for name in parts if _BOUND_NAME.match(name)]
+    kind, clause = found.groups()
+    names: list[str] = []
+    if "{" in clause:
+        head, _, rest = clause.partition("{")
+        parts = rest.split("}", 1)[0].split(",")
+        if kind == "import" and head.strip().rstrip(","):
+            parts.append(head.strip().rstrip(","))  # the default import before `{`
+    elif kind == "import":
+        parts = [clause.split(" as ")[-1]] if clause.startswith("*") else clause.split(",")
+    else:
+        return []  # `export * from`: no name of its own
+    for part in parts:
+        name = part.split(" as ")[-1].strip().removeprefix("type ").strip()
+        if _BOUND_NAME.match(name) and name != "default":
+            names.append(name)
+    return names
+
 
 def is_comment(norm: str) -> bool:
     return bool(_COMMENT.match(norm))

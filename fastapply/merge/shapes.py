@@ -19,8 +19,9 @@ STATEMENT = re.compile(r"^(?:(?:return|if|for|while|switch|else|try|do|catch|cas
 # a name given a literal that opens on its line: `filtered = {`, `const ROUTES = [`
 DATA_ASSIGNMENT = re.compile(r"^(?:(?:const|let|var|final|static|private|public|protected)\s+)*[\w.]+(?:\s*:\s*[^=]+)?\s*=\s*[\[{(]$")
 PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--")
-# a line that only closes a block (`}`, `),`, `end`), not an overload's `): Type` or `} else {`
-BARE_CLOSER = re.compile(r"^(?:[}\])]+[,;]?|end)$")
+# the line that ends a block's body: closing brackets only (`}`, `),`), or `end`; not an
+# overload's `): Type` or `} else {`
+BODY_END = re.compile(r"^(?:[}\])]+[;,]?|end\b.*)$")
 # an entry of an object literal or table (`FST_ERR_X: createError(`, `'key': {`), not a declaration
 OBJECT_KEY = re.compile(r"^(?:[A-Za-z_$][\w$]*|'[^']*'|\"[^\"]*\")\s*:\s*\S")
 

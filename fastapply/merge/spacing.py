@@ -11,13 +11,11 @@ import re
 from collections import Counter
 
 from .lines import COMMENT_STARTS, continues_block, header_key, indent_width, is_closer, opens_block
-from .shapes import (BARE_CLOSER, DATA_ASSIGNMENT, EMPTY, OBJECT_KEY, PREAMBLE, SNIP, STATEMENT, closes_preamble,
+from .shapes import (BODY_END, DATA_ASSIGNMENT, EMPTY, OBJECT_KEY, PREAMBLE, SNIP, STATEMENT, closes_preamble,
                      closes_statement, new_definition_ends, pep8_gap, preamble_at, top_level_after_block)
 
 # a line of a definition's header above its name: `template <typename T>`, `static inline int`
 _HEADER_PREFIX = re.compile(r"^(?:template\s*<.*>|[\w:*&<>, ]+)$")
-# the line that ends a block's body: closing brackets only, or `end`
-_BODY_END = re.compile(r"^(?:[}\])]+[;,]?|end\b.*)$")
 
 
 class Spacing:
@@ -153,21 +151,23 @@ class Spacing:
                 return min(after - at - 1, 2)
             if indent_width(following) > width:
                 return None
-        top = at
-        while top > 0 and (not self.orig[top].strip() or indent_width(self.orig[top]) > width
-                           or is_closer(self.orig[top].strip())):
-            top -= 1
-        return self.above(top, width)
+        return self.above(self._top_of(at, width), width)
 
     def _glued_above(self, at: int, width: int) -> bool:
         """The definition ending at original line `at` starts right under its previous sibling's
         closing line (fastify's error table: `),` then the next entry). O(its length)."""
+        top = self._top_of(at, width)
+        upper = self.orig[top - 1] if top > 0 else ""
+        return indent_width(upper) == width and bool(BODY_END.match(upper.strip()))
+
+    def _top_of(self, at: int, width: int) -> int:
+        """The first line at `width` of the definition ending at original line `at` (its header,
+        when it has one): up past its body and closing lines. O(its length)."""
         top = at
         while top > 0 and (not self.orig[top].strip() or indent_width(self.orig[top]) > width
                            or is_closer(self.orig[top].strip())):
             top -= 1
-        upper = self.orig[top - 1] if top > 0 else ""
-        return indent_width(upper) == width and bool(BARE_CLOSER.match(upper.strip()))
+        return top
 
     def above(self, top: int, width: int) -> int | None:
         """The blank lines above the definition whose header is original line `top` (over its
@@ -346,7 +346,7 @@ class Spacing:
             above = self.orig[blank - 1] if blank > 0 else ""
             if blank > 0 and indent_width(above) >= width and not opens_block(above.strip()) \
                     and not (blank == top and _HEADER_PREFIX.match(above.strip())) \
-                    and not (blank == top and indent_width(above) == width and not _BODY_END.match(above.strip())):
+                    and not (blank == top and indent_width(above) == width and not BODY_END.match(above.strip())):
                 # (a template or return type line right above the header is part of it)
                 # (a header glued to a declaration without a body, an overload's `): Store<S>`,
                 # says nothing of how definitions with bodies are spaced)

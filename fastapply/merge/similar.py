@@ -22,6 +22,17 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 _WORD = re.compile(r"\w")
 
 
+# A formatter's pass (prettier, black) changes quote styles and statement-ending punctuation only.
+_QUOTES = str.maketrans({"'": '"', "`": '"'})
+
+
+def _reformatted(new: str, old: str) -> bool:
+    """The same line but for its quote style or a closing `;` / `,`: `'use strict';` ->
+    `"use strict";`, `require('./a')` -> `require("./a");`."""
+    a, b = new.translate(_QUOTES).rstrip(";,"), old.translate(_QUOTES).rstrip(";,")
+    return a == b and new != old and _WORD.search(a) is not None
+
+
 _PY_IMPORT = re.compile(r"^from\s+\S+\s+(import\s+\w.*)$")
 
 
@@ -41,6 +52,8 @@ def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
     if new and old and not is_closer(old) and _WORD.search(old) and _WORD.search(new) \
             and (new.startswith(old + " ") or old.startswith(new + " ")):
         return True  # words appended: `return` -> `return None`, `pass` -> `pass  # todo` (not `//` -> `// x`)
+    if _reformatted(new, old):
+        return True
     if _handler_widened(new, old) or _handler_widened(old, new):
         return True  # `except:` -> `except Exception:`, `rescue` -> `rescue StandardError => e`
     if is_trivial(new) or is_trivial(old):

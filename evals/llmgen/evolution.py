@@ -25,8 +25,67 @@ MAX_HUNKS, MAX_CHANGED = 6, 0.25
 
 
 def hunks(old: list[str], new: list[str]) -> list[Edit]:
+    """The line diff of two releases as edits of `old`, each pure insertion or deletion slid to
+    where a person would place it (see `_slide`)."""
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
-    return [Edit(i1, i2, new[j1:j2]) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    found = [[i1, i2, j1, j2] for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    for index, hunk in enumerate(found):
+        floor = found[index - 1][1] if index else 0
+        ceiling = found[index + 1][0] if index + 1 < len(found) else len(old)
+        _slide(hunk, old, new, floor, ceiling)
+    return [Edit(i1, i2, new[j1:j2]) for i1, i2, j1, j2 in found]
+
+
+def _slide(hunk: list[int], old: list[str], new: list[str], floor: int, ceiling: int) -> None:
+    """Move a pure insertion or deletion within the unchanged lines around it to the place a person
+    would write it, in place (git's indent heuristic, simplified).
+
+    difflib places an inserted function right after the first line that repeats: after one
+    function's `return True`, so that the insertion reads `return False`, blank lines, the new
+    function up to its own `return True`, and the old `return False` ends the new function. A
+    snippet cut around that edit shows a new function whose last lines a marker stands for, which
+    no model writes. Of the equivalent places (the block's lines rotate through equal neighbours),
+    the one whose boundaries open the shallowest lines, and whose first and last lines are its
+    shallowest, wins: the whole function with its blank lines; a whole call rather than its
+    arguments and the next call's first line. Cost: O(shift range * block) per hunk, within the
+    unchanged lines between two hunks."""
+    i1, i2, j1, j2 = hunk
+    if (i1 == i2) == (j1 == j2):
+        return  # a replacement (or nothing): its boundaries are the changed lines themselves
+    lines, lo, hi = (new, j1, j2) if i1 == i2 else (old, i1, i2)
+    low = floor - i1  # the shift may not cross the neighbouring hunks (in old-file lines)
+    high = ceiling - i2
+    up = 0
+    while up > low and lo + up - 1 >= 0 and lines[lo + up - 1] == lines[hi + up - 1]:
+        up -= 1
+    down = 0
+    while down < high and hi + down < len(lines) and lines[lo + down] == lines[hi + down]:
+        down += 1
+    if up == down:
+        return
+
+    def cost(shift: int) -> tuple[int, int, int]:
+        top, bottom = lo + shift, hi + shift
+        block = [len(line) - len(line.lstrip()) for line in lines[top:bottom] if line.strip()]
+        # a block that opens or ends deeper than it goes (`"--flag",` ... `)`, `parser.add(`)
+        # starts or ends inside a statement
+        inside = block[0] + block[-1] - 2 * min(block) if block else 0
+        after_blank = 0 if top == 0 or not lines[top - 1].strip() else 1
+        return _depth(lines, top) + _depth(lines, bottom) + inside, after_blank, abs(shift)
+
+    best = min(range(up, down + 1), key=cost)
+    hunk[0] += best
+    hunk[1] += best
+    hunk[2] += best
+    hunk[3] += best
+
+
+def _depth(lines: list[str], at: int) -> int:
+    """Indentation of the first non-blank line at or after `at` (0 past the end)."""
+    for line in lines[at:]:
+        if line.strip():
+            return len(line) - len(line.lstrip())
+    return 0
 
 
 def pair_dirs(split: str) -> list[Path]:

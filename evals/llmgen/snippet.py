@@ -127,7 +127,7 @@ def _anchored(lines: list[str], window: Window, unique: set[int]) -> bool:
 
 def _invisible_deletion(lines: list[str], window: Window) -> bool:
     """A deletion that the snippet cannot show: the context kept after it (up to the window's end
-    or its next edit) is the start of the deleted lines too, or the context before it their end.
+    or its next edit), or the context before it, occurs among the deleted lines too.
     Read the usual way (context lines where they stand, nothing deleted), such a snippet changes
     nothing there, so no merge could know the deletion was meant. The same holds for the lines an
     edit replaces: with the context before them equal to their own end (a function deleted and a
@@ -146,11 +146,20 @@ def _invisible_deletion(lines: list[str], window: Window) -> bool:
         start = edits[index - 1].end if index > 0 else window.lo
         start = max(start, gap_hi) if gap_hi <= edit.start else start
         before = [lines[r].strip() for r in range(start, edit.start) if lines[r].strip()]
-        if after and gone[:len(after)] == after and (stop < len(lines) or stop == gap_lo):
+        if after and _holds(gone, after) and (stop < len(lines) or stop == gap_lo):
             return True
-        if before and gone[-len(before):] == before and (start > 0 or start == gap_hi):
+        if before and _holds(gone, before) and (start > 0 or start == gap_hi):
             return True
     return False
+
+
+def _holds(gone: list[str], context: list[str]) -> bool:
+    """`context` occurs as a run inside `gone`: the snippet's context next to a marker pairs as well
+    with that copy among the removed lines, and the marker then stands for the rest of them
+    (`if a:` / `x = None` / `elif b:` / `x = None` replaced by `if c:` / `x = None`, with only
+    `x = None` kept before a marker: the `elif` kept or removed, the snippet cannot say)."""
+    size = len(context)
+    return any(gone[k: k + size] == context for k in range(len(gone) - size + 1))
 
 
 def _close_after_marker(window: Window, defs: list[Definition], lines: list[str],

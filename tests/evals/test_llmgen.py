@@ -3,6 +3,8 @@ deterministic per seed, and every expected file parses. Offline: standard librar
 
 from __future__ import annotations
 
+import difflib
+
 import sysconfig
 from collections import Counter
 from pathlib import Path
@@ -154,6 +156,51 @@ def test_a_replaced_block_ending_like_its_context_is_not_generated():
     replaced = Edit(2, 6, ["", "def fallback(conn):", "    return conn"])
     assert _invisible_deletion(lines, Window(1, 8, [replaced]))  # context `conn.close()` only
     assert not _invisible_deletion(lines, Window(0, 8, [replaced]))  # with `def stop`, it is visible
+
+
+def test_context_that_also_occurs_among_the_replaced_lines_is_not_generated():
+    """Four lines replaced by two whose last (`event = None`) is also one of the four, with only
+    that line kept before the marker: the marker may stand for the `elif` or not (eleventh round,
+    asciimatics' temppopup.py, where difflib kept the second copy)."""
+    from evals.llmgen.edits import Edit
+    from evals.llmgen.snippet import Window, _invisible_deletion
+
+    lines = ["def on(event):", "    if event.y < 0:", "        event = None", "    elif event.x < 0:",
+             "        event = None", "    return event", "", "def off():", "    pass"]
+    replaced = Edit(1, 4, ["    if outside(event):"])
+    assert _invisible_deletion(lines, Window(0, 5, [replaced]))  # `event = None`, then a marker
+    assert not _invisible_deletion(lines, Window(0, 6, [replaced]))  # `return event` pins the end
+
+
+def test_release_diffs_insert_whole_definitions():
+    """difflib puts a new function after the first repeated line (`return True`), so that the old
+    function's `return False` ends the new one; the edit is slid to the whole function, the only
+    form a model writes (evolution._slide). The diff still turns the old file into the new one."""
+    from evals.llmgen.evolution import hunks
+    from evals.llmgen.snippet import apply_edits
+
+    def check(name: str, test: str, first: list[str]) -> list[str]:
+        return [f"def {name}(x):", *first, "    for m in mods:", f"        if {test}:",
+                "            return True", "    return False", "", ""]
+
+    rest = [line for i in range(6) for line in (f"def z{i}():", f"    return {i}")]
+    old = check("a", "x is m.A", []) + rest
+    new = check("a", "x is m.A", []) + check("b", "o is m.B", ["    o = origin(x)"]) + rest
+    unslid = [new[j1:j2] for tag, _, _, j1, j2 in
+              difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if tag != "equal"]
+    assert unslid[0][0] == "            return True"  # (difflib's place)
+    edits = hunks(old, new)
+    assert apply_edits(old, edits) == new
+    assert len(edits) == 1 and edits[0].start == edits[0].end
+    inserted = [line for line in edits[0].new if line.strip()]
+    assert inserted[0] == "def b(x):" and inserted[-1] == "    return False"
+
+    calls = ["def add(parser):", "    parser.add(", '        "--level",', "    )", "    parser.add(",
+             '        "--workers",', "    )", "    return parser"]
+    added = calls[:4] + ["    parser.add(", '        "--format",', "    )"] + calls[4:]
+    edits = hunks(calls, added)  # difflib: `)` + `parser.add(` + `"--format",` after `"--level",`
+    assert apply_edits(calls, edits) == added
+    assert [e.new for e in edits] == [["    parser.add(", '        "--format",', "    )"]]
 
 
 def test_generate_style_real_writes_every_release_pairs_edits(tmp_path, monkeypatch) -> None:

@@ -7,6 +7,7 @@ source, original index, snippet index); each costs O(the lines it walks), said i
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .lines import header_key, indent_width, is_closer
 
@@ -43,20 +44,27 @@ def closes_preamble(out: list[tuple[str, str, int, int]], before: int, width: in
     """out[before] closes a decorator or attribute written over several lines
     (`@pytest.mark.parametrize(` ... `)`, `#[cfg(any(` ... `))]`), or a Lua block comment
     (`--[[` ... `]]`): the definition below belongs to it. O(DECORATOR_LINES)."""
-    closing = out[before][0].strip()
-    if not is_closer(closing) or indent_width(out[before][0]) != width:
-        return False
+    return preamble_start(lambda index: out[index][0], before, width) is not None
+
+
+def preamble_start(text: Callable[[int], str], before: int, width: int) -> int | None:
+    """Where the decorator, attribute or Lua block comment that line `before` closes starts (see
+    closes_preamble; `text(i)` is line i), or None when that line closes none. O(DECORATOR_LINES)."""
+    closing = text(before).strip()
+    if not is_closer(closing) or indent_width(text(before)) != width:
+        return None
     in_string = False
     for index in range(before - 1, max(-1, before - DECORATOR_LINES), -1):
-        line = out[index][0].strip()
+        line = text(index).strip()
         if closing.startswith("]]") and line.startswith("--["):
-            return True  # (the comment's own lines may stand at any indentation)
+            return index  # (the comment's own lines may stand at any indentation)
         if (line.count('"""') + line.count("'''")) % 2:
             in_string = not in_string  # (a string's lines may stand at any indentation: `"""` at column 0)
             continue
-        if line and not in_string and indent_width(out[index][0]) <= width and not closing.startswith("]]"):
-            return line.startswith(("@", "#["))  # (a Python or Java decorator, a Rust attribute)
-    return False
+        if line and not in_string and indent_width(text(index)) <= width and not closing.startswith("]]"):
+            # (a Python or Java decorator, a Rust attribute)
+            return index if line.startswith(("@", "#[")) else None
+    return None
 
 
 DECORATOR_LINES = 50

@@ -12,7 +12,8 @@ from collections import Counter
 
 from .lines import COMMENT_STARTS, continues_block, header_key, indent_width, is_closer, opens_block
 from .shapes import (BODY_END, DATA_ASSIGNMENT, EMPTY, OBJECT_KEY, PREAMBLE, SNIP, STATEMENT, closes_preamble,
-                     closes_statement, new_definition_ends, pep8_gap, preamble_at, top_level_after_block)
+                     closes_statement, new_definition_ends, pep8_gap, preamble_at, preamble_start,
+                     top_level_after_block)
 
 # a line of a definition's header above its name: `template <typename T>`, `static inline int`
 _HEADER_PREFIX = re.compile(r"^(?:template\s*<.*>|[\w:*&<>, ]+)$")
@@ -338,8 +339,15 @@ class Spacing:
                     opens_block(norm) or index + 1 < len(self.orig) and self.orig[index + 1].strip() == "{"):
                 continue
             top = index
-            while top > 0 and preamble_at(self.orig[top - 1], width):
-                top -= 1
+            while top > 0:
+                # (doc comments and decorators, also one written over several lines: its closing
+                # `)` is no sibling's end glued to the header)
+                while top > 0 and preamble_at(self.orig[top - 1], width):
+                    top -= 1
+                start = preamble_start(self.orig.__getitem__, top - 1, width) if top > 0 else None
+                if start is None:
+                    break
+                top = start
             blank = top
             while blank > 0 and not self.orig[blank - 1].strip():
                 blank -= 1

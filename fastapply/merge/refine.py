@@ -144,12 +144,27 @@ def pair_closers(al: Aligner) -> None:
         ends = al._block_ends(s, o, len(al.items), len(al.orig))
         if ends is None or ends[0] in al.pairs or ends[1] in taken:
             continue
+        if al.snorm[s] == al.onorm[o] and len(al.opos.get(al.onorm[o], ())) > 1 \
+                and any(map(str.isalnum, al.onorm[o])) and not _body_paired(al, s, o, ends):
+            # an unedited opener the file has more than once (`parser.add_argument(`), with
+            # nothing of its body paired inside the original block: no evidence that the
+            # snippet's block is that one (a new call written above it, whose `)` would take the
+            # old call's and replace its arguments); an edited opener was placed by its
+            # neighbours (`Self {` -> `Settings {`), a bare `{` by its header above
+            continue
         if order is None:
             order = al.pair_order()  # (no pair added before this: the pairs as they came)
         if al._monotone(*ends, order):
             al.pairs[ends[0]] = ends[1]
             taken.add(ends[1])
             order.add(ends[0])
+
+
+def _body_paired(al: Aligner, s: int, o: int, ends: tuple[int, int]) -> bool:
+    """A snippet line between opener s and its closer is paired inside original block o..ends[1].
+    O(the snippet block's lines)."""
+    pairs = al.pairs
+    return any(o < pairs.get(k, -1) < ends[1] for k in range(s + 1, ends[0]))
 
 
 def covered(al: Aligner) -> set[int]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapply import apply
+from fastapply import ApplyError, apply
 from fastapply.merge.similar import edited_version
 
 JS_ORIGINAL = """'use strict';
@@ -123,3 +123,50 @@ _UNIT_KM = -3
 """
     expected = ASSIGNMENTS.replace("import struct\n\n", 'import struct\n\n__version__ = "1.4.1"\n\n')
     assert apply(ASSIGNMENTS, snippet, filename="sizes.py").merged_code == expected
+
+
+ARGS = """def add_arguments(parser):
+    parser.add_argument(
+        "--level",
+        default="INFO",
+        help="log level",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=2,
+        help="worker processes",
+    )
+    parser.add_argument(
+        "--reload",
+        action="store_true",
+        help="reload on change",
+    )
+    return parser
+"""
+
+
+def test_a_new_call_above_a_call_it_starts_like_does_not_replace_that_call() -> None:
+    """A new `parser.add_argument(` ... `)` written right under the previous call's `)`, with the
+    next call's first line (which the file has three times) before a marker: the new call's `)`
+    used to pair with the next call's, so its lines replaced that call's arguments (taskiq: the
+    `--workers` option lost). Nothing in the new call's body is the old one's: at best a refusal."""
+    snippet = """    # ... existing code ...
+        help="log level",
+    )
+    parser.add_argument(
+        "--format",
+        default="%(message)s",
+        help="log format",
+    )
+    parser.add_argument(
+    # ... existing code ...
+"""
+    expected = ARGS.replace('        help="log level",\n    )\n', '        help="log level",\n    )\n'
+                            '    parser.add_argument(\n        "--format",\n        default="%(message)s",\n'
+                            '        help="log format",\n    )\n')
+    try:
+        merged = apply(ARGS, snippet, filename="args.py").merged_code
+    except ApplyError:
+        return  # a refusal is a right answer here: the snippet does not say which call follows
+    assert merged == expected

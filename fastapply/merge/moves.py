@@ -34,6 +34,7 @@ from .order import anchor_of, unique_anchors
 if TYPE_CHECKING:
     from .anchor import Aligner
     from .defmatch import DefIndex, DefinitionMatch
+    from .defs import Definition
 
 _MAX_UNITS = 40  # beyond this many units in one segment, leave it to the alignment
 _CONTEXT_LINES = 3  # lines of an anchorless edge unit compared with a definition's neighbours
@@ -131,6 +132,21 @@ def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: De
     if all(a < b for a, b in zip(keys, keys[1:])):
         return set()
     olds = [_old_copy(al, u, match) for u in units]
+    rejected = [j for j, u in enumerate(units) if olds[j] is None and u.old is not None
+                and _only_in_rejected(u, match.original[u.old])]
+    scopes = {match.original[u.old].scope for j, u in enumerate(units) if u.old is not None and j not in rejected}
+    rejected = [j for j in rejected if scopes and match.original[units[j].old].scope not in scopes]
+    if rejected:
+        # a definition that only shares its name with one in another class (`closed` added to
+        # one class, another class's `closed` far below) is no move, and that other definition's
+        # lines are no place of its own: it does not pin the order of the units around it (which
+        # would otherwise move the untouched method after it onto itself, and lose its blank
+        # line). In the same scope such a unit is a rewrite in place, and does pin the order.
+        units = [u for j, u in enumerate(units) if j not in rejected]
+        keys = [k for j, k in enumerate(keys) if j not in rejected]
+        olds = [o for j, o in enumerate(olds) if j not in rejected]
+        if len(units) < 2 or all(a < b for a, b in zip(keys, keys[1:])):
+            return set()
     chain = _best_chain(al, units, keys, olds)
     drop: set[int] = set()
     for index, unit in enumerate(units):
@@ -212,6 +228,11 @@ def _solid_rows(al: Aligner, start: int, step: int, count: int) -> list[int]:
             rows.append(row)
         row += step
     return rows
+
+
+def _only_in_rejected(unit: _Unit, od: Definition) -> bool:
+    """Every anchor of the unit lies in the original definition it was matched with by name."""
+    return all(od.first <= o <= od.last for o in unit.where)
 
 
 def _old_copy(al: Aligner, unit: _Unit, match: DefinitionMatch) -> tuple[int, int] | None:

@@ -170,3 +170,66 @@ def test_a_new_call_above_a_call_it_starts_like_does_not_replace_that_call() -> 
     except ApplyError:
         return  # a refusal is a right answer here: the snippet does not say which call follows
     assert merged == expected
+
+
+STREAMS = '''class Reader:
+    def __init__(self, uri):
+        self._uri = uri
+
+    def close(self):
+        """Close the stream."""
+        log("close")
+
+    def readable(self):
+        """True: it can be read."""
+        return True
+
+    def seekable(self):
+        """False: no seeking."""
+        return False
+
+
+class Writer:
+    def __init__(self, uri):
+        self._uri = uri
+        self._closed = False
+
+    @property
+    def closed(self):
+        return self._closed
+
+    def writable(self):
+        return True
+'''
+
+
+def test_a_new_method_named_like_another_class_one_does_not_move_its_neighbour() -> None:
+    """`closed` added to the first class, whose name the second class's method has too: that
+    other method is no place of the new one, so the untouched `readable` after it is no moved
+    method (smart-open's webhdfs.py lost the blank line under `readable`)."""
+    snippet = '''    # ... existing code ...
+    def close(self):
+        """Close the stream."""
+        log("close")
+        if not self.closed:
+            self._buf = None
+
+    @property
+    def closed(self):
+        return self._buf is None
+
+    def readable(self):
+        """True: it can be read."""
+        return True
+    # ... existing code ...
+'''
+    expected = STREAMS.replace('''        log("close")
+''', '''        log("close")
+        if not self.closed:
+            self._buf = None
+
+    @property
+    def closed(self):
+        return self._buf is None
+''', 1)
+    assert apply(STREAMS, snippet, filename="streams.py").merged_code == expected

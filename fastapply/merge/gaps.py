@@ -7,14 +7,12 @@ cases). Complexity: O(the new lines between the two anchors) per call.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from .lines import header_key, indent_width, is_closer, is_comment, opens_block
 from .shapes import DATA_ASSIGNMENT, EMPTY, SNIP, STATEMENT, new_code_opener, new_definition_ends
 
 
 def gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after: int, orig: list[str],
-                       count: int, often: WrittenOften | None = None) -> int:
+                       count: int) -> int:
     """Blank lines between new snippet code and the paired line after it (original line b).
 
     Models double or drop the blank line where their edit ends and the file resumes. When the new
@@ -67,8 +65,6 @@ def gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after: 
             return gap  # a line added to the comment block above keeps that block's blank line below it
         if count == 0 and new_definition_ends(out, before, indent_width(out[after][0])):
             return gap  # (the same for a new Python definition that its body's indentation ends)
-        if count > gap and often is not None and often(count):
-            return count  # (the snippet's own spacing, written the same way elsewhere)
         return min(count, gap)
     if count == 0 and _statements_for_block(out, index, after, orig, b - gap):
         return 0
@@ -157,29 +153,3 @@ def _previous_anchor(out: list[tuple[str, str, int, int]], index: int) -> int | 
             return index
         index -= 1
     return None
-
-
-class WrittenOften:
-    """Whether the snippet sets new code off by runs of exactly `size` blank lines three times or
-    more (imagesize's new `__all__` and `__version__`, each set off by two blank lines in a file
-    that had only ever used one): a style it chose, not a doubled blank line. Only runs next to a
-    new line count (the file's own runs that the snippet repeats say nothing about it). The runs
-    are counted once per splice, O(len(out)), on the first question."""
-
-    def __init__(self, out: list[tuple[str, str, int, int]]) -> None:
-        self.out = out
-        self.counts: Counter[int] | None = None
-
-    def __call__(self, size: int) -> bool:
-        if self.counts is None:
-            self.counts = Counter()
-            length, new_above = 0, False
-            for text, source, at, _ in self.out:
-                if not text and source == SNIP:
-                    length += 1
-                    continue
-                new_here = bool(text) and source == SNIP and at < 0
-                if length and (new_above or new_here):
-                    self.counts[length] += 1
-                length, new_above = 0, new_here
-        return self.counts[size] >= 3

@@ -12,7 +12,7 @@ import msgspec
 from .indent import Style, level, render
 from .lines import indent_width, is_closer, opens_block
 from .segments import GAP_KINDS, SnippetLine, is_gap
-from .gaps import WrittenOften, gap_before_anchor
+from .gaps import gap_before_anchor
 from .shapes import EMPTY, ORIG, SNIP, decorates, pep8_gap, top_level_after_block
 from .spacing import Spacing
 
@@ -202,7 +202,6 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
     rows: set[int] = set()
     origin: list[tuple[int, int]] = []
     last_index = -1  # position in `out` of the last non-blank entry
-    often = WrittenOften(out)
     index = 0
     size = len(out)
     add_row, add_origin, add_line = rows.add, origin.append, result.append  # (once per merged line)
@@ -306,17 +305,16 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
             count = len(run)
         elif snippet_run:
             usual = spacing.before_new(out, last_index, run_end)
-            count = gap_before_anchor(out, last_index, run_end, orig, count, often) if usual is None else usual
+            count = gap_before_anchor(out, last_index, run_end, orig, count) if usual is None else usual
             if len(run) == 2 and count == 1 and usual is None and top_level_after_block(before[0], after[0]) \
                     and spacing.most(0) >= 2 and spacing.single_after_blocks() <= 1:
                 count = 2  # PEP 8's two blank lines before top-level code after a block, in a file that uses them
             elif len(run) == 2 and count < 2 and top_level_after_block(before[0], after[0]) and pep8_gap(after[0]):
                 count = 2  # the snippet's two before a top-level definition after a block: PEP 8, on purpose
-            if count and not pep8_gap(after[0]) and not (count == len(run) > 1 and often(len(run))):
+            if count and not pep8_gap(after[0]):
                 # (the per-indentation bound, at least 1, only matters above 1: mostly not measured;
                 # the file's bound is at least 1 too: a file without a blank line still gets the one
-                # the snippet writes between its code and new code; a run length the snippet writes
-                # three times or more is its spacing, not a slip)
+                # the snippet writes between its code and new code)
                 count = min(count, max(spacing.most(), 1))
                 if count > 1:
                     count = min(count, spacing.most(indent_width(after[0])) or 1)

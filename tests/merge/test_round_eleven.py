@@ -89,28 +89,6 @@ def get(filepath):
 """
 
 
-def test_a_run_of_blank_lines_the_snippet_writes_around_each_new_statement_is_its_spacing() -> None:
-    """Two blank lines around each of three new statements, in a file that had only ever used one:
-    the snippet's spacing, not a doubled blank line (imagesize's `__all__` and `__version__`)."""
-    snippet = """import io
-import struct
-
-
-__all__ = ["get"]
-
-
-__version__ = "1.4.1"
-
-
-_UNIT_KM = -3
-_UNIT_100M = -2
-# ... existing code ...
-"""
-    expected = ASSIGNMENTS.replace('import struct\n\n', 'import struct\n\n\n__all__ = ["get"]\n\n\n'
-                                   '__version__ = "1.4.1"\n\n\n')
-    assert apply(ASSIGNMENTS, snippet, filename="sizes.py").merged_code == expected
-
-
 def test_one_doubled_blank_line_after_new_code_is_still_a_slip() -> None:
     snippet = """import io
 import struct

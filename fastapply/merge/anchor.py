@@ -7,7 +7,7 @@ line of a block whose opening line is a candidate. The heaviest increasing chain
 kept, and the ranges between chain links are aligned the same way, recursively. Where no unique
 line is left, the lines next to a range's fixed ends are matched in order from those ends.
 Lookups go through per-text position lists, so nothing is quadratic in the file size. Later passes
-over the alignment live in refine.py.
+over the alignment live in refine.py and fuzzy_pairs.py.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ class Aligner:
         self._joined: str | None = None
         self._keys: dict[str, str | None] = {}
         self._weights: dict[str, float] = {}  # a candidate anchor's weight by its text (_step)
-        # similar.edited_version / rewrites by (snippet text, original text), for refine.walk_fuzzy
+        # similar.edited_version / rewrites by (snippet text, original text), for fuzzy_pairs.walk_fuzzy
         self.edited_memo: dict[tuple[str, str], bool] = {}
         self.rewrites_memo: dict[tuple[str, str], bool] = {}
         self.items: list[SnippetLine] = []

@@ -16,7 +16,8 @@ from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail, bette
     needless_deletion
 from .ends import close_replaced_tails, extend_tails, uncross
 from .copies import pair_nearest_copies
-from .refine import covered, extend_fuzzy, pair_closers, place_stragglers, prune_orphans
+from .fuzzy_pairs import extend_fuzzy
+from .refine import covered, pair_closers, place_stragglers, prune_orphans
 from .datakeys import check_duplicate_keys, check_record_edit
 from .defmatch import DefIndex
 from .deletions import deletions

@@ -12,7 +12,7 @@ import pytest
 from fastapply import ApplyError, apply
 from fastapply.merge.ambiguity import ambiguous_block
 from fastapply.merge.anchor import Aligner
-from fastapply.merge.refine import extend_fuzzy
+from fastapply.merge.fuzzy_pairs import extend_fuzzy
 from fastapply.merge.segments import classify, normalize_all
 
 USERS_HEAD = """\

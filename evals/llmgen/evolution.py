@@ -66,7 +66,7 @@ def _slide(hunk: list[int], old: list[str], new: list[str], floor: int, ceiling:
 
     def cost(shift: int) -> tuple[int, int, int]:
         top, bottom = lo + shift, hi + shift
-        block = [len(line) - len(line.lstrip()) for line in lines[top:bottom] if line.strip()]
+        block = [_width(line) for line in lines[top:bottom] if line.strip()]
         # a block that opens or ends deeper than it goes (`"--flag",` ... `)`, `parser.add(`)
         # starts or ends inside a statement
         inside = block[0] + block[-1] - 2 * min(block) if block else 0
@@ -74,18 +74,16 @@ def _slide(hunk: list[int], old: list[str], new: list[str], floor: int, ceiling:
         return _depth(lines, top) + _depth(lines, bottom) + inside, after_blank, abs(shift)
 
     best = min(range(up, down + 1), key=cost)
-    hunk[0] += best
-    hunk[1] += best
-    hunk[2] += best
-    hunk[3] += best
+    hunk[:] = [at + best for at in hunk]
+
+
+def _width(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 def _depth(lines: list[str], at: int) -> int:
     """Indentation of the first non-blank line at or after `at` (0 past the end)."""
-    for line in lines[at:]:
-        if line.strip():
-            return len(line) - len(line.lstrip())
-    return 0
+    return next((_width(line) for line in lines[at:] if line.strip()), 0)
 
 
 def pair_dirs(split: str) -> list[Path]:

@@ -34,7 +34,6 @@ from .order import anchor_of, unique_anchors
 if TYPE_CHECKING:
     from .anchor import Aligner
     from .defmatch import DefIndex, DefinitionMatch
-    from .defs import Definition
 
 _MAX_UNITS = 40  # beyond this many units in one segment, leave it to the alignment
 _CONTEXT_LINES = 3  # lines of an anchorless edge unit compared with a definition's neighbours
@@ -129,23 +128,14 @@ def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: De
     if len(units) < 2:
         return set()
     keys = [sorted(u.where)[len(u.where) // 2] for u in units]
-    if all(a < b for a, b in zip(keys, keys[1:])):
+    if _in_order(keys):
         return set()
     olds = [_old_copy(al, u, match) for u in units]
-    rejected = [j for j, u in enumerate(units) if olds[j] is None and u.old is not None
-                and _only_in_rejected(u, match.original[u.old])]
-    scopes = {match.original[u.old].scope for j, u in enumerate(units) if u.old is not None and j not in rejected}
-    rejected = [j for j in rejected if scopes and match.original[units[j].old].scope not in scopes]
-    if rejected:
-        # a definition that only shares its name with one in another class (`closed` added to
-        # one class, another class's `closed` far below) is no move, and that other definition's
-        # lines are no place of its own: it does not pin the order of the units around it (which
-        # would otherwise move the untouched method after it onto itself, and lose its blank
-        # line). In the same scope such a unit is a rewrite in place, and does pin the order.
-        units = [u for j, u in enumerate(units) if j not in rejected]
-        keys = [k for j, k in enumerate(keys) if j not in rejected]
-        olds = [o for j, o in enumerate(olds) if j not in rejected]
-        if len(units) < 2 or all(a < b for a, b in zip(keys, keys[1:])):
+    elsewhere = _named_like_elsewhere(units, olds, match)
+    if elsewhere:
+        kept = [j for j in range(len(units)) if j not in elsewhere]
+        units, keys, olds = [units[j] for j in kept], [keys[j] for j in kept], [olds[j] for j in kept]
+        if len(units) < 2 or _in_order(keys):
             return set()
     chain = _best_chain(al, units, keys, olds)
     drop: set[int] = set()
@@ -230,9 +220,22 @@ def _solid_rows(al: Aligner, start: int, step: int, count: int) -> list[int]:
     return rows
 
 
-def _only_in_rejected(unit: _Unit, od: Definition) -> bool:
-    """Every anchor of the unit lies in the original definition it was matched with by name."""
-    return all(od.first <= o <= od.last for o in unit.where)
+def _in_order(keys: list[int]) -> bool:
+    return all(a < b for a, b in zip(keys, keys[1:]))
+
+
+def _named_like_elsewhere(units: list[_Unit], olds: list[tuple[int, int] | None],
+                          match: DefinitionMatch) -> set[int]:
+    """Units that only share their name with an original definition in another scope (`closed`
+    added to one class, another class's `closed` far below): no move (`olds` has no copy), and
+    since all their anchors lie in that other definition, no place of their own either, so they
+    must not pin the order of the units around them (which would move the untouched method after
+    one onto itself, losing its blank line). In the scope of the other units such a unit is a
+    rewrite in place, and does pin the order. O(units + their anchors)."""
+    found = {j for j, u in enumerate(units) if olds[j] is None and u.old is not None
+             and all(match.original[u.old].first <= o <= match.original[u.old].last for o in u.where)}
+    scopes = {match.original[u.old].scope for j, u in enumerate(units) if u.old is not None and j not in found}
+    return {j for j in found if scopes and match.original[units[j].old].scope not in scopes}
 
 
 def _old_copy(al: Aligner, unit: _Unit, match: DefinitionMatch) -> tuple[int, int] | None:

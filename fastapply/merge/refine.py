@@ -330,26 +330,62 @@ def _runs_to_distinct(al: Aligner, s: int, o: int, step: int) -> bool:
     not) up to a distinctive paired line, within _RUN_REACH code lines: context that runs
     without a break into an anchor (`GET_DELTA(...)`, `if (!delta) {`, ... above an edited
     line and a unique one). A new definition in the run is inserted there and breaks nothing
-    (`}` / new method / `/**`). O(_NEW_REACH) snippet lines, and the original lines between the
-    pairs met (at most as many code lines as the snippet has between them)."""
+    (`}` / new method / `/**`). Further than _RUN_REACH code lines, only a distinctive anchor
+    reached straight from the common line counts, when that line is the copy nearest to it, at most
+    _NEAR_GAP original code lines away (gevent: `if TRAVIS:` after a 19-line new block that ends
+    where the old list did). A distinct original line dropped between two pairs breaks the run
+    (_drops_distinct). O(_NEW_REACH) snippet lines, and the original lines between the pairs met
+    (at most as many code lines as the snippet has between them)."""
     s2, seen, last_s, last_o = s + step, 0, s, o
     walked = 0
-    while 0 <= s2 < len(al.items) and s2 not in al.markers and seen < _RUN_REACH and walked < _NEW_REACH:
+    while 0 <= s2 < len(al.items) and s2 not in al.markers and walked < _NEW_REACH:
         other = al.snorm[s2]
         walked += 1
         if other and not al.in_new_definition(s2):  # (a new definition is inserted in the run)
             seen += 1
             o2 = al.pairs.get(s2)
             if o2 is not None:
+                lo, hi = min(o2, last_o), max(o2, last_o)
                 code = sum(1 for k in range(min(s2, last_s) + 1, max(s2, last_s))
                            if al.snorm[k] and not al.in_new_definition(k))
-                if (o2 - last_o) * step <= 0 or _solid_over(al, min(o2, last_o), max(o2, last_o), code):
+                if (o2 - last_o) * step <= 0 or _solid_over(al, lo, hi, code):
                     return False
-                if not al.strivial[s2] and len(al.opos.get(other, ())) < 3:
-                    return True
+                distinctive = not al.strivial[s2] and len(al.opos.get(other, ())) < 3
+                if not (distinctive and len(al.opos[other]) == 1) \
+                        and _drops_distinct(al, lo, hi, min(s2, last_s), max(s2, last_s)):
+                    return False  # (two repeated lines, a distinct one dropped between them)
+                if distinctive:
+                    # past the usual reach, only straight to the anchor, from the copy next to it
+                    return seen <= _RUN_REACH or last_s == s and not _solid_over(al, lo, hi, _NEAR_GAP) \
+                        and not any(lo < k < hi for k in al.opos[al.snorm[s]])
+                if seen > _RUN_REACH:
+                    return False
                 last_s, last_o = s2, o2
         s2 += step
     return False
+
+
+_NEAR_GAP = 2  # original code lines between an anchor and the nearest copy of a common line it reaches
+
+
+def _drops_distinct(al: Aligner, lo: int, hi: int, s_lo: int, s_hi: int) -> bool:
+    """True when an original line strictly between lo and hi that occurs nowhere else in either
+    text, and that no snippet line between s_lo and s_hi shares half its words with (an edit, a
+    rewrite, the line commented out), would be dropped by pairing across it: the common lines at both ends are not where the snippet stands (dnslib: a doctest's
+    `True` and `False` paired with the old example's, dropping its distinct `>>> l3.matchGlob(...)`
+    line between them). O(original x snippet lines between), each at most _NEW_REACH here (the
+    original side no more code lines than the snippet side, or _solid_over stopped the walk)."""
+    for k in range(lo + 1, hi):
+        norm = al.onorm[k]
+        if norm and len(al.opos.get(norm, ())) == 1 and norm not in al.spos:
+            words = set(_WORDS.findall(norm))
+            if words and not any(al.snorm[j] and 2 * len(words & set(_WORDS.findall(al.snorm[j]))) >= len(words)
+                                 for j in range(s_lo + 1, s_hi)):
+                return True
+    return False
+
+
+_WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
 
 
 def _solid_over(al: Aligner, lo: int, hi: int, most: int) -> bool:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from .langs import LANGS, Lang
-from .outline import Definition, Outline
+from .outline import Definition, Outline, indentation
 
 TRIVIAL = {"", "}", "{", "};", "},", ")", "end", "break;", "break", "else:", "else", "*/", "]"}
 SYNONYMS = ["entry", "record", "payload", "target", "current", "options", "source", "buffer", "limit",
@@ -35,10 +35,6 @@ class Change:
     tags: list[str]
     unit: Definition | None = None  # the definition the change lives in (for unmarked snippets)
     extra: dict[str, object] = field(default_factory=dict)
-
-
-def _indent(line: str) -> str:
-    return line[: len(line) - len(line.lstrip())]
 
 
 def _styled(base: str, word: str) -> str:
@@ -136,7 +132,7 @@ def body_insert(outline: Outline, d: Definition, lang: Lang, rng: random.Random)
     if at >= len(outline.lines) or not outline.lines[at].strip():
         return None
     line = lang.log.format(msg=f"{d.name}: start")
-    return Change([Edit(at, at, [_indent(outline.lines[at]) + line])], ["modify_body"], d)
+    return Change([Edit(at, at, [indentation(outline.lines[at]) + line])], ["modify_body"], d)
 
 
 def rename(outline: Outline, d: Definition, rng: random.Random) -> Change | None:
@@ -156,7 +152,7 @@ def rewrite(outline: Outline, d: Definition, lang: Lang, rng: random.Random) -> 
     body = _body_lines(d, outline)
     if len(body) < 2 or d.in_function:
         return None
-    indent = _indent(outline.lines[body.start])
+    indent = indentation(outline.lines[body.start])
     if not indent:
         return None
     new = [indent + s.format(msg=f"{d.name} is not supported here") for s in lang.rewrite]
@@ -166,7 +162,7 @@ def rewrite(outline: Outline, d: Definition, lang: Lang, rng: random.Random) -> 
 def _step(outline: Outline, d: Definition) -> str:
     """The file's indentation step, read from a definition's first body line."""
     if d.first_statement < len(outline.lines):
-        inner = _indent(outline.lines[d.first_statement])
+        inner = indentation(outline.lines[d.first_statement])
         if inner.startswith(d.indent) and len(inner) > len(d.indent):
             return inner[len(d.indent):]
     return "\t" if outline.language == "go" else "  " if outline.language in ("ruby", "lua") else "    "
@@ -338,7 +334,7 @@ def extract_helper(outline: Outline, d: Definition, lang: Lang, rng: random.Rand
     helper_lines = _helper_lines(lang, indent, helper, lang.log.format(msg="{msg}"), _step(outline, d))
     while where > 0 and outline.lines[where - 1].strip().startswith(("#", "//", "/*", "*", "--", "@")):
         where -= 1
-    call = _indent(outline.lines[at]) + lang.call.format(name=helper, msg=d.name)
+    call = indentation(outline.lines[at]) + lang.call.format(name=helper, msg=d.name)
     return Change([Edit(where, where, helper_lines + [""]), Edit(at, at, [call])], ["extract_helper"], d)
 
 
@@ -389,7 +385,7 @@ def bare_comment(outline: Outline, rng: random.Random) -> Change | None:
     prefix = line.strip()
     text = rng.choice(["Note: callers rely on this order.", "Keep this in sync with the docs.",
                        "See the changelog for the history of this rule."])
-    return Change([Edit(row + 1, row + 1, [_indent(line) + prefix + " " + text])], ["bare_comment"])
+    return Change([Edit(row + 1, row + 1, [indentation(line) + prefix + " " + text])], ["bare_comment"])
 
 
 def candidates(outline: Outline, rng: random.Random) -> list[Change]:

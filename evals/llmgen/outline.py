@@ -77,7 +77,8 @@ def _name_of(node) -> str | None:
     return name.text.decode("utf-8", "replace")
 
 
-def _indent(line: str) -> str:
+def indentation(line: str) -> str:
+    """The line's leading whitespace (the generator's modules share it)."""
     return line[: len(line) - len(line.lstrip())]
 
 
@@ -135,7 +136,7 @@ def parse_outline(text: str, language: str) -> Outline | None:
                     first_statement = statements[1].start_point[0] if len(statements) > 1 else end
                 header_lines_ok = body_row <= end - 1 - (1 if closing else 0) and first_statement < end
                 if header_lines_ok:
-                    defs.append(Definition(name, kind, start, row, end, body_row, _indent(lines[row]),
+                    defs.append(Definition(name, kind, start, row, end, body_row, indentation(lines[row]),
                                            nested, closing, in_function, first_statement, parent))
         is_container = kind in CONTAINER_KINDS and node is not root  # (Python's root is a `module` too)
         is_function = kind in FUNCTION_KINDS

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from .edits import TRIVIAL, Edit
 from .langs import MARKER_WORDS, comment_syntaxes, foreign_syntax, render_marker
-from .outline import Definition
+from .outline import Definition, indentation
 
 MARKER_LIKE = re.compile(r"^\s*(//|#|--|/\*|<!--|\{/\*|;)?\s*(\.\.\.|…|\[\.\.\.\])")
 # A comment that reads like a marker; code such as `...args` is not one.
@@ -191,10 +191,6 @@ def _lead_with_trivial(lines: list[str], windows: list[Window]) -> bool:
     return False
 
 
-def _indent(line: str) -> str:
-    return line[: len(line) - len(line.lstrip())]
-
-
 def render(lines: list[str], edits: list[Edit], language: str, defs: list[Definition],
            rng: random.Random, unit: Definition | None = None, blank_slips: bool = True) -> Rendered | None:
     """Snippet and expected for `edits` on `lines` (the original without its final newline).
@@ -262,7 +258,7 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
         row = next((r for r in range(max(0, next_row), len(lines)) if lines[r].strip()), None)
         if row is None:
             row = next((r for r in range(min(prev_row, len(lines) - 1), -1, -1) if lines[r].strip()), -1)
-        indent = _indent(lines[row]) if 0 <= row < len(lines) else ""
+        indent = indentation(lines[row]) if 0 <= row < len(lines) else ""
         if col0 and indent:
             tags.append("marker_col0")
             return marker_text
@@ -290,7 +286,7 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
             gap_lo, gap_hi = window.inner_gap
             cut = gap_lo - window.lo + sum(len(e.new) - (e.end - e.start) for e in window.edits)
             row = next((r for r in range(gap_lo, gap_hi) if lines[r].strip()), gap_lo)
-            inner = _indent(lines[row])
+            inner = indentation(lines[row])
             body = body[:cut] + [marker_text if col0 and inner else inner + marker_text] + body[-1:]
             if col0 and inner:
                 tags.append("marker_col0")

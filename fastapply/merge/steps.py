@@ -1,0 +1,296 @@
+"""One step of the alignment (anchor.Aligner.align): inside a pair of ranges, the candidate anchors
+(lines unique on both sides, definition headers by name, the closing lines of their blocks), the
+heaviest increasing chain of them (_best_chain: dropping original lines between two links that no
+marker separates costs a little, and no link may orphan a block's body), and, where no candidate
+is left, the lines next to the range's fixed ends matched in order from those ends (_edges,
+_greedy). Complexity: O(range lines * log n) per step, plus the chain search (quadratic in up to
+_DP_LIMIT candidates, heaviest_chain's O(k log k) above); align bounds the steps' total work.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from itertools import islice
+from typing import TYPE_CHECKING
+
+from ..deadline import check_deadline
+from .blocks import shallower_before
+from .chain import count_in, heaviest_chain, span
+from .closers import block_shell_up, edited_opener, end_in_doubt, whole_block_up
+from .context import context_before_deletion, context_before_marker, context_block, edit_before_marker
+from .lines import DROPPED_STUBS, header_key
+
+if TYPE_CHECKING:
+    from .anchor import Aligner
+
+_AFTER_MARKER = 3.0  # extra weight of a line right after a marker: where models put their context
+_DP_LIMIT = 300  # candidates up to which the chain search weighs deletions (quadratic in this)
+_DROP_COST = 0.1
+_DROP_CAP = 6.0
+_ORPHAN_MIN = 3  # deleted lines from which a dropped block header means a misplaced anchor
+_RULER = 12  # a line without a word this long (`# -----`) anchors where it is unique
+_WORDS = re.compile(r"\w")
+_HIDDEN_END = 0.5  # weight of a block's closing line paired through a marker (below any unique line)
+
+
+def is_ruler(norm: str) -> bool:
+    """A long line of punctuation (`# ------------`, `/* ====== */`): trivial by its lack of words,
+    but where it occurs once it says where it is as well as any line."""
+    return len(norm) >= _RULER and not _WORDS.search(norm)
+
+
+def align_range(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list[tuple[int, int, int, int]]:
+    if s_lo >= s_hi or o_lo >= o_hi:
+        return []
+    check_deadline()
+    al._work_left -= s_hi - s_lo
+    if al._code_upto[s_hi] == al._code_upto[s_lo]:
+        return []  # no code line (blank lines between two anchors): nothing to pair, nor to _edges
+    if al._work_left < 0:  # a pathological recursion (one anchor per level): stop refining
+        _edges(al, s_lo, s_hi, o_lo, o_hi)
+        return []
+    cands: list[tuple[int, int, float]] = []
+    snorm, opos, spos, items = al.snorm, al.opos, al.spos, al.items
+    trivial, fresh, weights = al.strivial, al._fresh or al.fresh_flags(), al._weights
+    for s in range(s_lo, s_hi):
+        norm = snorm[s]
+        if not norm or fresh[s] or items[s].fresh or trivial[s] and not is_ruler(norm):
+            continue  # (fresh: in_new_definition, inline)
+        where = opos.get(norm)
+        if where:
+            # (chain.span and count_in, inlined: once per code line of every step; a text the
+            # snippet has once is there once in any range around it)
+            first, last = bisect_left(where, o_lo), bisect_left(where, o_hi)
+            if last - first == 1 and (len(copies := spos[norm]) == 1
+                                      or bisect_left(copies, s_hi) - bisect_left(copies, s_lo) == 1):
+                weight = weights.get(norm)
+                if weight is None:  # (per text: a common line is a candidate in many small steps)
+                    weight = weights[norm] = 1.0 + min(len(_WORDS.findall(norm)), 40) / 10
+                if s - 1 in al.markers:
+                    weight += _AFTER_MARKER
+                cands.append((s, where[first], weight))
+            if last > first:
+                continue
+        key = al._skey(s)
+        if key is not None:
+            okeys = al._okeys_for(key)
+            first, last = span(okeys, o_lo, o_hi)
+            if last - first == 1 and count_in(al._skey_index()[key], s_lo, s_hi) == 1:
+                o = okeys[first]
+                if not _paired_exactly(al, o, s_lo, s_hi):
+                    cands.append((s, o, 1.0))
+    several = al._code_upto[s_hi] - al._code_upto[s_lo] > 1
+    if several:  # (with one code line there is one candidate at most: _best_chain reads no set)
+        al._hidden_ends = set()
+    # (with one code line in the range no block can end inside it: _block_ends finds nothing)
+    for s, o, weight in list(cands) if several else ():
+        ends = al._block_ends(s, o, s_hi, o_hi)
+        if ends is not None and not al._marker_between(s, ends[0]):
+            cands.append((*ends, weight))
+        elif ends is not None:
+            # A marker inside the snippet's block may hide where the original's block ends: it
+            # may stand for the rest of this block and more, up to another block's end. Such
+            # a closing line never anchors a deletion right after it (_best_chain: the `}`
+            # before the next anchor is meant), and it yields to the lines that say so.
+            cands.append((*ends, _HIDDEN_END if end_in_doubt(al, s, *ends) else weight))
+            al._hidden_ends.add(ends)
+    chain = heaviest_chain(cands) if len(cands) > _DP_LIMIT else \
+        _best_chain(al, cands, (s_lo - 1, o_lo - 1), (s_hi, o_hi))
+    if not chain:
+        _edges(al, s_lo, s_hi, o_lo, o_hi)
+        return []
+    gaps = []
+    prev_s, prev_o = s_lo - 1, o_lo - 1
+    for s, o in chain:
+        al.pairs[s] = o
+        if prev_s + 1 < s and prev_o + 1 < o:  # (an empty range is a step that does nothing)
+            gaps.append((prev_s + 1, s, prev_o + 1, o))
+        prev_s, prev_o = s, o
+    if prev_s + 1 < s_hi and prev_o + 1 < o_hi:
+        gaps.append((prev_s + 1, s_hi, prev_o + 1, o_hi))
+    return gaps
+
+def _best_chain(al: Aligner, cands: list[tuple[int, int, float]], left: tuple[int, int],
+                right: tuple[int, int]) -> list[tuple[int, int]]:
+    """Heaviest increasing chain where dropping original lines between two links that no marker
+    separates costs a little per line: anchors that would delete a stretch of code the snippet
+    says nothing about must earn it. No link may orphan a block's body (see _orphans), also
+    not the links to the anchors around the range (`left`, `right`) when they are pairs."""
+    if not cands:
+        return []  # (most steps of a long snippet: skip the set-up below)
+    if len(cands) == 1:  # (and most others: one candidate, a chain of itself unless it orphans a body)
+        s2, o2, _ = cands[0]
+        if left[0] >= 0 and al.pairs.get(left[0]) == left[1] and not al._marker_between(left[0], s2) \
+                and _orphans(al, *left, s2, o2) or al.pairs.get(right[0]) == right[1] \
+                and not al._marker_between(s2, right[0]) and _orphans(al, s2, o2, *right):
+            return []
+        return [(s2, o2)]
+    cands = sorted(set(cands))
+    best = [0.0] * len(cands)
+    back = [-1] * len(cands)
+    fixed_left = al.pairs.get(left[0]) == left[1] and left[0] >= 0
+    fixed_right = al.pairs.get(right[0]) == right[1]
+    for j, (s2, o2, w2) in enumerate(cands):
+        top, arg = 0.0, -1
+        if fixed_left and not al._marker_between(left[0], s2) and _orphans(al, *left, s2, o2):
+            top = float("-inf")  # it cannot be the chain's first link
+        for i in range(j):
+            s1, o1, _ = cands[i]
+            if s1 >= s2 or o1 >= o2:
+                continue
+            score = best[i]
+            if not al._marker_between(s1, s2):
+                if _orphans(al, s1, o1, s2, o2) or (s1, o1) in al._hidden_ends \
+                        and al.deletes(s1, o1, s2, o2):
+                    continue
+                gone = al.moved_between(o1, o2)
+                score -= min(max(0, (o2 - o1) - (s2 - s1) - gone) * _DROP_COST, _DROP_CAP)
+            if score > top:
+                top, arg = score, i
+        best[j], back[j] = top + w2, arg
+    if fixed_right:
+        for j, (s1, o1, _) in enumerate(cands):
+            if not al._marker_between(s1, right[0]) and _orphans(al, s1, o1, *right):
+                best[j] = float("-inf")  # it cannot be the chain's last link
+    if not cands or max(best) == float("-inf"):
+        return []
+    index = max(range(len(cands)), key=best.__getitem__)
+    chain = []
+    while index >= 0:
+        chain.append((cands[index][0], cands[index][1]))
+        index = back[index]
+    return chain[::-1]
+
+def _orphans(al: Aligner, s1: int, o1: int, s2: int, o2: int) -> bool:
+    """True when linking (s1, o1) to (s2, o2) with no marker between them would delete the
+    header of the block that o2 sits in (a line with less indentation between o1 and o2) and
+    keep its body, while the snippet gives no header of its own for s2 there (or one that
+    stands for blocks inside a definition the link drops) and does not dedent s2 (unwrapping a
+    block), and the stretch is more than a line or two: an anchor on a copy of the line
+    somewhere else. O(o2's enclosing blocks), memoised."""
+    if al._header_of(o2) <= o1:
+        return False  # (the cheap test of the two below first)
+    solid = (o for o in range(o1 + 1, o2) if al.onorm[o])
+    if next(islice(solid, _ORPHAN_MIN - 1, None), None) is None:
+        return False  # a header or two dropped on purpose (an unwrapped `try:`) is no sign
+    if al._sparent is None:
+        al._sparent = shallower_before(al.stext, al.snorm, al.swidth)
+    own = al._sparent[s2]
+    if own > s1:
+        # the snippet's own headers for s2 stand for o2's enclosing blocks down to the depth of
+        # the shallowest of them only: a definition shallower still that opens between o1 and
+        # o2 is dropped, its body kept (an `} else {` of the snippet paired across another
+        # class's method)
+        while al._sparent[own] > s1:
+            own = al._sparent[own]
+        depth = al.owidth[o2] - (al.swidth[s2] - al.swidth[own])
+        above = al._header_of(o2)
+        while above > o1 and al.owidth[above] >= depth:
+            above = al._header_of(above)
+        return above > o1 and header_key(al.onorm[above]) is not None
+    snip_step = al.swidth[s2] - al.swidth[s1]
+    return snip_step >= al.owidth[o2] - al.owidth[o1]
+
+def _paired_exactly(al: Aligner, o: int, s_lo: int, s_hi: int) -> bool:
+    """True when the original line `o` also occurs verbatim in the snippet range (keep that one)."""
+    return count_in(al.spos.get(al.onorm[o], []), s_lo, s_hi) > 0
+
+def _edges(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> None:
+    code = [s for s in range(s_lo, s_hi) if al.snorm[s]]
+    if not code:
+        return
+    gaps = [s for s in range(s_lo, s_hi) if s in al.markers]
+    head = [s for s in code if not gaps or s < gaps[0]]
+    tail = [s for s in code if gaps and s > gaps[-1]]
+    stop = _greedy(al, head, o_lo, o_hi, +1)
+    if not gaps and al.pairs.get(s_hi) == o_hi:
+        # no marker up to the next anchor: what the walk down left unpaired is matched up
+        # from that anchor (context right above it, after new code)
+        rest = head[next((i for i in range(len(head) - 1, -1, -1) if head[i] in al.pairs), -1) + 1:]
+        _greedy(al, rest[::-1], o_hi - 1, stop - 1, -1)
+    _greedy(al, tail[::-1], o_hi - 1, stop - 1, -1)
+    if tail and tail[0] not in al.pairs and not (
+            al.pairs.get(s_hi) == o_hi and context_before_deletion(al, tail, stop, o_hi, s_hi)):
+        context_block(al, tail, stop, o_hi)
+    if gaps and head and head[-1] not in al.pairs:
+        upto = min((al.pairs[s] for s in tail if s in al.pairs), default=o_hi)
+        context_before_marker(al, head, o_lo, upto)
+        if head[-1] not in al.pairs:
+            edit_before_marker(al, head, upto)
+
+def _greedy(al: Aligner, lines: list[int], start: int, stop: int, step: int) -> int:
+    """Match `lines` in order against the original lines from `start` towards `stop` while they
+    agree (blank lines skipped). A few new lines may sit in between, and an edited line may
+    replace one or two original lines; an unmatched closing line ends the run, unless it
+    closes what a new line of the run opened (`x: t.Union[` ... `],`). Returns the
+    position after the last match."""
+    o = start
+    matched = False
+    inserted = 0
+    opened: list[int] = []  # the indentation of new lines in the run that open a bracket
+    index = 0
+    while index < len(lines):
+        s = lines[index]
+        index += 1
+        if al.in_new_definition(s):
+            continue  # a new definition is inserted here; the code around it goes on matching
+        o = al._skip_blank(o, stop, step)
+        if (o - stop) * step >= 0:
+            break
+        norm = al.snorm[s]
+        target = None
+        if al.onorm[o] == norm:
+            target = o
+        elif not al.strivial[s] or al.scloser[s]:
+            nxt = al._skip_blank(o + step, stop, step)
+            if (nxt - stop) * step < 0 and al.onorm[nxt] != norm and al.onorm[nxt] in DROPPED_STUBS:
+                # (an edited line took a stub body with it: `) -> T:` + `...` became `) -> T: ...`)
+                nxt = al._skip_blank(nxt + step, stop, step)
+            if (nxt - stop) * step < 0 and al.onorm[nxt] == norm:
+                target = nxt
+                if inserted > 1:
+                    # the unmatched lines before it would be new and one original line gone:
+                    # when the copy as many lines on stands there too, they are edits of the
+                    # lines they replace one for one (a run of edited `case` lines, then a
+                    # `return` that every case has)
+                    target = _one_for_one(al, o, inserted, stop, step, norm) or nxt
+        if target is not None and (al._closer_ok(s) or step > 0 and edited_opener(al, s, target)):
+            al.pairs[s] = target
+            o = target + step
+            matched, inserted, opened = True, 0, []
+            continue
+        if target is not None and step < 0:
+            # walking up, a closing line comes before its opening line: the whole block, as
+            # the original has it right there, is context (`if (!x) { ... }` above an anchor)
+            whole = whole_block_up(al, lines, index - 1, target, stop)
+            if whole:
+                al.pairs.update(whole)
+                o = whole[-1][1] + step
+                index += len(whole) - 1
+                matched, inserted = True, 0
+                continue
+            shell = block_shell_up(al, lines, index - 1, target, stop)
+            if shell:  # the same block with its body rewritten: its ends pair, the body is new
+                al.pairs.update(shell)
+                o = shell[-1][1] + step
+                index = lines.index(shell[-1][0], index) + 1
+                matched, inserted = True, 0
+                continue
+        if al.scloser[s] and step > 0 and opened and opened[-1] == al.swidth[s]:
+            opened.pop()  # it closes a bracket that new lines of this run opened: new code too
+        elif al.scloser[s] or al.strivial[s]:
+            break
+        elif step > 0 and al.snorm[s].endswith(("(", "[", "{")):
+            opened.append(al.swidth[s])
+        inserted += 1
+        if inserted > 3:
+            break
+    return o if matched else start
+
+def _one_for_one(al: Aligner, o: int, count: int, stop: int, step: int, norm: str) -> int | None:
+    """The original line `count` non-blank lines on from `o` when its text is `norm`. O(count)."""
+    for _ in range(count):
+        o = al._skip_blank(o + step, stop, step)
+    o = al._skip_blank(o, stop, step)
+    return o if (o - stop) * step < 0 and al.onorm[o] == norm else None

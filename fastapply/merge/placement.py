@@ -43,6 +43,7 @@ def check_placement(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
     _check_pairs_in_drop(al, spliced, drop)
     _check_empty_marker_beside_deletion(al, spliced, drop)
     _check_unplaced_context(al)
+    _check_unplaced_opener(al)
     _check_unplaced_marker_lookalikes(al)
     _check_unique_lines_twice(al, spliced)
     _check_unique_line_kept(al, spliced)
@@ -339,6 +340,44 @@ def _check_unplaced_context(al: Aligner) -> None:
                 "but it could not be placed, so it would be added a second time. Show one more unchanged, "
                 "distinctive line next to it",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _check_unplaced_opener(al: Aligner) -> None:
+    """O(m): a marker indented under the line above it stands for existing lines of the block
+    that line opens, so that line is existing code too; when it is a copy of original lines
+    (`disabled_tests += [`, found three times) that the alignment could not place, kept as new
+    code it would open a second, empty block and the marker would stand for nothing (definitions
+    new to the file are provenance.markers_in_new_definitions' case)."""
+    for m in al.marker_list:
+        if al.items[m].kind != "marker":
+            continue
+        p = m - 1
+        while p >= 0 and not al.snorm[p] and p not in al.markers:
+            p -= 1
+        if p < 0 or p in al.markers or p in al.pairs or al.swidth[m] <= al.swidth[p] \
+                or not al.opos.get(al.snorm[p]) or not al.s_opens(p) or al.in_new_definition(p) \
+                or _paired_copy_above(al, p):
+            continue
+        item, where = al.items[p], al.opos[al.snorm[p]]
+        raise ValidationError(
+            f"snippet line {item.number} ({item.text.strip()!r}) opens the block whose existing lines the "
+            f"marker on snippet line {al.items[m].number} stands for, but it could not be placed: the original "
+            f"has it {'once' if len(where) == 1 else f'{len(where)} times'} (line {where[0] + 1}"
+            f"{'' if len(where) == 1 else ', ...'}) and nothing around it says which. Show one more unchanged, "
+            "distinctive line above it",
+            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _paired_copy_above(al: Aligner, p: int) -> bool:
+    """True when the nearest paired line above snippet line p, with only new lines between, has
+    p's text: a guard written above the line it repeats (`if x is None:` / `raise` / `if x is
+    None:`), where pairing either copy gives the same text. O(lines up to that pair)."""
+    k = p - 1
+    while k >= 0 and k not in al.pairs and k not in al.markers:
+        if al.snorm[k] and al.opos.get(al.snorm[k]) and al.snorm[k] != al.snorm[p]:
+            return False  # an original line left unpaired between them: the copies differ in place
+        k -= 1
+    return k in al.pairs and al.snorm[k] == al.snorm[p]
 
 
 def check_copies(spliced: Spliced, defs: DefIndex) -> None:

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..languages import LanguageSpec
+from .lines import header_key
 from .syntax import error_count, parse
 
 WRAPPER = "__part"  # the name of the class a member part is parsed inside
@@ -115,7 +116,9 @@ def _without_open_tail(lines: list[str], spec: LanguageSpec) -> list[str]:
     # of its function) as long as no block opens on the way. A later one (a class's `}` after the
     # methods the part shows) goes alone: the definitions before it are the part's own.
     head = lows[0]
-    for row in lows[1:]:
+    if max(after[:head], default=0) > 0 and any(header_key(" ".join(line.split())) for line in lines[:head]):
+        head = -1  # a whole definition before it: it ends an outer block after it (a class's `}`)
+    for row in lows[1:] if head >= 0 else ():
         if max(after[head + 1:row], default=after[head]) > after[head]:
             break
         head = row

@@ -126,3 +126,74 @@ def test_an_opener_that_the_marker_under_it_needs_is_refused_when_it_cannot_be_p
         apply("\n".join(lines), snippet, filename="setup.py")
     assert caught.value.code == "ambiguous_anchor"
     assert "disabled_tests += [" in caught.value.message
+
+
+PHP_SINK = """<?php declare(strict_types=1);
+
+/*
+ * This file is part of the Example package.
+ *
+ * For the full copyright and license information, please view the LICENSE
+ * file that was distributed with this source code.
+ */
+
+namespace Example\\Handler;
+
+/**
+ * Does nothing with what it is given.
+ */
+class NullSink extends Sink
+{
+    /**
+     * {@inheritDoc}
+     */
+    public function accepts(array $entry): bool
+    {
+        return true;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public function write(array $entry): bool
+    {
+        return false;
+    }
+}
+"""
+
+
+def test_a_part_that_starts_inside_a_doc_comment_and_ends_with_the_class_still_shows_its_method() -> None:
+    """Parts out of file order, the last one starting inside a method's doc comment and ending
+    with the class's `}`: the method in it (its parameter type edited) is read as a definition,
+    so the part has an anchor of its own and the parts go back in file order (monolog's
+    NoopHandler, dev split; refused before: the part's method was blanked with the class's `}`
+    as if both closed elided blocks)."""
+    snippet = "\n".join([
+        "    /* ... existing code ... */",
+        "    public function accepts(array $entry): bool",
+        "    {",
+        "        error_log('accepts: start');",
+        "        return true;",
+        "    /* ... existing code ... */",
+        "<?php declare(strict_types=1);",
+        "",
+        "/*",
+        " * This file is part of the Example package.",
+        " *",
+        " * See the changelog for the history of this file.",
+        " * For the full copyright and license information, please view the LICENSE",
+        " * file that was distributed with this source code.",
+        "    /* ... existing code ... */",
+        "     * {@inheritDoc}",
+        "     */",
+        "    public function write(iterable $entry): bool",
+        "    {",
+        "        return false;",
+        "    }",
+        "}",
+        ""])
+    expected = PHP_SINK.replace(" *\n * For the full", " *\n * See the changelog for the history of this file.\n * For the full") \
+        .replace("        return true;", "        error_log('accepts: start');\n        return true;") \
+        .replace("write(array $entry)", "write(iterable $entry)")
+    assert apply(PHP_SINK, snippet, filename="NullSink.php").merged_code == expected

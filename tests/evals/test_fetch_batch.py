@@ -25,6 +25,17 @@ def test_every_shipped_batch_loads_and_holds_no_pinned_entry() -> None:
         assert not {(p.registry, p.name) for p in (*packages, *pairs)} & pinned, path.name
 
 
+def test_no_two_batches_share_a_package() -> None:
+    """A kept-aside batch must not hold what a tuned one does (check-9 first drew eight of
+    tune-21's and tune-23's release pairs): each name is in one batch file only."""
+    seen: dict[tuple[str, str], str] = {}
+    for path in sorted(BATCHES.glob("*.toml")):
+        packages, pairs = load_batch(path)
+        for entry in (*packages, *pairs):
+            key = (entry.registry, entry.name)
+            assert seen.setdefault(key, path.name) == path.name, f"{key} in {seen[key]} and {path.name}"
+
+
 def test_fetch_plans_a_batch_into_the_caches_dev_split(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FASTAPPLY_EVALS_CACHE", str(tmp_path))
     batch = tmp_path / "b.toml"

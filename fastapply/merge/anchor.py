@@ -443,5 +443,3 @@ class Aligner:
             for key in mixed:
                 self._skeys[key].sort()
         return self._skeys
-
-

@@ -34,6 +34,17 @@ def count_in(positions: list[int], lo: int, hi: int) -> int:
     return last - first
 
 
+def best_chain_end(cands: list[tuple[int, int, float]], best: list[float], back: list[int]) -> list[tuple[int, int]]:
+    """The chain that ends at the heaviest candidate, read back through `back` (each candidate's
+    predecessor, -1 at a chain's start). O(chain length)."""
+    index = max(range(len(cands)), key=best.__getitem__)
+    chain = []
+    while index >= 0:
+        chain.append((cands[index][0], cands[index][1]))
+        index = back[index]
+    return chain[::-1]
+
+
 def heaviest_chain(cands: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
     """The heaviest chain of candidates strictly increasing in both coordinates (Fenwick tree)."""
     if not cands:
@@ -71,12 +82,7 @@ def heaviest_chain(cands: list[tuple[int, int, float]]) -> list[tuple[int, int]]
                     tree_best[r], tree_arg[r] = best[index], index
                 r += r & -r
         start = end
-    index = max(range(len(cands)), key=best.__getitem__)
-    chain = []
-    while index >= 0:
-        chain.append((cands[index][0], cands[index][1]))
-        index = back[index]
-    return chain[::-1]
+    return best_chain_end(cands, best, back)
 
 
 class SortedIndices:

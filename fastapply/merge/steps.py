@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
 from .blocks import shallower_before
-from .chain import count_in, heaviest_chain, span
+from .chain import best_chain_end, count_in, heaviest_chain, span
 from .closers import block_shell_up, edited_opener, end_in_doubt, whole_block_up
 from .context import context_before_deletion, context_before_marker, context_block, edit_before_marker
 from .lines import DROPPED_STUBS, header_key
@@ -111,6 +111,7 @@ def align_range(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list
         gaps.append((prev_s + 1, s_hi, prev_o + 1, o_hi))
     return gaps
 
+
 def _best_chain(al: Aligner, cands: list[tuple[int, int, float]], left: tuple[int, int],
                 right: tuple[int, int]) -> list[tuple[int, int]]:
     """Heaviest increasing chain where dropping original lines between two links that no marker
@@ -155,12 +156,8 @@ def _best_chain(al: Aligner, cands: list[tuple[int, int, float]], left: tuple[in
                 best[j] = float("-inf")  # it cannot be the chain's last link
     if not cands or max(best) == float("-inf"):
         return []
-    index = max(range(len(cands)), key=best.__getitem__)
-    chain = []
-    while index >= 0:
-        chain.append((cands[index][0], cands[index][1]))
-        index = back[index]
-    return chain[::-1]
+    return best_chain_end(cands, best, back)
+
 
 def _orphans(al: Aligner, s1: int, o1: int, s2: int, o2: int) -> bool:
     """True when linking (s1, o1) to (s2, o2) with no marker between them would delete the
@@ -192,9 +189,11 @@ def _orphans(al: Aligner, s1: int, o1: int, s2: int, o2: int) -> bool:
     snip_step = al.swidth[s2] - al.swidth[s1]
     return snip_step >= al.owidth[o2] - al.owidth[o1]
 
+
 def _paired_exactly(al: Aligner, o: int, s_lo: int, s_hi: int) -> bool:
     """True when the original line `o` also occurs verbatim in the snippet range (keep that one)."""
     return count_in(al.spos.get(al.onorm[o], []), s_lo, s_hi) > 0
+
 
 def _edges(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> None:
     code = [s for s in range(s_lo, s_hi) if al.snorm[s]]
@@ -218,6 +217,7 @@ def _edges(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> None:
         context_before_marker(al, head, o_lo, upto)
         if head[-1] not in al.pairs:
             edit_before_marker(al, head, upto)
+
 
 def _greedy(al: Aligner, lines: list[int], start: int, stop: int, step: int) -> int:
     """Match `lines` in order against the original lines from `start` towards `stop` while they
@@ -287,6 +287,7 @@ def _greedy(al: Aligner, lines: list[int], start: int, stop: int, step: int) -> 
         if inserted > 3:
             break
     return o if matched else start
+
 
 def _one_for_one(al: Aligner, o: int, count: int, stop: int, step: int, norm: str) -> int | None:
     """The original line `count` non-blank lines on from `o` when its text is `norm`. O(count)."""

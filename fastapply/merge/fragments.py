@@ -95,8 +95,8 @@ def _without_open_tail(lines: list[str], spec: LanguageSpec) -> list[str]:
                 break
             last = row
         return ["" if row <= last else line for row, line in enumerate(lines)]
-    if spec.block_style != "braces":
-        return lines
+    if spec.block_style != "braces" and spec.name != "python":
+        return lines  # (Python's brackets too: the end of an import list a marker cut, `...)`)
     depth, lowest = 0, 0
     lows: list[int] = []  # rows where the depth falls below anything before: they close outer blocks
     after: list[int] = []  # the depth after each row
@@ -199,4 +199,6 @@ def _closers(spec: LanguageSpec, text: str) -> list[str]:
         at = closing.index(")")
         body = ") {}" if spec.block_style == "braces" else "):\n    pass"
         found.append("\n" + "\n".join([*closing[:at], body, *closing[at + 1:]]))
+        if closing[0] == ")":  # cut inside an expression (`return (`): give it one
+            found.append("\n" + "\n".join(["0)", *closing[1:]]))
     return found

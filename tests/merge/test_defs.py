@@ -247,3 +247,26 @@ def test_a_part_that_ends_inside_a_doc_comment_keeps_its_method_and_the_comment_
     found = _read("php", "<?php\n// ...\n" + text + "\n// ...", markers=(1, 16))
     assert [(d.name, d.kind, d.first, d.header, d.last) for d in found] == \
         [("debug", "method_declaration", 5, 10, 13)]
+
+
+def test_a_python_part_that_starts_inside_an_import_list_still_shows_its_functions() -> None:
+    """A part cut after a marker inside `from io import (` ... `)`: its first lines end the list, and
+    left as they are, their unmatched `)` hid the functions after them from the parse."""
+    text = "\n".join(["                 # ... existing code ...",
+                      "                 open, open_code, FileIO, BytesIO, StringIO, BufferedReader,",
+                      "                 BufferedWriter, BufferedRWPair, BufferedRandom,",
+                      "                 IncrementalNewlineDecoder, text_encoding, TextIOWrapper)", "", "",
+                      "def log_step(message):", "    logger.debug(message)", "",
+                      "def __getattr__(name):", "    log_step(name)", '    if name == "OpenWrapper":',
+                      "        # kept for older callers, which read it", "        # as a plain function",
+                      "        # ... existing code ..."])
+    assert set(_by_name(_read("python", text, (0, 14)))) == {"log_step", "__getattr__"}
+
+
+def test_a_part_cut_inside_a_parenthesised_expression_still_shows_its_function() -> None:
+    """A part that ends in `return (` before a marker: the parse closes the expression (`0)`), not
+    only with a bare `)` that leaves `return ()` (ws's validation.js, dev split)."""
+    text = "\n".join(["// ... existing code ...", " * @param {Number} code The status code", " */",
+                      "function isValidStatusCode(code) {", "  return (", "    // ... existing code ...", "}"])
+    found = _by_name(_read("javascript", text, (0, 5)))
+    assert found["isValidStatusCode"].header == 3

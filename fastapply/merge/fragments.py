@@ -116,7 +116,7 @@ def _without_open_tail(lines: list[str], spec: LanguageSpec) -> list[str]:
     # of its function) as long as no block opens on the way. A later one (a class's `}` after the
     # methods the part shows) goes alone: the definitions before it are the part's own.
     head = lows[0]
-    if max(after[:head], default=0) > 0 and any(header_key(" ".join(line.split())) for line in lines[:head]):
+    if any(_opens_definition(lines, after, row) for row in range(head)):
         head = -1  # a whole definition before it: it ends an outer block after it (a class's `}`)
     for row in lows[1:] if head >= 0 else ():
         if max(after[head + 1:row], default=after[head]) > after[head]:
@@ -124,6 +124,17 @@ def _without_open_tail(lines: list[str], spec: LanguageSpec) -> list[str]:
         head = row
     gone = {row for row in lows if row > head}
     return ["" if row <= head or row in gone else line for row, line in enumerate(lines)]
+
+
+def _opens_definition(lines: list[str], after: list[int], row: int) -> bool:
+    """The line at `row` is a definition's header that opens its block there or on the next line
+    (Allman's `{`), by the bracket depths `after` each row. O(1) but for the blank lines skipped."""
+    if header_key(" ".join(lines[row].split())) is None:
+        return False
+    if after[row] > (after[row - 1] if row else 0):
+        return True
+    below = next((line.strip() for line in lines[row + 1:] if line.strip()), "")
+    return below == "{"
 
 
 _TRIPLE_QUOTES = ('"' * 3, "'" * 3)

@@ -270,3 +270,16 @@ def test_a_part_cut_inside_a_parenthesised_expression_still_shows_its_function()
                       "function isValidStatusCode(code) {", "  return (", "    // ... existing code ...", "}"])
     found = _by_name(_read("javascript", text, (0, 5)))
     assert found["isValidStatusCode"].header == 3
+
+
+def test_a_part_that_starts_inside_a_method_body_still_shows_the_next_method() -> None:
+    """The end of one method (its `const`, `try` and closing braces), then the next method: the
+    head up to the class-level `}` is the end of elided blocks, blanked for the parse; a `const`
+    line there names something but opens no definition's block (axios's Axios.js, dev split)."""
+    text = "\n".join(["        // ... existing code ...",
+                      "        const stack = dummy.stack ? dummy.stack.replace(/^.+\\n/, '') : '';",
+                      "        try {", "          err.stack = stack;", "        } catch (e) {", "          // ignore",
+                      "        }", "      }", "", "      throw err;", "    }", "  }", "",
+                      "  _request(configOrUrl, config) {", "    /*eslint no-param-reassign:0*/",
+                      "    // ... existing code ..."])
+    assert set(_by_name(_read("javascript", text, (0, 15)))) == {"_request"}

@@ -46,7 +46,7 @@ from .lines import call_inside_call, header_key, indent_width, is_trivial, opens
 from .segments import SnippetLine
 from .placement import check_placement, snippet_item_near
 from .splice import Spliced
-from .validate import check_half_deleted_definitions, check_invisible_deletions, check_repeated_block, \
+from .alignment_checks import check_half_deleted_definitions, check_invisible_deletions, check_repeated_block, \
     check_unreachable
 
 if TYPE_CHECKING:

@@ -1,5 +1,5 @@
 """Merges that a careful reader of the snippet could not make with confidence, refused instead of
-guessed (fastapply/merge/validate.py): a deletion that the snippet's context reads just as well
+guessed (fastapply/merge/alignment_checks.py): a deletion that the snippet's context reads just as well
 without, and an old body kept after the new body's exit statement."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from merge_support import aligned
 
 from fastapply import ApplyError, apply
 from fastapply.errors import ValidationError
-from fastapply.merge.validate import (
+from fastapply.merge.alignment_checks import (
     check_invisible_deletions,
     check_repeated_block,
     check_unreachable,

@@ -133,7 +133,7 @@ def _opens_definition(lines: list[str], after: list[int], row: int) -> bool:
         return False
     if after[row] > (after[row - 1] if row else 0):
         return True
-    below = next((line.strip() for line in lines[row + 1:] if line.strip()), "")
+    below = next((lines[k].strip() for k in range(row + 1, len(lines)) if lines[k].strip()), "")
     return below == "{"
 
 

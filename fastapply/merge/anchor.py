@@ -114,6 +114,14 @@ class Aligner:
         self.items = items
         self.pairs = pairs
 
+    def code_above(self, s: int) -> int:
+        """The nearest snippet line above s that holds code, or -1 when a marker or the snippet's
+        start comes first. O(blank lines skipped)."""
+        k = s - 1
+        while k >= 0 and not self.snorm[k] and k not in self.markers:
+            k -= 1
+        return k if k >= 0 and k not in self.markers else -1
+
     def unpaired_code(self) -> list[int]:
         """The code lines of the snippet that have no pair, in order: set operations in C over the
         segments (every code line is in one) and the pairs, O(m) in C plus O(k log k) for k lines."""

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..languages import LanguageSpec
 from .lines import header_key
+from .segments import normalize
 from .syntax import error_count, parse
 
 WRAPPER = "__part"  # the name of the class a member part is parsed inside
@@ -129,7 +130,7 @@ def _without_open_tail(lines: list[str], spec: LanguageSpec) -> list[str]:
 def _opens_definition(lines: list[str], after: list[int], row: int) -> bool:
     """The line at `row` is a definition's header that opens its block there or on the next line
     (Allman's `{`), by the bracket depths `after` each row. O(1) but for the blank lines skipped."""
-    if header_key(" ".join(lines[row].split())) is None:
+    if header_key(normalize(lines[row])) is None:
         return False
     if after[row] > (after[row - 1] if row else 0):
         return True

@@ -351,10 +351,8 @@ def _check_unplaced_opener(al: Aligner) -> None:
     for m in al.marker_list:
         if al.items[m].kind != "marker":
             continue
-        p = m - 1
-        while p >= 0 and not al.snorm[p] and p not in al.markers:
-            p -= 1
-        if p < 0 or p in al.markers or p in al.pairs or al.swidth[m] <= al.swidth[p] \
+        p = al.code_above(m)
+        if p < 0 or p in al.pairs or al.swidth[m] <= al.swidth[p] \
                 or not al.opos.get(al.snorm[p]) or not al.s_opens(p) or al.in_new_definition(p) \
                 or _paired_copy_above(al, p):
             continue

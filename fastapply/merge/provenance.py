@@ -369,10 +369,8 @@ def _open_braced_block(al: Aligner, m: int) -> int:
     """The header of the innermost block still open at marker m, judged from the code line right
     before it, when the block ends with a closing line (`}`, `end`; not Python's `:` blocks,
     which end where the code dedents): -1 when there is none."""
-    prev = m - 1
-    while prev >= 0 and not al.snorm[prev] and prev not in al.markers:
-        prev -= 1
-    if prev < 0 or prev in al.markers:
+    prev = al.code_above(m)
+    if prev < 0:
         return -1
     if _closed_by_a_line(al.snorm[prev]):
         return prev
@@ -398,10 +396,8 @@ def _check_decorators_before_markers(al: Aligner) -> None:
         if before < 0 or before in al.pairs or before in al.markers or al.items[before].kind != "code" \
                 or not al.snorm[before].startswith(_DECORATOR):
             continue
-        above = before - 1
-        while above >= 0 and not al.snorm[above] and above not in al.markers:
-            above -= 1
-        if above >= 0 and al.snorm[above] and opens_block(al.snorm[above]) \
+        above = al.code_above(before)
+        if above >= 0 and opens_block(al.snorm[above]) \
                 and indent_width(al.stext[above]) < indent_width(al.stext[before]):
             continue  # the first line of a block's body (Ruby's `@pile.first`), not a decorator
         item = al.items[before]

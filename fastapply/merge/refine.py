@@ -351,7 +351,7 @@ def _runs_to_distinct(al: Aligner, s: int, o: int, step: int) -> bool:
                 if (o2 - last_o) * step <= 0 or _solid_over(al, lo, hi, code):
                     return False
                 distinctive = not al.strivial[s2] and len(al.opos.get(other, ())) < 3
-                if not (distinctive and len(al.opos[other]) == 1) \
+                if not (distinctive and len(al.opos.get(other, ())) == 1) \
                         and _drops_distinct(al, lo, hi, min(s2, last_s), max(s2, last_s)):
                     return False  # (two repeated lines, a distinct one dropped between them)
                 if distinctive:
@@ -371,16 +371,20 @@ _NEAR_GAP = 2  # original code lines between an anchor and the nearest copy of a
 def _drops_distinct(al: Aligner, lo: int, hi: int, s_lo: int, s_hi: int) -> bool:
     """True when an original line strictly between lo and hi that occurs nowhere else in either
     text, and that no snippet line between s_lo and s_hi shares half its words with (an edit, a
-    rewrite, the line commented out), would be dropped by pairing across it: the common lines at both ends are not where the snippet stands (dnslib: a doctest's
-    `True` and `False` paired with the old example's, dropping its distinct `>>> l3.matchGlob(...)`
-    line between them). O(original x snippet lines between), each at most _NEW_REACH here (the
-    original side no more code lines than the snippet side, or _solid_over stopped the walk)."""
+    rewrite, the line commented out), would be dropped by pairing across it: the common lines at
+    both ends are not where the snippet stands (dnslib: a doctest's `True` and `False` paired with
+    the old example's, dropping its distinct `>>> l3.matchGlob(...)` line between them).
+    O(original x snippet lines between), each at most _NEW_REACH here (the original side no more
+    code lines than the snippet side, or _solid_over stopped the walk); the snippet lines' words
+    are read once, when a distinct line is met."""
+    shown: list[set[str]] | None = None
     for k in range(lo + 1, hi):
         norm = al.onorm[k]
         if norm and len(al.opos.get(norm, ())) == 1 and norm not in al.spos:
             words = set(_WORDS.findall(norm))
-            if words and not any(al.snorm[j] and 2 * len(words & set(_WORDS.findall(al.snorm[j]))) >= len(words)
-                                 for j in range(s_lo + 1, s_hi)):
+            if shown is None:
+                shown = [set(_WORDS.findall(al.snorm[j])) for j in range(s_lo + 1, s_hi) if al.snorm[j]]
+            if words and not any(2 * len(words & other) >= len(words) for other in shown):
                 return True
     return False
 

@@ -13,6 +13,16 @@ from .shapes import DATA_ASSIGNMENT, EMPTY, SNIP, STATEMENT, new_code_opener, ne
 
 def gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after: int, orig: list[str],
                        count: int) -> int:
+    """Blank lines between new snippet code and the paired line after it (original line b): the
+    file's count where the snippet's looks like a slip (_file_gap), but never more than a snippet
+    that writes some blank lines there asks for. The slips models make are a doubled blank line
+    and a lone one left out; fewer, but some, is what the edit meant (pythran: the two blank lines
+    above `def prepare` became one when the method above it went)."""
+    gap = _file_gap(out, before, after, orig, count)
+    return count if 1 <= count < gap else gap
+
+
+def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, orig: list[str], count: int) -> int:
     """Blank lines between new snippet code and the paired line after it (original line b).
 
     Models double or drop the blank line where their edit ends and the file resumes. When the new

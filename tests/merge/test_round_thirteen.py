@@ -1,0 +1,132 @@
+"""Issue 8, thirteenth round: real release edits of the twelfth round's kept-aside batch, read case
+by case from this round on as tune-24."""
+
+from __future__ import annotations
+
+from fastapply import apply
+from fastapply.merge.lines import header_key
+
+ANALYSIS = '''from pythran.analyses.argument_effects import ArgumentEffects
+from pythran.analyses.global_effects import GlobalEffects
+from pythran.passmanager import ModuleAnalysis
+
+
+class PureFunctions(ModuleAnalysis):
+    """Yields the set of pure functions"""
+
+    def __init__(self):
+        self.result = set()
+        super(PureFunctions, self).__init__(ArgumentEffects, GlobalEffects)
+
+
+    def prepare(self, node):
+        super(PureFunctions, self).prepare(node)
+        self.result = {func for func, ae in self.argument_effects.items()
+                       if -1 not in ae}
+
+    def visit_FunctionDef(self, node):
+        if not self.global_effects[node]:
+            self.result.add(node)
+'''
+
+ANALYSIS_EDIT = '''# ... existing code ...
+from pythran.passmanager import ModuleAnalysis
+
+
+class PureFunctions(ModuleAnalysis[ArgumentEffects, GlobalEffects]):
+    """Yields the set of pure functions"""
+
+    ResultType = set
+
+    def prepare(self, node):
+        super(PureFunctions, self).prepare(node)
+# ... existing code ...
+'''
+
+
+def test_fewer_blank_lines_but_some_are_what_the_edit_meant() -> None:
+    """A method replaced by a class attribute, the two blank lines the file had above the next
+    method written as one: one stays. Models double a blank line or leave a lone one out; one of
+    two dropped is the edit (pythran's pure_functions.py)."""
+    merged = apply(ANALYSIS, ANALYSIS_EDIT, filename="pure_functions.py").merged_code
+    assert "    ResultType = set\n\n    def prepare(self, node):\n" in merged
+    assert "__init__" not in merged
+
+
+def test_a_doubled_blank_line_is_still_mended() -> None:
+    """The slip the rule above leaves alone: where the file had one blank line above the next
+    method, a snippet that writes two after its new statement gets one."""
+    edit = ANALYSIS_EDIT.replace("    ResultType = set\n\n", "    ResultType = set\n\n\n")
+    source = ANALYSIS.replace("\n\n\n    def prepare", "\n\n    def prepare")
+    merged = apply(source, edit, filename="pure_functions.py").merged_code
+    assert "    ResultType = set\n\n    def prepare(self, node):\n" in merged
+
+
+SETS = """lunr.Set = function (elements) {
+  this.elements = Object.create(null)
+}
+
+/**
+ * A complete set that contains all elements.
+ */
+lunr.Set.complete = {
+  intersect: function (other) {
+    return other
+  },
+
+  union: function (other) {
+    return other
+  },
+
+  contains: function () {
+    return true
+  }
+}
+
+/**
+ * An empty set that contains no elements.
+ */
+lunr.Set.empty = {
+  intersect: function () {
+    return this
+  },
+
+  union: function (other) {
+    return other
+  },
+
+  contains: function () {
+    return false
+  }
+}
+"""
+
+SETS_EDIT = """    // ... existing code ...
+    return other
+  },
+
+  union: function () {
+    return this
+  },
+
+  contains: function () {
+    return true
+  }
+}
+
+/**
+ * An empty set that contains no elements.
+ // ... existing code ...
+"""
+
+
+def test_object_literal_methods_are_named_by_their_keys() -> None:
+    """`union: function () {` defines `union`, not `function`: the edited method of the first
+    object is matched by its key, its old body replaced, not kept above a second `union`
+    (lunr's set.js)."""
+    assert header_key("union: function (other) {") == "union"
+    assert header_key('"union": async function () {') == "union"
+    expected = SETS.replace("  union: function (other) {\n    return other\n  },\n\n  contains: function () {\n"
+                            "    return true", "  union: function () {\n    return this\n  },\n\n"
+                            "  contains: function () {\n    return true", 1)
+    assert apply(SETS, SETS_EDIT, filename="set.js").merged_code == expected

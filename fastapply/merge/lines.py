@@ -33,8 +33,10 @@ _ASSIGN_HEADER = re.compile(
     r"\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|\w+\s*=>|lambda\b|"
     r"React\.|styled\.|class\b|\{\s*$|\[\s*$)")
 _KEY_HEADER = re.compile(r"^(?:- )?(?P<name>[A-Za-z_][\w.-]*):$")
-# a method written as an object literal's key (`union: function (other) {`): the key names it
-_KEY_FUNCTION = re.compile(r"^(?:async\s+)?[\"']?(?P<name>[A-Za-z_$][\w$]*)[\"']?\s*:\s*(?:async\s+)?function\b")
+# a method written as an object literal's key (`union: function (other) {`, `onClick: async (event) => {`):
+# the key names it
+_KEY_FUNCTION = re.compile(r"^(?:async\s+)?[\"']?(?P<name>[A-Za-z_$][\w$]*)[\"']?\s*:\s*(?:async\s+)?"
+                           r"(?:function\b|(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*(?::[^=]+)?=>)")
 _IMPL_FOR = re.compile(r"^(?:unsafe\s+)?impl(?:<[^>]*>)?\s+([\w:]+)(?:<[^{]*>)?\s+for\s+([\w:]+)")
 _CSS_HEADER = re.compile(r"^(?P<name>[^{};]+?)\s*\{\s*$")
 _HTML_HEADER = re.compile(r"^<(?P<tag>[a-zA-Z][\w-]*)(?P<attrs>[^>]*?\bid=[\"'](?P<name>[^\"']+)[\"'][^>]*)>")
@@ -72,7 +74,7 @@ def header_key(norm: str) -> str | None:
     match = _ASSIGN_HEADER.match(norm) if "=" in norm else None
     if match:
         return match.group("name").rsplit(".", 1)[-1].rsplit(":", 1)[-1]
-    match = _KEY_FUNCTION.match(norm) if "function" in norm else None
+    match = _KEY_FUNCTION.match(norm) if "function" in norm or "=>" in norm else None
     if match:
         return match.group("name")
     match = _CALL_HEADER.match(norm) if "(" in norm else None

@@ -126,6 +126,9 @@ def test_object_literal_methods_are_named_by_their_keys() -> None:
     (lunr's set.js)."""
     assert header_key("union: function (other) {") == "union"
     assert header_key('"union": async function () {') == "union"
+    assert header_key("onClick: async (event) => {") == "onClick"  # (was 'async')
+    assert header_key("parse: text => {") == "parse"
+    assert header_key("x ? y : (z) => {") is None
     expected = SETS.replace("  union: function (other) {\n    return other\n  },\n\n  contains: function () {\n"
                             "    return true", "  union: function () {\n    return this\n  },\n\n"
                             "  contains: function () {\n    return true", 1)

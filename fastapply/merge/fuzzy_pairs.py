@@ -5,6 +5,7 @@ alignment; each walk is bounded by its reach, said in its docstring."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .context import condition_over_body
@@ -149,7 +150,7 @@ def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
     base_s = al.swidth[s] if 0 <= s < len(al.items) else None
     base_o = al.owidth[o] if 0 <= o < len(al.orig) else None
     cursor = misses = 0
-    for s2 in run:
+    for index, s2 in enumerate(run):
         # an unchanged line must be the very next one; an edited line may replace two
         reach = 1 if al.snorm[s2] in al.opos else 2
         for k in range(cursor, min(cursor + reach, len(olines))):
@@ -159,7 +160,8 @@ def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
             adjacent = k == 0 and s2 == run[0] and al.onorm[o2] not in al.spos
             if not same and not _edited(al, al.snorm[s2], al.onorm[o2]) and \
                     not (adjacent and (_rewrites(al, al.snorm[s2], al.onorm[o2])
-                                       or condition_over_body(al, s2, o2))):
+                                       or condition_over_body(al, s2, o2))) and \
+                    not (k == cursor and _bridged(al, run, index, olines, k)):
                 continue
             if base_s is not None and base_o is not None and \
                     al.swidth[s2] - base_s != al.owidth[o2] - base_o:
@@ -186,6 +188,37 @@ def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:
         misses += 1
         if misses > 3:
             return
+
+
+_BRIDGE = 2  # unchanged lines, right after a line and its original, that make the two a substitution
+
+
+def _bridged(al: Aligner, run: list[int], index: int, olines: list[int], k: int) -> bool:
+    """Snippet line run[index] replaces original line olines[k] because the _BRIDGE lines after
+    each are the same, line for line (or the run ends after one), at the same indentation and with
+    the same leading name: `id=None,` for `id: Incomplete | None = None,` in a parameter list
+    whose next lines are repeated ones (`name: str,`), which no other test pairs; unpaired, they
+    were new code, and the marker after them, less indented, was read as the end of the list.
+    Definition headers never: a new function above one whose body starts alike is no edit of it.
+    O(_BRIDGE)."""
+    new, old = al.snorm[run[index]], al.onorm[olines[k]]
+    if new in al.opos or old in al.spos or al.swidth[run[index]] != al.owidth[olines[k]] \
+            or header_key(new) is not None or header_key(old) is not None:
+        return False  # (a new definition is no edit of the one it precedes: `func get` above `func create`)
+    lead_new, lead_old = _LEAD.match(new), _LEAD.match(old)
+    if lead_new is None or lead_old is None or lead_new.group() != lead_old.group():
+        return False
+    after = run[index + 1:index + 1 + _BRIDGE]
+    if not after:  # (fewer than _BRIDGE when the run ends)
+        return False
+    follow = olines[k + 1:k + 1 + len(after)]
+    return len(follow) == len(after) and all(
+        al.snorm[s] == al.onorm[o] and al.swidth[s] - al.swidth[run[index]] == al.owidth[o] - al.owidth[olines[k]]
+        for s, o in zip(after, follow)) and any(not al.strivial[s] for s in after)
+
+
+# a name right before punctuation (`id=`, `id:`, `self.x`): not a keyword, which a space follows
+_LEAD = re.compile(r"[A-Za-z_$][\w$]*(?=[^\w\s$])")
 
 
 def _edited(al: Aligner, new: str, old: str) -> bool:

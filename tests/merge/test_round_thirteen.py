@@ -133,3 +133,97 @@ def test_object_literal_methods_are_named_by_their_keys() -> None:
                             "    return true", "  union: function () {\n    return this\n  },\n\n"
                             "  contains: function () {\n    return true", 1)
     assert apply(SETS, SETS_EDIT, filename="set.js").merged_code == expected
+
+
+PROPS = '''class NonVisualDrawingProps(Serialisable):
+    tagname: ClassVar[str]
+    id: Incomplete
+    name: String[Literal[False]]
+    descr: String[Literal[True]]
+    hidden: Bool[Literal[True]]
+    title: String[Literal[True]]
+    __elements__: ClassVar[list[str]]
+    @overload
+    def __init__(
+        self,
+        id: Incomplete | None = None,
+        *,
+        name: str,
+        descr: str | None = None,
+        hidden: _ConvertibleToBool | None = None,
+        title: str | None = None,
+        extLst: ExtensionList | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        id: Incomplete | None,
+        name: str,
+        descr: str | None = None,
+        hidden: _ConvertibleToBool | None = None,
+        title: str | None = None,
+        extLst: ExtensionList | None = None,
+    ) -> None: ...
+
+class NonVisualGroupShape(Serialisable):
+    tagname: ClassVar[str]
+'''
+
+PROPS_EDIT = '''class NonVisualDrawingProps(Serialisable):
+    tagname: ClassVar[str]
+    id: Incomplete
+    # ... existing code ...
+    __elements__: ClassVar[list[str]]
+    @overload
+    def __init__(
+        self,
+        id=None,
+        *,
+        name: str,
+        descr: str | None = None,
+        hidden: _ConvertibleToBool | None = None,
+    # ... existing code ...
+'''
+
+
+def test_an_edited_parameter_before_repeated_ones_is_an_edit() -> None:
+    """One parameter edited, the next ones shown as they are though the second overload repeats
+    them, then a marker less indented than the list: the edited line replaces its original and
+    the rest of the list stays (openpyxl's stub in pyright's typeshed lost four parameters)."""
+    expected = PROPS.replace("        id: Incomplete | None = None,\n        *,", "        id=None,\n        *,")
+    assert apply(PROPS, PROPS_EDIT, filename="properties.pyi").merged_code == expected
+
+
+HANDLERS = '''class Handler:
+    def list(self, request):
+        items = self.store.list()
+        return json_response(items)
+
+    def create(self, request):
+        user = self.user_of(request)
+        if user is None:
+            return error(401, "login required")
+        item = self.store.create(user, request.json())
+        return json_response(item, status=201)
+'''
+
+HANDLERS_EDIT = '''# ... existing code ...
+        return json_response(items)
+
+    def get(self, request):
+        user = self.user_of(request)
+        if user is None:
+            return error(401, "login required")
+        return json_response(self.store.get(user, request.args["id"]))
+
+# ... existing code ...
+'''
+
+
+def test_a_new_function_above_one_that_starts_alike_is_inserted() -> None:
+    """The substitution above is never read into definition headers: `get`, whose first lines are
+    `create`'s, is a new function above it, not an edit of it (the corpus's go/get-endpoint-multi
+    lost `create` to a first version of that rule)."""
+    merged = apply(HANDLERS, HANDLERS_EDIT, filename="handlers.py").merged_code
+    assert "    def get(self, request):" in merged and "    def create(self, request):" in merged
+    assert merged.count('return error(401, "login required")') == 2

@@ -118,5 +118,15 @@ def top_level_after_block(above: str, below: str) -> bool:
 
 
 def pep8_gap(text: str) -> bool:
-    """Two blank lines around top-level Python definitions are PEP 8, never a slip."""
-    return text.startswith(("def ", "class ", "async def ", "@"))
+    """Two blank lines around top-level Python definitions are PEP 8, never a slip. A Python
+    header ends its line with `:` or opens a signature written over several lines; Ruby's
+    `def coalesce(value, fallback = nil)` and `class Foo < Bar` do neither."""
+    if text.startswith("@"):
+        return True
+    return text.startswith(("def ", "class ", "async def ")) and bool(_PYTHON_HEADER.match(text))
+
+
+# a Python definition's header: its `:` after the name, parameters and return type (`def f(x) -> None:
+# ...`, `class A(B):  # noqa`), or the first line of a signature written over several lines
+_PYTHON_HEADER = re.compile(r"^(?:async\s+)?(?:def|class)\s+\w+\s*(?:\(.*\))?\s*(?:->\s*.+?)?:(?:\s|$)"
+                            r"|^(?:async\s+)?def\s+\w+\s*\((?:.*,)?\s*$")

@@ -97,6 +97,12 @@ class Spacing:
                 own = self._moved_gap(moved, width)
                 if own == written:
                     return None if written == 0 else written
+                # written with one blank line more than it had after it where it was, and than
+                # above it: a doubled one (ansicolors' escapeNumber, moved down, two blank lines
+                # above it; penlight's check_cnfg brought the two it had above it)
+                if own is not None and written == own + 1 and own > 0 and not pep8_gap(norm) \
+                        and self.above(moved, width) != written:
+                    return own
             elif (local := self.neighbours(prev_at, width)) == 0:
                 if written == 2 and not pep8_gap(norm):
                     return 1
@@ -168,13 +174,17 @@ class Spacing:
         while top > 0 and (not self.orig[top].strip() or indent_width(self.orig[top]) > width
                            or is_closer(self.orig[top].strip())):
             top -= 1
+        if top > 0 and self.orig[top].strip() == "{" and self.orig[top - 1].strip():
+            top -= 1  # (an Allman brace: the header is the line above it)
         return top
 
     def above(self, top: int, width: int) -> int | None:
         """The blank lines above the definition whose header is original line `top` (over its
         comments), at most two; None for the first of its block (or of the file), or when `top`
         is no header at `width` (-1: a line the original has more than once). O(its comments)."""
-        if top < 0 or indent_width(self.orig[top]) != width or not opens_block(self.orig[top].strip()):
+        if top < 0 or indent_width(self.orig[top]) != width or not (
+                opens_block(self.orig[top].strip())
+                or top + 1 < len(self.orig) and self.orig[top + 1].strip() == "{"):  # (Allman)
             return None
         while top > 0 and preamble_at(self.orig[top - 1], width):
             top -= 1

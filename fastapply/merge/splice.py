@@ -352,8 +352,9 @@ def _moved_gap(out: list[tuple[str, str, int, int]], before: int, after: int, mo
     they agree on both sides, or when the snippet glued it to the code above (`shown`: the
     snippet's blank lines there); else `count`."""
     s = out[after][3]
-    if s not in moved or out[before][1] == EMPTY or opens_block(out[before][0].strip()):
-        return count
+    if s not in moved or out[before][1] == EMPTY or opens_block(out[before][0].strip()) \
+            or indent_width(out[before][0]) < indent_width(out[after][0]):
+        return count  # (the first thing in its block: under Ruby's `else`, which opens_block misses)
     a = out[before][2]
     gap, firm = moved[s]
     if shown == 0 and 0 <= a < len(orig) - 1 and orig[a + 1].strip() and not is_closer(orig[a + 1].strip()) \

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fastapply import apply
 from fastapply.merge.lines import header_key
+from fastapply.merge.shapes import pep8_gap
 
 ANALYSIS = '''from pythran.analyses.argument_effects import ArgumentEffects
 from pythran.analyses.global_effects import GlobalEffects
@@ -227,3 +228,137 @@ def test_a_new_function_above_one_that_starts_alike_is_inserted() -> None:
     merged = apply(HANDLERS, HANDLERS_EDIT, filename="handlers.py").merged_code
     assert "    def get(self, request):" in merged and "    def create(self, request):" in merged
     assert merged.count('return error(401, "login required")') == 2
+
+
+ZSH = """# Define default styles.
+: ${ZSH_HIGHLIGHT_STYLES[cursor]:=standout}
+
+# Whether the cursor highlighter should be called or not.
+_zsh_highlight_highlighter_cursor_predicate()
+{
+  [[ $WIDGET == zle-line-finish ]] || _zsh_highlight_cursor_moved
+}
+
+# Cursor highlighting function.
+_zsh_highlight_highlighter_cursor_paint()
+{
+  [[ $WIDGET == zle-line-finish ]] && return
+  _zsh_highlight_add_highlight $CURSOR $(( $CURSOR + 1 )) cursor
+}
+"""
+ZSH_EDIT = """# ... existing code ...
+_zsh_highlight_highlighter_cursor_paint()
+{
+  [[ $WIDGET == zle-line-finish ]] && return
+  _zsh_highlight_add_highlight $CURSOR $(( $CURSOR + 1 )) cursor
+}
+
+
+fallback_value() {
+  local value="${1:-}"
+  echo "${value:-default}"
+}
+"""
+
+
+def test_a_doubled_blank_line_before_a_new_function_after_allman_ones() -> None:
+    """Functions with their `{` on the line under the header, one blank line between them: a new
+    one written after the last with two gets one (the header above the brace is what the spacing
+    is measured from: zsh-syntax-highlighting's cursor highlighter)."""
+    merged = apply(ZSH, ZSH_EDIT, filename="cursor-highlighter.zsh").merged_code
+    assert "}\n\nfallback_value() {" in merged
+
+
+RUBY = """module Formatters
+  class Terminal256
+    def initialize(theme)
+      @theme = theme
+    end
+
+    def format(tokens)
+      tokens.each { |t| yield t }
+    end
+
+    def escape(text)
+      text.gsub("\\e", "")
+    end
+  end
+end
+"""
+RUBY_EDIT = """# ... existing code ...
+    def escape(text)
+      text.gsub("\\e", "")
+    end
+
+
+    def coalesce_value(value, fallback = nil)
+      value.nil? ? fallback : value
+    end
+  end
+end
+"""
+
+
+def test_ruby_methods_are_not_spaced_by_pep8() -> None:
+    """Two blank lines before a Python definition are PEP 8's choice, never a slip; a Ruby `def`
+    is no Python one (rouge's terminal256.rb kept a doubled blank line above a new method)."""
+    assert pep8_gap("def f(x) -> None: ...") and pep8_gap("class A(B):  # noqa") and pep8_gap("def f(")
+    assert not pep8_gap("def coalesce_value(value, fallback = nil)") and not pep8_gap("class Foo < Bar")
+    merged = apply(RUBY, RUBY_EDIT, filename="terminal256.rb").merged_code
+    assert "    end\n\n    def coalesce_value" in merged
+
+
+LUA = """local colors = {
+  red = 31,
+  green = 32,
+}
+
+local escapeString = string.char(27) .. '[%dm'
+local function escapeNumber(number)
+  return escapeString:format(number)
+end
+
+local function escapeKeys(str)
+  local buffer = {}
+  for word in str:gmatch("%w+") do
+    table.insert(buffer, escapeNumber(colors[word]))
+  end
+  return table.concat(buffer)
+end
+
+local function ansicolors(str)
+  str = tostring(str or '')
+
+  return escapeKeys(str) .. str
+end
+
+
+return ansicolors
+"""
+LUA_EDIT = """-- ... rest of the code ...
+local escapeString = string.char(27) .. '[%dm'
+local function escapeKeys(str)
+  local buffer = {}
+  -- ... rest of the code ...
+  str = tostring(str or '')
+
+  return escapeKeys(str) .. str
+end
+
+
+local function escapeNumber(number)
+  return escapeString:format(number)
+end
+
+
+return ansicolors
+"""
+
+
+def test_a_moved_function_written_with_a_doubled_blank_line_gets_its_own() -> None:
+    """A function moved below another, written with two blank lines above it where it had one
+    after it and none above: one (ansicolors' escapeNumber; a moved definition that brings two
+    blank lines it had above it keeps them, as penlight's check_cnfg does)."""
+    merged = apply(LUA, LUA_EDIT, filename="ansicolors.lua").merged_code
+    assert ".. str\nend\n\nlocal function escapeNumber(number)\n" in merged
+    assert merged.count("local function escapeNumber") == 1

@@ -255,8 +255,11 @@ class Spacing:
     def in_string(self, at: int) -> bool:
         """True when original line `at` starts inside a triple-quoted string (a docstring's text,
         an example in it). A scan of the whole file on first use, O(n); quotes in a line that starts
-        as a comment open nothing; other quotes in comments and escaped quotes are not told apart
-        (a docstring-shaped heuristic, not a tokenizer)."""
+        as a comment open nothing, nor does one written as a literal between two other quotes (a
+        Go raw string holding three double quotes had put the rest of go-cmp's report_reflect.go
+        inside a string);
+        other quotes in comments and escaped quotes are not told apart (a docstring-shaped
+        heuristic, not a tokenizer)."""
         if self._strings is None:
             inside: list[bool] = []
             quote = ""
@@ -278,6 +281,9 @@ class Spacing:
                             break
                         start, quote = min(starts)
                         at_char = start + 3
+                        if 0 < start and line[start - 1] in "'`\"" and line[start - 1] != quote[0] \
+                                and line[start + 3:start + 4] == line[start - 1]:
+                            quote = ""  # quoted as a literal (`'"""'`, Go's `` `"""` ``): opens nothing
             self._strings = inside
         return self._strings[at]
 

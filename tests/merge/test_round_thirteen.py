@@ -362,3 +362,44 @@ def test_a_moved_function_written_with_a_doubled_blank_line_gets_its_own() -> No
     merged = apply(LUA, LUA_EDIT, filename="ansicolors.lua").merged_code
     assert ".. str\nend\n\nlocal function escapeNumber(number)\n" in merged
     assert merged.count("local function escapeNumber") == 1
+
+
+GO = '''package report
+
+func quote(s string) string {
+	if strings.HasPrefix(s, `"""`) {
+		return s + `"""`
+	}
+	return `"""` + s
+}
+
+// formatString prints s.
+func formatString(s string) string {
+	return s
+}
+
+// formatHex prints v in hex.
+func formatHex(v uint64) string {
+	return fmt.Sprintf("%x", v)
+}
+'''
+GO_EDIT = '''// ... existing code ...
+	return `"""` + s
+}
+
+func wrap(s string) string {
+	return "(" + s + ")"
+}
+
+
+// formatString prints s.
+// ... existing code ...
+'''
+
+
+def test_three_quotes_inside_a_go_raw_string_open_no_docstring() -> None:
+    """Three double quotes written between backticks are a Go string's text, not the start of a
+    Python docstring: the lines after them are code, and a doubled blank line after a new function
+    there is mended (go-cmp's report_reflect.go)."""
+    merged = apply(GO, GO_EDIT, filename="report.go").merged_code
+    assert '+ s + ")"\n}\n\n// formatString prints s.\n' in merged

@@ -238,3 +238,70 @@ def _rewrites(al: Aligner, new: str, old: str) -> bool:
         found = al.rewrites_memo[new, old] = rewrites(new, old)
     return found
 
+
+
+def pair_rewritten_headers(al: Aligner) -> None:
+    """A block whose body the snippet rewrote, its header one the file has more than once
+    (`fn into_iter(self) -> Self::IntoIter {` in three impls): its closing line was paired by the
+    lines after it, but no walk reached the header across the new body. The header pairs with the
+    original header of the block that closing line ends, when the two are written alike, only
+    deeper lines lie between each header and its closer, and a distinctive line right after the
+    closing lines placed them (closed_alike); so do equal lines right above them (`#[inline]`). Unpaired, the header was new code and the old one stayed: a second definition.
+    O(the block's lines) per paired closing line whose line above is unpaired."""
+    order = None
+    taken = set(al.pairs.values())
+    for s_end, o_end in sorted(al.pairs.items()):
+        if not al.scloser[s_end] or s_end - 1 in al.pairs or s_end == 0:
+            continue
+        s = _header_above(al.snorm, al.swidth, s_end, al.markers)
+        if s is None or s in al.pairs or not al.sopens[s]:
+            continue
+        o = _header_above(al.onorm, al.owidth, o_end, frozenset())
+        if o is None or al.onorm[o] != al.snorm[s] or o in taken or not closed_alike(al, s, o):
+            continue
+        if order is None:
+            order = al.pair_order()
+        if not al._monotone(s, o, order):
+            continue
+        while s >= 0 and o >= 0 and s not in al.pairs and o not in taken and al.snorm[s] == al.onorm[o] \
+                and al.snorm[s] and s not in al.markers and al._monotone(s, o, order):
+            al.pairs[s] = o
+            taken.add(o)
+            order.add(s)
+            s, o = s - 1, o - 1
+
+
+def _header_above(norms: list[str], widths: list[int], end: int, stops: frozenset[int] | set[int]) -> int | None:
+    """The nearest line above `end` at its indentation, passing over deeper and blank lines (None at
+    a marker or the file's start). O(the lines passed)."""
+    k = end - 1
+    while k >= 0 and k not in stops and (not norms[k] or widths[k] > widths[end]):
+        k -= 1
+    return k if k >= 0 and k not in stops and norms[k] and widths[k] == widths[end] else None
+
+
+def closed_alike(al: Aligner, s: int, o: int) -> bool:
+    """Snippet line s opens a block whose closing line is paired with the closing line of the block
+    original line o opens: the two blocks are one, body rewritten or not, however often the
+    header occurs. O(the two blocks' lines)."""
+    if not al.sopens[s]:
+        return False
+    s_end = _closer_below(al.snorm, al.swidth, s, al.markers)
+    o_end = _closer_below(al.onorm, al.owidth, o, frozenset())
+    if s_end is None or o_end is None or al.pairs.get(s_end) != o_end:
+        return False
+    # the closing line is placed by a distinctive line right after it (past other closing lines), not
+    # by being one more `)` (a call the file repeats, `parser.add_argument(`, paired with another)
+    k = s_end + 1
+    while k < len(al.items) and k not in al.markers and (not al.snorm[k] or al.scloser[k]):
+        k += 1
+    return k in al.pairs and len(al.opos.get(al.snorm[k], ())) == 1 and 0 < al.pairs[k] - o_end <= k - s_end + 2
+
+
+def _closer_below(norms: list[str], widths: list[int], start: int, stops: frozenset[int] | set[int]) -> int | None:
+    """The closing line of the block opened at `start`: the next line at its indentation, passing
+    over deeper and blank lines, when it closes (None at a marker). O(the lines passed)."""
+    k = start + 1
+    while k < len(norms) and k not in stops and (not norms[k] or widths[k] > widths[start]):
+        k += 1
+    return k if k < len(norms) and k not in stops and widths[k] == widths[start] and is_closer(norms[k]) else None

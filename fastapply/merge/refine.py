@@ -14,6 +14,7 @@ from rapidfuzz.process import extract
 from ..deadline import check_deadline
 from .context import edits_dropping_comments, ends_before_whole_blocks
 from .lines import DROPPED_STUBS, call_inside_call, continues_block, indent_width, is_trivial
+from .fuzzy_pairs import closed_alike
 from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, similarity
 
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ def prune_orphans(al: Aligner) -> None:
                     and not strivial[above] and len(opos.get(snorm[above], ())) < 3 \
                     and abs((o2 - o) + al.moved_between(o, o2) + 1) <= 2:
                 pass
+            elif closed_alike(al, s, o) or s + 1 in pairs and pairs[s + 1] == o + 1 and closed_alike(al, s + 1, o + 1):
+                pass  # (a header whose closing line pairs with its original block's, or the line above it)
             elif isolated_common(al, s, o):
                 del pairs[s]
                 continue

@@ -284,12 +284,10 @@ def closed_alike(al: Aligner, s: int, o: int) -> bool:
     """Snippet line s opens a block whose closing line is paired with the closing line of the block
     original line o opens: the two blocks are one, body rewritten or not, however often the
     header occurs. O(the two blocks' lines)."""
-    if not al.sopens[s]:
+    ends = al._block_ends(s, o, len(al.items), len(al.orig))
+    if ends is None or not al.scloser[ends[0]] or al.pairs.get(ends[0]) != ends[1]:
         return False
-    s_end = _closer_below(al.snorm, al.swidth, s, al.markers)
-    o_end = _closer_below(al.onorm, al.owidth, o, frozenset())
-    if s_end is None or o_end is None or al.pairs.get(s_end) != o_end:
-        return False
+    s_end, o_end = ends
     # the closing line is placed by a distinctive line right after it (past other closing lines), not
     # by being one more `)` (a call the file repeats, `parser.add_argument(`, paired with another)
     k = s_end + 1
@@ -297,11 +295,3 @@ def closed_alike(al: Aligner, s: int, o: int) -> bool:
         k += 1
     return k in al.pairs and len(al.opos.get(al.snorm[k], ())) == 1 and 0 < al.pairs[k] - o_end <= k - s_end + 2
 
-
-def _closer_below(norms: list[str], widths: list[int], start: int, stops: frozenset[int] | set[int]) -> int | None:
-    """The closing line of the block opened at `start`: the next line at its indentation, passing
-    over deeper and blank lines, when it closes (None at a marker). O(the lines passed)."""
-    k = start + 1
-    while k < len(norms) and k not in stops and (not norms[k] or widths[k] > widths[start]):
-        k += 1
-    return k if k < len(norms) and k not in stops and widths[k] == widths[start] and is_closer(norms[k]) else None

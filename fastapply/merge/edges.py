@@ -99,7 +99,8 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
         lead = sum(1 for i in items[:first_s] if i.kind == "code")
         head = onorm[:pairs[first_s]]
         unedited = _unedited(items, pairs, onorm)
-        dropped = lead == 0 and (_obsolete_head(head) or _note_head(head) or before <= EDGE_LINES and (
+        dropped = lead == 0 and (_obsolete_head(head) or _note_head(head) or _prologue_head(head, unedited)
+                                 or before <= EDGE_LINES and (
             marked_end and _deleted_head(head) and unedited
             or _import_head(head, items[first_s].norm) and (marked_end or reaches_end and not unedited)
             or not unedited and _imports_left_unused(head, items, pairs, onorm)))
@@ -332,7 +333,8 @@ _PY2_FUTURE = re.compile(r"^from __future__ import (?:(?:absolute_import|divisio
                          r"with_statement|generators|nested_scopes)(?:,\s*|\s*$))+$")
 
 
-# what a first comment line says to a tool, or about the file's rights: never dropped by a guess
+# what a first comment line says to a tool, or about the file's rights: never dropped by a guess (a shebang
+# alone goes only with _prologue_head's evidence)
 _DIRECTIVE = re.compile(r"^#!|coding[:=]|spdx|copyright|licen[cs]e|@ts-|eslint|jshint|@flow|-\*-|vim:|pylint|mypy|"
                         r"noqa|fmt:|isort|pragma|do not edit|@generated|@preserve|nolint|prettier", re.IGNORECASE)
 
@@ -345,6 +347,21 @@ def _note_head(head: list[str]) -> bool:
     solid = [norm for norm in head if norm]
     return len(solid) == 1 and head[0] == solid[0] and solid[0].startswith(COMMENT_STARTS) \
         and not _DIRECTIVE.search(solid[0])
+
+
+_USE_STRICT = re.compile(r"""^(['"])use strict\1;?$""")
+
+
+def _prologue_head(head: list[str], unedited: bool) -> bool:
+    """True when the one line above the snippet's first line is the file's first and a snippet
+    starting on the very next line drops it: a `'use strict'` prologue (to-fast-properties and
+    koa's cors going to ES modules), or a shebang when the snippet changes nothing else, which
+    would make it a no-op otherwise (elementpath's module that is no script). A shebang above a
+    snippet that edits the head stays: the model may have left out its first marker. O(lines above)."""
+    solid = [norm for norm in head if norm]
+    if len(solid) != 1 or head[0] != solid[0]:
+        return False
+    return bool(_USE_STRICT.match(solid[0])) or unedited and solid[0].startswith("#!")
 
 
 def _obsolete_head(head: list[str]) -> bool:

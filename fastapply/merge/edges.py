@@ -91,7 +91,9 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
     first_s, last_s = min(pairs), max(pairs)
     marked_end = is_gap(items[-1])
     reaches_end = not marked_end and (not any(onorm[pairs[last_s] + 1:])
-                                      or _reaches_end(items, pairs, last_s, orig, onorm))
+                                      or _reaches_end(items, pairs, last_s, orig, onorm)
+                                      or _context_tail(items, pairs, onorm)
+                                      and (is_gap(items[0]) or not _unedited(items, pairs, onorm)))
     if not marked_end and not reaches_end:
         items = [*items, implicit]
     if not is_gap(items[0]):
@@ -215,6 +217,30 @@ def _reaches_end(items: list[SnippetLine], pairs: dict[int, int], last_s: int, o
         or _shows_last_definition(trail, onorm)
 
 
+def _context_tail(items: list[SnippetLine], pairs: dict[int, int], onorm: list[str]) -> bool:
+    """The snippet's last part, after a marker and with none after it, is unchanged lines of the file
+    and no edit, with at most _CONTEXT_TAIL lines after them in the file: such a part says nothing but
+    where the file now ends (django-filter's `VERSION = parse_version(__version__)` above the deprecated
+    class its release deleted; cassandra's, protobuf's and setuptools' stubs the same). A model that
+    left out its last marker ends with its edit, not with a part of unchanged lines written after a
+    marker. Not for closing lines alone, which place nothing; the caller asks for a marker at the
+    snippet's start or an edit: open at both ends and changing nothing, there is no telling which end
+    it cuts. O(n + m)."""
+    gaps = [k for k, item in enumerate(items) if is_gap(item)]
+    if not gaps or sum(1 for norm in onorm[pairs[max(pairs)] + 1:] if norm) > _CONTEXT_TAIL:
+        return False
+    code = [s for s in range(gaps[-1] + 1, len(items)) if items[s].kind == "code"]
+    if not code or all(is_trivial(items[s].norm) for s in code):
+        return False
+    prev: int | None = None
+    for s in code:
+        o = pairs.get(s)
+        if o is None or onorm[o] != items[s].norm or prev is not None and (o <= prev or any(onorm[prev + 1:o])):
+            return False
+        prev = o
+    return True
+
+
 def _moved_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, onorm: list[str]) -> bool:
     """The original lines after the one the snippet ends on are at most _MOVED_TAIL statements
     that the snippet writes higher up, unpaired or paired elsewhere: it moved them (tsc moving
@@ -238,6 +264,7 @@ def _moved_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, on
 
 _ENDING = 3
 _MOVED_TAIL = 12  # lines a snippet may move from the file's end (each one written higher up)
+_CONTEXT_TAIL = 12  # lines after a snippet's last part of unchanged lines that it may delete
 _RUN = 3  # paired lines of a run the snippet shows before the lines it leaves out at the end
 _RUN_CUT = 2  # lines of that run it may leave out
 

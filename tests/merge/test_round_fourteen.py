@@ -82,3 +82,53 @@ def test_use_strict_above_a_snippets_first_import_goes() -> None:
     snippet = 'import constant from "./constant.js";\nimport {pi} from "./math.js";\n// ... existing code ...\n'
     assert apply(original, snippet, filename="a.js").merged_code == original.replace(
         '"use strict";\n', "").replace('constant.js";\n', 'constant.js";\nimport {pi} from "./math.js";\n')
+
+
+VERSIONED = '''import importlib.util as importlib_util
+
+__version__ = "25.0"
+
+
+def parse_version(version):
+    return tuple(int(part) for part in version.split("."))
+
+
+VERSION = parse_version(__version__)
+
+
+assert VERSION < (25, 0), "Remove deprecated code"
+
+
+class RemovedInDjangoFilter25Warning(DeprecationWarning):
+    pass
+'''
+
+
+def test_a_last_part_of_unchanged_lines_without_a_marker_after_it_ends_the_file() -> None:
+    # django-filter's release deleted the deprecation shim under `VERSION = ...`
+    edit = '''# ... existing code ...
+__version__ = "25.1"
+# ... existing code ...
+VERSION = parse_version(__version__)
+'''
+    expected = VERSIONED.split("\n\n\nassert")[0].replace("25.0", "25.1") + "\n"
+    assert apply(VERSIONED, edit, filename="__init__.py").merged_code == expected
+
+
+def test_a_last_part_with_an_edit_and_no_marker_keeps_the_rest() -> None:
+    # a model that left out its last marker ends with its edit
+    edit = '''# ... existing code ...
+VERSION = parse_version(__version__) + (0,)
+'''
+    expected = VERSIONED.replace("VERSION = parse_version(__version__)", "VERSION = parse_version(__version__) + (0,)")
+    assert apply(VERSIONED, edit, filename="__init__.py").merged_code == expected
+
+
+def test_a_last_part_of_unchanged_lines_above_a_long_rest_keeps_it() -> None:
+    original = VERSIONED + "".join(f"\n\ndef helper_{k}():\n    return {k}\n" for k in range(8))
+    edit = '''# ... existing code ...
+__version__ = "25.1"
+# ... existing code ...
+VERSION = parse_version(__version__)
+'''
+    assert apply(original, edit, filename="__init__.py").merged_code == original.replace("25.0", "25.1")

@@ -501,16 +501,18 @@ from .text import text
 
 
 def test_a_snippet_ending_above_lines_of_another_kind_keeps_them() -> None:
-    # the snippet stops inside the import run, but the file goes on with other code: a left-out
-    # last marker, as models write them
+    # the snippet stops inside the import run, with an edit, but the file goes on with other code:
+    # a left-out last marker, as models write them (a last part of unchanged lines alone would end
+    # the file: test_round_fourteen)
     original = INLINE_INIT + '__version__ = "1.0"\n'
     snippet = """\
 # ... existing code ...
 from .escape import escape
 from .state import State
-from .text import text
+from .text import text, scan
 """
-    assert apply(original, snippet, filename="__init__.py").merged_code == original
+    expected = original.replace("from .text import text\n", "from .text import text, scan\n")
+    assert apply(original, snippet, filename="__init__.py").merged_code == expected
 
 
 WRAPPER_RB = """\

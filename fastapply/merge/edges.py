@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
-from .lines import COMMENT_STARTS, block_extent, bound_names, header_key, indent_width, is_closer, is_trivial, \
+from .heads import deleted_head, import_head, imports_left_unused, note_head, obsolete_head, prologue_head, \
+    unused_imports
+from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_closer, is_trivial, \
     opens_block
 from .segments import SnippetLine, is_gap
 from .similar import FUZZY_MIN, similarity, substituted
@@ -18,9 +20,6 @@ from .whole import WHOLE_SHARE
 
 # A snippet without markers whose edges are this close to the file's edges replaces them.
 EDGE_LINES = 3
-# A one-line import: JS/TS, Python, Rust `use`, CommonJS `require`.
-_IMPORT = re.compile(r"^(?:import\s+\S.*(?:\bfrom\s*['\"`].*|['\"`];?)$|import\s+[\w.]+(?:\s+as\s+\w+)?$|"
-                     r"from\s+[\w.]+\s+import\s+[^(]*$|use\s+[\w:{}, *]+;$|(?:const|let|var)\s+.*=\s*require\(.*\);?$)")
 # A comment line (`#include` and `#[attr]` are code).
 _COMMENT_LINE = re.compile(r"^(?:#(?:\s|$)|//|--\s)")
 
@@ -46,13 +45,13 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
     cut_head = before == 0 or (lead >= 1 and before <= EDGE_LINES and not separate
                                and (not all(n.startswith(COMMENT_STARTS) for n in onorm[:first_o] if n)
                                     or _edited_head(items[:first_s], onorm[:first_o]))) \
-        or lead == 0 and _obsolete_head(onorm[:first_o])
+        or lead == 0 and obsolete_head(onorm[:first_o])
     cut_tail = after == 0 or (trail >= 1 and after <= EDGE_LINES)
     # imports above a snippet that reaches the file's end and uses none of their names: what the
     # edit left unused and deleted (typeshed's stubs drop `from _typeshed import Incomplete` with
     # its last use), not context left out
     cut_head = cut_head or cut_tail and lead == 0 and before <= EDGE_LINES \
-        and _unused_imports(onorm[:first_o], onorm[first_o:], items)
+        and unused_imports(onorm[:first_o], onorm[first_o:], items)
     total = sum(1 for n in onorm if n)
     if cut_head and cut_tail and len(pairs) >= WHOLE_SHARE * total:
         return items, True
@@ -101,92 +100,15 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
         lead = sum(1 for i in items[:first_s] if i.kind == "code")
         head = onorm[:pairs[first_s]]
         unedited = _unedited(items, pairs, onorm)
-        dropped = lead == 0 and (_obsolete_head(head) or _note_head(head) or _prologue_head(head, unedited)
+        dropped = lead == 0 and (obsolete_head(head) or note_head(head) or prologue_head(head, unedited)
                                  or before <= EDGE_LINES and (
-            marked_end and _deleted_head(head) and unedited
-            or _import_head(head, items[first_s].norm) and (marked_end or reaches_end and not unedited)
-            or not unedited and _imports_left_unused(head, items, pairs, onorm)))
+            marked_end and deleted_head(head) and unedited
+            or import_head(head, items[first_s].norm) and (marked_end or reaches_end and not unedited)
+            or not unedited and imports_left_unused(head, items, pairs, onorm)))
         if before and not (lead >= 1 and before <= EDGE_LINES) and not dropped:
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
     return items, pairs
-
-
-def _deleted_head(head: list[str]) -> bool:
-    """The lines above a snippet that starts without a marker and changes nothing else (_unedited):
-    what it deletes (`from typing import Any`, no longer used), unless one is a directive, a
-    notice or a `from __future__` import, which a snippet leaves out rather than deletes. O(lines)."""
-    return not any(_DIRECTIVE.search(norm) or norm.startswith("from __future__") for norm in head if norm)
-
-
-def _import_head(head: list[str], first: str) -> bool:
-    """The lines above a snippet that starts with an import, with no marker above, are imports
-    too (at most EDGE_LINES of them, from the file's first line): the snippet shows the file's
-    import block without them, so they are deleted (d3-shape dropped `import {path} from
-    "d3-path"` and added `import {withPath}` below: a left-out first marker would have the model
-    start its import block on its second line). Never `from __future__`. The caller asks for a
-    marker at the snippet's end, or the file's end and an edit: open at both ends and changing
-    nothing, there is no telling which end it cuts. O(lines)."""
-    solid = [norm for norm in head if norm]
-    return _imports_only(solid) and head[0] == solid[0] and bool(_IMPORT.match(first))
-
-
-def _imports_left_unused(head: list[str], items: list[SnippetLine], pairs: dict[int, int], onorm: list[str]) -> bool:
-    """The lines above a snippet with markers are imports whose names the file uses only inside
-    the stretches the snippet's parts rewrite (from each part's first paired line to its last),
-    and the snippet does not use: the edit removed their last use, and the import with it
-    (typeshed's ldap3 stub dropped `Incomplete` from a signature and its import). O(n + m)."""
-    start = len(head)
-    if not _unused_imports(head, onorm[start:], items):
-        return False
-    covered = [0] * (len(onorm) + 1)  # +1 where a part's stretch opens, -1 past its end
-    part: list[int] = []
-    for s, item in enumerate([*items, SnippetLine("", "implicit")]):
-        if is_gap(item) and part:
-            covered[min(part)] += 1
-            covered[max(part) + 1] -= 1
-            part = []
-        elif s in pairs:
-            part.append(pairs[s])
-    depth, outside = 0, []
-    for o, norm in enumerate(onorm):
-        depth += covered[o]
-        if o >= start and depth == 0 and norm:
-            outside.append(norm)
-    names = {name for norm in head if norm for name in _imported_names(norm)}
-    return not names & set(_WORD.findall("\n".join(outside)))
-
-
-def _unused_imports(head: list[str], rest: list[str], items: list[SnippetLine]) -> bool:
-    """Every code line of `head` is an import (never `from __future__`) whose names the rest of
-    the original uses and no snippet line mentions: the edit removed their last use (an import
-    the file never used says nothing). O(file and snippet text + head names)."""
-    solid = [norm for norm in head if norm]
-    if not _imports_only(solid):
-        return False
-    names = [name for norm in solid for name in _imported_names(norm)]
-    if not names:
-        return False
-    words = set(_WORD.findall("\n".join(item.norm for item in items if item.kind == "code")))
-    used = set(_WORD.findall("\n".join(rest)))
-    return all(name in used and name not in words for name in names)
-
-
-def _imports_only(solid: list[str]) -> bool:
-    """`solid` (non-blank lines) holds one-line imports only, none of them `from __future__`."""
-    return bool(solid) and all(_IMPORT.match(norm) and not norm.startswith("from __future__") for norm in solid)
-
-
-def _imported_names(norm: str) -> list[str]:
-    """The names a one-line import binds: Python's `import a.b` here, `from a import b, c as d`
-    and JS/TS imports in lines.bound_names; [] when unsure."""
-    if norm.startswith("import ") and not _JS_LIKE.search(norm):
-        return [part.split(" as ")[-1].strip().split(".")[0] for part in norm[7:].split(",")]
-    return bound_names(norm)
-
-
-_WORD = re.compile(r"[A-Za-z_$][\w$]*")
-_JS_LIKE = re.compile(r"['\"`{]|\bfrom\b")
 
 
 def _unedited(items: list[SnippetLine], pairs: dict[int, int], onorm: list[str]) -> bool:
@@ -349,55 +271,3 @@ def _edits_tail(trail: list[SnippetLine], tail: list[str]) -> bool:
 _REORDERED_MAX = 12  # trailing lines matched out of order, at most (O(k^2) similarity tests)
 # a declaration's name and the token after it (`T1SearchPath:`, `retries =`, `const LIMIT =`)
 _DECLARED = re.compile(r"^(?:(?:export\s+)?(?:const|let|var)\s+)?[A-Za-z_]\w*\s*[:=](?!=)")
-
-
-# PEP 263's encoding declaration (`# -*- coding: utf-8 -*-`), which Python 3 no longer needs
-_ENCODING = re.compile(r"^#.*?coding[:=]\s*[-\w.]+")
-
-
-# Python 2's `from __future__` imports, no-ops in Python 3 (not `annotations`, which still acts)
-_PY2_FUTURE = re.compile(r"^from __future__ import (?:(?:absolute_import|division|print_function|unicode_literals|"
-                         r"with_statement|generators|nested_scopes)(?:,\s*|\s*$))+$")
-
-
-# what a first comment line says to a tool, or about the file's rights: never dropped by a guess (a shebang
-# alone goes only with _prologue_head's evidence)
-_DIRECTIVE = re.compile(r"^#!|coding[:=]|spdx|copyright|licen[cs]e|@ts-|eslint|jshint|@flow|-\*-|vim:|pylint|mypy|"
-                        r"noqa|fmt:|isort|pragma|do not edit|@generated|@preserve|nolint|prettier", re.IGNORECASE)
-
-
-def _note_head(head: list[str]) -> bool:
-    """True when the original lines above the snippet's first line are one comment line (and
-    blank lines) that is no directive or notice: a snippet that starts right below it, with the
-    file's head, drops it (`// This file has been generated from mustache.mjs`, gone in the next
-    release); a shebang, an encoding, a licence or a linter's line stays."""
-    solid = [norm for norm in head if norm]
-    return len(solid) == 1 and head[0] == solid[0] and solid[0].startswith(COMMENT_STARTS) \
-        and not _DIRECTIVE.search(solid[0])
-
-
-_USE_STRICT = re.compile(r"""^(['"])use strict\1;?$""")
-
-
-def _prologue_head(head: list[str], unedited: bool) -> bool:
-    """True when the one line above the snippet's first line is the file's first and a snippet
-    starting on the very next line drops it: a `'use strict'` prologue (to-fast-properties and
-    koa's cors going to ES modules), or a shebang when the snippet changes nothing else, which
-    would make it a no-op otherwise (elementpath's module that is no script). A shebang above a
-    snippet that edits the head stays: the model may have left out its first marker. O(lines above)."""
-    solid = [norm for norm in head if norm]
-    if len(solid) != 1 or head[0] != solid[0]:
-        return False
-    return bool(_USE_STRICT.match(solid[0])) or unedited and solid[0].startswith("#!")
-
-
-def _obsolete_head(head: list[str]) -> bool:
-    """True when the original lines above the snippet's first line are an encoding declaration
-    and/or Python 2's `from __future__` imports, and blank lines: a snippet that starts right
-    below them, with the file's head, drops them (what pyupgrade does, and how release diffs
-    read) rather than leaving out a first marker."""
-    solid = [norm for norm in head if norm]
-    if not solid or head[0] != solid[0]:
-        return False
-    rest = solid[1:] if _ENCODING.match(solid[0]) else solid  # (empty: the declaration alone)
-    return len(rest) <= 2 and all(_PY2_FUTURE.match(norm) for norm in rest)

@@ -138,6 +138,7 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
             best = best_copy(al, telling_code(al, code))
             if best is not None and set(found) <= set(best):
                 found = best
+        found = _without_one_moved(found)
         where = [o for _, o in found]
         if any(a >= b for a, b in zip(where, where[1:])) or not where:
             return None
@@ -147,6 +148,24 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
             return None
         spans.append((min(where), max(where), index))
     return spans
+
+
+def _without_one_moved(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`found` without the one anchor that breaks its file order, when one alone does and at least
+    _MIN_ANCHORS + 1 stay: a line the edit moved within its part (pygments' `from importlib.metadata
+    import entry_points`, out of a function's `try` to the module's head) is unique in both texts
+    but stands for no place; the part's other anchors place it. O(len(found))."""
+    where = [o for _, o in found]
+    bad = next((k for k in range(len(where) - 1) if where[k] >= where[k + 1]), None)
+    if bad is None or len(found) < _MIN_ANCHORS + 2:
+        return found
+    for k in (bad, bad + 1):
+        rest = where[:k] + where[k + 1:]
+        # (its original line within the part's other lines: the alignment drops it there, between
+        # two anchors; one outside would stay under a marker, and the moved line come twice)
+        if all(a < b for a, b in zip(rest, rest[1:])) and rest[0] < where[k] < rest[-1]:
+            return found[:k] + found[k + 1:]
+    return found
 
 
 def _nested(found: list[tuple[int, int]], al: Aligner) -> list[tuple[int, int]]:

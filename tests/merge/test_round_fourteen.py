@@ -3,7 +3,9 @@ case by case from this round on as tune-25."""
 
 from __future__ import annotations
 
-from fastapply import apply
+import pytest
+
+from fastapply import ApplyError, apply
 
 SCRIPT = '''#!/usr/bin/env python
 #
@@ -132,3 +134,113 @@ __version__ = "25.1"
 VERSION = parse_version(__version__)
 '''
     assert apply(original, edit, filename="__init__.py").merged_code == original.replace("25.0", "25.1")
+
+
+PLUGIN = '''"""
+    pygments.plugin
+    ~~~~~~~~~~~~~~~
+
+    Pygments plugin interface. By default, this tries to use
+    ``importlib.metadata``, or falls back on nothing.
+
+    lexer plugins::
+
+        [pygments.lexers]
+        yourlexer = yourmodule:YourLexer
+
+    :license: BSD, see LICENSE for details.
+"""
+
+LEXER_ENTRY_POINT = 'pygments.lexers'
+FORMATTER_ENTRY_POINT = 'pygments.formatters'
+
+
+def iter_entry_points(group_name):
+    try:
+        from importlib.metadata import entry_points
+    except ImportError:
+        return []
+    groups = entry_points()
+    if hasattr(groups, 'select'):
+        return groups.select(group=group_name)
+    return groups.get(group_name, [])
+
+
+def find_plugin_lexers():
+    for entrypoint in iter_entry_points(LEXER_ENTRY_POINT):
+        yield entrypoint.load()
+'''
+
+
+def test_a_part_shown_out_of_order_places_itself_although_one_of_its_lines_moved() -> None:
+    # pygments' release moved `from importlib.metadata import entry_points` out of the function's
+    # `try` to the module's head; the snippet shows the docstring's edit after that part
+    edit = '''# ... existing code ...
+    :license: BSD, see LICENSE for details.
+"""
+from importlib.metadata import entry_points
+
+LEXER_ENTRY_POINT = 'pygments.lexers'
+FORMATTER_ENTRY_POINT = 'pygments.formatters'
+
+
+def iter_entry_points(group_name):
+    groups = entry_points()
+    if hasattr(groups, 'select'):
+# ... existing code ...
+    pygments.plugin
+    ~~~~~~~~~~~~~~~
+
+    Pygments plugin interface.
+
+    lexer plugins::
+# ... existing code ...
+'''
+    expected = PLUGIN.replace('''    Pygments plugin interface. By default, this tries to use
+    ``importlib.metadata``, or falls back on nothing.''', "    Pygments plugin interface.").replace(
+        '"""\n\nLEXER', '"""\nfrom importlib.metadata import entry_points\n\nLEXER').replace('''    try:
+        from importlib.metadata import entry_points
+    except ImportError:
+        return []
+''', "")
+    assert apply(PLUGIN, edit, filename="plugin.py").merged_code == expected
+
+
+BUILD = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.build = void 0;
+function pushDirectoryWithRelativePath(root) {
+    return function (directoryPath, paths) {
+        paths.push(directoryPath.substring(root.length) || ".");
+    };
+}
+function pushDirectory(directoryPath, paths) {
+    paths.push(directoryPath || ".");
+}
+function build(root, options) {
+    const { relativePaths, includeBasePath } = options;
+    return relativePaths && root
+        ? pushDirectoryWithRelativePath(root)
+        : pushDirectory;
+}
+exports.build = build;
+'''
+
+
+def test_a_line_moved_from_outside_its_part_still_anchors_it() -> None:
+    # fdir moved `exports.build = build;` from the file's end to its head: not a line moved within
+    # its part, so it is not set aside (set aside, the old copy under the last marker stayed and
+    # the line came twice); refused: its first part has too few lines of its own
+    edit = '''        // ... existing code ...
+        ? pushDirectoryWithRelativePath(root)
+        : pushDirectory;
+}
+// ... existing code ...
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.build = build;
+function pushDirectoryWithRelativePath(root) {
+    return function (directoryPath, paths) {
+// ... existing code ...
+'''
+    with pytest.raises(ApplyError):
+        apply(BUILD, edit, filename="push-directory.js")

@@ -138,7 +138,7 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
             best = best_copy(al, telling_code(al, code))
             if best is not None and set(found) <= set(best):
                 found = best
-        found = _without_one_moved(found)
+        found = _without_moved(found)
         where = [o for _, o in found]
         if any(a >= b for a, b in zip(where, where[1:])) or not where:
             return None
@@ -150,21 +150,24 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
     return spans
 
 
-def _without_one_moved(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """`found` without the one anchor that breaks its file order, when one alone does and at least
-    _MIN_ANCHORS + 1 stay: a line the edit moved within its part (pygments' `from importlib.metadata
-    import entry_points`, out of a function's `try` to the module's head) is unique in both texts
-    but stands for no place; the part's other anchors place it. O(len(found))."""
+def _without_moved(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`found` without the one anchor, or two neighbours, that break its file order, when the rest
+    are in order, at least _MIN_ANCHORS + 1 and twice as many: lines the edit moved within their
+    part (pygments' `from importlib.metadata import entry_points`, out of a function's `try` to the
+    module's head) are unique in both texts but stand for no place; the part's other anchors place
+    it. O(len(found))."""
     where = [o for _, o in found]
     bad = next((k for k in range(len(where) - 1) if where[k] >= where[k + 1]), None)
-    if bad is None or len(found) < _MIN_ANCHORS + 2:
+    if bad is None:
         return found
-    for k in (bad, bad + 1):
-        rest = where[:k] + where[k + 1:]
-        # (its original line within the part's other lines: the alignment drops it there, between
-        # two anchors; one outside would stay under a marker, and the moved line come twice)
-        if all(a < b for a, b in zip(rest, rest[1:])) and rest[0] < where[k] < rest[-1]:
-            return found[:k] + found[k + 1:]
+    for lo, hi in ((bad, bad + 1), (bad + 1, bad + 2), (bad - 1, bad + 1), (bad + 1, bad + 3), (bad, bad + 2)):
+        rest = where[:max(lo, 0)] + where[hi:]
+        if lo < 0 or hi > len(where) or len(rest) < _MIN_ANCHORS + 1 or len(rest) < 2 * (hi - lo):
+            continue
+        # (its original lines within the part's other lines: the alignment drops them there, between
+        # two anchors; ones outside would stay under a marker, and the moved lines come twice)
+        if all(a < b for a, b in zip(rest, rest[1:])) and all(rest[0] < o < rest[-1] for o in where[lo:hi]):
+            return found[:lo] + found[hi:]
     return found
 
 

@@ -244,3 +244,40 @@ function pushDirectoryWithRelativePath(root) {
 '''
     with pytest.raises(ApplyError):
         apply(BUILD, edit, filename="push-directory.js")
+
+
+def test_two_lines_moved_together_within_their_part_are_set_aside_too() -> None:
+    original = PLUGIN.replace("        from importlib.metadata import entry_points\n",
+                              "        from importlib.metadata import entry_points\n        from importlib import metadata\n")
+    edit = '''# ... existing code ...
+    :license: BSD, see LICENSE for details.
+"""
+from importlib.metadata import entry_points
+from importlib import metadata
+
+LEXER_ENTRY_POINT = 'pygments.lexers'
+FORMATTER_ENTRY_POINT = 'pygments.formatters'
+
+
+def iter_entry_points(group_name):
+    groups = entry_points()
+    if hasattr(groups, 'select'):
+# ... existing code ...
+    pygments.plugin
+    ~~~~~~~~~~~~~~~
+
+    Pygments plugin interface.
+
+    lexer plugins::
+# ... existing code ...
+'''
+    expected = original.replace('''    Pygments plugin interface. By default, this tries to use
+    ``importlib.metadata``, or falls back on nothing.''', "    Pygments plugin interface.").replace(
+        '"""\n\nLEXER', '"""\nfrom importlib.metadata import entry_points\nfrom importlib import metadata\n\nLEXER').replace(
+        '''    try:
+        from importlib.metadata import entry_points
+        from importlib import metadata
+    except ImportError:
+        return []
+''', "")
+    assert apply(original, edit, filename="plugin.py").merged_code == expected

@@ -62,6 +62,7 @@ _REDEFINES = re.compile(r"^@(?:\w+\.(?:setter|deleter|getter|register)|(?:typing
 def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
                      suspects: Sequence[tuple[SnippetLine, SnippetLine]] = ()) -> None:
     """`suspects`: markers_in_new_definitions() of the snippet before its segments were reordered."""
+    _check_kept_once(al, spliced)
     _check_accounted(al, spliced, drop)
     _check_snippet_kept(al, spliced)
     _check_empty_markers(al, spliced)
@@ -75,6 +76,24 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
     check_unreachable(al, spliced)
     check_repeated_block(al, spliced)
     check_half_deleted_definitions(al, spliced)
+
+
+def _check_kept_once(al: Aligner, spliced: Spliced) -> None:
+    """Every original line stands at most once in the merge. Pairs that cross (a part placed above
+    one that comes before it in the file) would have the splice keep a stretch of the file twice,
+    where no other check looks: each asks about new lines, not about kept ones. O(merged lines)."""
+    seen: set[int] = set()
+    for row, (_, o) in enumerate(spliced.origin):
+        if o < 0:
+            continue
+        if o in seen:
+            item = snippet_item_near(al, spliced, row)
+            raise ValidationError(
+                f"the merge would hold original line {o + 1} ({al.orig[o].strip()!r}) twice: the part of the "
+                f"snippet around line {item.number} could not be placed in file order. Show the parts of the "
+                "snippet in file order, each with an unchanged line of its own",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+        seen.add(o)
 
 
 def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:

@@ -9,7 +9,7 @@ from merge_support import aligned
 
 from fastapply import ApplyError, apply
 from fastapply.errors import ValidationError
-from fastapply.merge.provenance import check_provenance
+from fastapply.merge.provenance import _check_kept_once, check_provenance
 
 ORIGINAL = '''\
 class Queue:
@@ -272,3 +272,15 @@ def test_a_snippet_of_markers_and_one_closing_line_is_refused_naming_it() -> Non
               "// ... existing code ...", filename="a.py")
     assert caught.value.code == "anchor_not_found" and caught.value.line == 3
     assert "snippet line 3 ('end')" in str(caught.value)
+
+
+def test_a_merge_that_would_keep_an_original_stretch_twice_is_refused() -> None:
+    # pairs that cross (a part placed above one that comes before it in the file): the splice keeps
+    # `def c` where the snippet shows it and again under the last marker
+    original = "def a():\n    return 1\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n"
+    update = "def c():\n    return 3\n# ... existing code ...\ndef a():\n    return 1\n# ... existing code ...\n"
+    al, spliced, _ = aligned(original, update, {0: 6, 1: 7, 3: 0, 4: 1})
+    with pytest.raises(ValidationError, match="hold original line 7"):
+        _check_kept_once(al, spliced)
+    al, spliced, _ = aligned(original, update.replace("def c():\n    return 3\n", ""), {1: 0, 2: 1})
+    _check_kept_once(al, spliced)  # (in order: every line once)

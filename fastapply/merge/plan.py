@@ -29,7 +29,6 @@ from .placement import check_copies
 from .provenance import check_provenance, markers_in_new_definitions
 from .renames import find_renames
 from .lines import header_key, is_trivial
-from .runs import pair_trivial_runs
 from .segments import (SnippetLine, classify, drop_closing_context, indent_of, normalize_all,
                        place_markers)
 from .splice import Spliced, splice
@@ -167,7 +166,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
 
 def _pair_up(aligner: Aligner) -> dict[int, int]:
     aligner.align()
-    for stage in (pair_trivial_runs, pair_closers, prune_orphans, uncross, place_stragglers, extend_fuzzy, pair_rewritten_headers,
+    for stage in (pair_closers, prune_orphans, uncross, place_stragglers, extend_fuzzy, pair_rewritten_headers,
                   pair_nearest_copies,
                   extend_tails, close_replaced_tails, prune_orphans):
         check_deadline()  # thread mode cannot kill a merge: it stops between stages instead

@@ -14,7 +14,7 @@ from .heads import deleted_head, import_head, imports_left_unused, note_head, ob
     unused_imports
 from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_closer, is_trivial, \
     opens_block
-from .segments import SnippetLine, is_gap
+from .segments import SnippetLine, code_segments, is_gap
 from .similar import FUZZY_MIN, similarity, substituted
 from .whole import WHOLE_SHARE
 
@@ -89,17 +89,16 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
     implicit = SnippetLine("", "implicit")
     first_s, last_s = min(pairs), max(pairs)
     marked_end = is_gap(items[-1])
+    unedited = _unedited(items, pairs, onorm)
     reaches_end = not marked_end and (not any(onorm[pairs[last_s] + 1:])
                                       or _reaches_end(items, pairs, last_s, orig, onorm)
-                                      or _context_tail(items, pairs, onorm)
-                                      and (is_gap(items[0]) or not _unedited(items, pairs, onorm)))
+                                      or _context_tail(items, pairs, onorm) and (is_gap(items[0]) or not unedited))
     if not marked_end and not reaches_end:
         items = [*items, implicit]
     if not is_gap(items[0]):
         before = sum(1 for n in onorm[: pairs[first_s]] if n)
         lead = sum(1 for i in items[:first_s] if i.kind == "code")
         head = onorm[:pairs[first_s]]
-        unedited = _unedited(items, pairs, onorm)
         dropped = lead == 0 and (obsolete_head(head) or note_head(head) or prologue_head(head, unedited)
                                  or before <= EDGE_LINES and (
             marked_end and deleted_head(head) and unedited
@@ -112,18 +111,20 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
 
 
 def _unedited(items: list[SnippetLine], pairs: dict[int, int], onorm: list[str]) -> bool:
-    """Every code line of the snippet is paired with the same line of the original, and code lines
-    with no marker between them are neighbours there (blank lines aside): as it stands, the
-    snippet changes nothing. O(m + the original lines its parts span)."""
+    """Every part of the snippet is _unchanged: as it stands, the snippet changes nothing.
+    O(m + the original lines its parts span)."""
+    return all(_unchanged(part, items, pairs, onorm) for part in code_segments(items))
+
+
+def _unchanged(part: list[int], items: list[SnippetLine], pairs: dict[int, int], onorm: list[str]) -> bool:
+    """Every code line of `part` (one stretch between markers) is paired with the same line of the
+    original, and they are neighbours there (blank lines aside). O(the original lines it spans)."""
     prev: int | None = None
-    for s, item in enumerate(items):
-        if is_gap(item):
-            prev = None
-        elif item.kind == "code":
-            o = pairs.get(s)
-            if o is None or onorm[o] != item.norm or prev is not None and (o <= prev or any(onorm[prev + 1:o])):
-                return False
-            prev = o
+    for s in part:
+        o = pairs.get(s)
+        if o is None or onorm[o] != items[s].norm or prev is not None and (o <= prev or any(onorm[prev + 1:o])):
+            return False
+        prev = o
     return True
 
 
@@ -148,19 +149,11 @@ def _context_tail(items: list[SnippetLine], pairs: dict[int, int], onorm: list[s
     marker. Not for closing lines alone, which place nothing; the caller asks for a marker at the
     snippet's start or an edit: open at both ends and changing nothing, there is no telling which end
     it cuts. O(n + m)."""
-    gaps = [k for k, item in enumerate(items) if is_gap(item)]
-    if not gaps or sum(1 for norm in onorm[pairs[max(pairs)] + 1:] if norm) > _CONTEXT_TAIL:
+    if not any(is_gap(item) for item in items) \
+            or sum(1 for norm in onorm[pairs[max(pairs)] + 1:] if norm) > _CONTEXT_TAIL:
         return False
-    code = [s for s in range(gaps[-1] + 1, len(items)) if items[s].kind == "code"]
-    if not code or all(is_trivial(items[s].norm) for s in code):
-        return False
-    prev: int | None = None
-    for s in code:
-        o = pairs.get(s)
-        if o is None or onorm[o] != items[s].norm or prev is not None and (o <= prev or any(onorm[prev + 1:o])):
-            return False
-        prev = o
-    return True
+    last = code_segments(items)[-1]
+    return bool(last) and not all(is_trivial(items[s].norm) for s in last) and _unchanged(last, items, pairs, onorm)
 
 
 def _moved_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, onorm: list[str]) -> bool:

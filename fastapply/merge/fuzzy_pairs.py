@@ -239,14 +239,14 @@ def _rewrites(al: Aligner, new: str, old: str) -> bool:
     return found
 
 
-
 def pair_rewritten_headers(al: Aligner) -> None:
     """A block whose body the snippet rewrote, its header one the file has more than once
     (`fn into_iter(self) -> Self::IntoIter {` in three impls): its closing line was paired by the
     lines after it, but no walk reached the header across the new body. The header pairs with the
     original header of the block that closing line ends, when the two are written alike, only
     deeper lines lie between each header and its closer, and a distinctive line right after the
-    closing lines placed them (closed_alike); so do equal lines right above them (`#[inline]`). Unpaired, the header was new code and the old one stayed: a second definition.
+    closing lines placed them (closed_alike); so do equal lines right above them (`#[inline]`).
+    Unpaired, the header was new code and the old one stayed: a second definition.
     O(the block's lines) per paired closing line whose line above is unpaired."""
     order = None
     taken = set(al.pairs.values())

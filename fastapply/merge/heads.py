@@ -115,9 +115,8 @@ def note_head(head: list[str]) -> bool:
     blank lines) that is no directive or notice: a snippet that starts right below it, with the
     file's head, drops it (`// This file has been generated from mustache.mjs`, gone in the next
     release); a shebang, an encoding, a licence or a linter's line stays."""
-    solid = [norm for norm in head if norm]
-    return len(solid) == 1 and head[0] == solid[0] and solid[0].startswith(COMMENT_STARTS) \
-        and not _DIRECTIVE.search(solid[0])
+    line = _lone_first(head)
+    return line is not None and line.startswith(COMMENT_STARTS) and not _DIRECTIVE.search(line)
 
 
 _USE_STRICT = re.compile(r"""^(['"])use strict\1;?$""")
@@ -129,10 +128,14 @@ def prologue_head(head: list[str], unedited: bool) -> bool:
     koa's cors going to ES modules), or a shebang when the snippet changes nothing else, which
     would make it a no-op otherwise (elementpath's module that is no script). A shebang above a
     snippet that edits the head stays: the model may have left out its first marker. O(lines above)."""
+    line = _lone_first(head)
+    return line is not None and (bool(_USE_STRICT.match(line)) or unedited and line.startswith("#!"))
+
+
+def _lone_first(head: list[str]) -> str | None:
+    """The one non-blank line of `head` when it is the file's first line, else None. O(lines)."""
     solid = [norm for norm in head if norm]
-    if len(solid) != 1 or head[0] != solid[0]:
-        return False
-    return bool(_USE_STRICT.match(solid[0])) or unedited and solid[0].startswith("#!")
+    return solid[0] if len(solid) == 1 and head[0] == solid[0] else None
 
 
 def obsolete_head(head: list[str]) -> bool:

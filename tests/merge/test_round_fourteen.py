@@ -172,14 +172,16 @@ def find_plugin_lexers():
 '''
 
 
-def test_a_part_shown_out_of_order_places_itself_although_one_of_its_lines_moved() -> None:
-    # pygments' release moved `from importlib.metadata import entry_points` out of the function's
-    # `try` to the module's head; the snippet shows the docstring's edit after that part
-    edit = '''# ... existing code ...
+def _plugin_case(imports: list[str]) -> tuple[str, str, str]:
+    """PLUGIN with `imports` inside the function's `try`, a snippet that moves them to the module's
+    head and shows the docstring's edit after that part, and the merge expected."""
+    inside = "".join(f"        {line}\n" for line in imports)
+    original = PLUGIN.replace("        from importlib.metadata import entry_points\n", inside)
+    head = "".join(f"{line}\n" for line in imports)
+    edit = f'''# ... existing code ...
     :license: BSD, see LICENSE for details.
 """
-from importlib.metadata import entry_points
-
+{head}
 LEXER_ENTRY_POINT = 'pygments.lexers'
 FORMATTER_ENTRY_POINT = 'pygments.formatters'
 
@@ -196,14 +198,23 @@ def iter_entry_points(group_name):
     lexer plugins::
 # ... existing code ...
 '''
-    expected = PLUGIN.replace('''    Pygments plugin interface. By default, this tries to use
+    expected = original.replace('''    Pygments plugin interface. By default, this tries to use
     ``importlib.metadata``, or falls back on nothing.''', "    Pygments plugin interface.").replace(
-        '"""\n\nLEXER', '"""\nfrom importlib.metadata import entry_points\n\nLEXER').replace('''    try:
-        from importlib.metadata import entry_points
-    except ImportError:
-        return []
-''', "")
-    assert apply(PLUGIN, edit, filename="plugin.py").merged_code == expected
+        '"""\n\nLEXER', f'"""\n{head}\nLEXER').replace(f"    try:\n{inside}    except ImportError:\n        return []\n", "")
+    return original, edit, expected
+
+
+def test_a_part_shown_out_of_order_places_itself_although_one_of_its_lines_moved() -> None:
+    # pygments' release moved `from importlib.metadata import entry_points` out of the function's
+    # `try` to the module's head; the snippet shows the docstring's edit after that part
+    original, edit, expected = _plugin_case(["from importlib.metadata import entry_points"])
+    assert apply(original, edit, filename="plugin.py").merged_code == expected
+
+
+def test_two_lines_moved_together_within_their_part_are_set_aside_too() -> None:
+    original, edit, expected = _plugin_case(["from importlib.metadata import entry_points",
+                                             "from importlib import metadata"])
+    assert apply(original, edit, filename="plugin.py").merged_code == expected
 
 
 BUILD = '''"use strict";
@@ -244,40 +255,3 @@ function pushDirectoryWithRelativePath(root) {
 '''
     with pytest.raises(ApplyError):
         apply(BUILD, edit, filename="push-directory.js")
-
-
-def test_two_lines_moved_together_within_their_part_are_set_aside_too() -> None:
-    original = PLUGIN.replace("        from importlib.metadata import entry_points\n",
-                              "        from importlib.metadata import entry_points\n        from importlib import metadata\n")
-    edit = '''# ... existing code ...
-    :license: BSD, see LICENSE for details.
-"""
-from importlib.metadata import entry_points
-from importlib import metadata
-
-LEXER_ENTRY_POINT = 'pygments.lexers'
-FORMATTER_ENTRY_POINT = 'pygments.formatters'
-
-
-def iter_entry_points(group_name):
-    groups = entry_points()
-    if hasattr(groups, 'select'):
-# ... existing code ...
-    pygments.plugin
-    ~~~~~~~~~~~~~~~
-
-    Pygments plugin interface.
-
-    lexer plugins::
-# ... existing code ...
-'''
-    expected = original.replace('''    Pygments plugin interface. By default, this tries to use
-    ``importlib.metadata``, or falls back on nothing.''', "    Pygments plugin interface.").replace(
-        '"""\n\nLEXER', '"""\nfrom importlib.metadata import entry_points\nfrom importlib import metadata\n\nLEXER').replace(
-        '''    try:
-        from importlib.metadata import entry_points
-        from importlib import metadata
-    except ImportError:
-        return []
-''', "")
-    assert apply(original, edit, filename="plugin.py").merged_code == expected

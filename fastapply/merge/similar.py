@@ -138,10 +138,17 @@ def rewrites(new: str, old: str) -> bool:
     if new_target and old_target:
         return new_target.group(1).strip() == old_target.group(1).strip()
     a, b = _TOKEN.findall(new), _TOKEN.findall(old)
-    return len(a) >= 3 and len(b) >= 3 and a[0] in _EXITS and a[:2] == b[:2] and similarity(new, old) >= FUZZY_MIN
+    if len(a) < 3 or len(b) < 3 or similarity(new, old) < FUZZY_MIN:
+        return False
+    if a[0] in _EXITS:
+        return a[:2] == b[:2]
+    # a process exit is an exit too: a second `sys.exit(...)` after the first would never run
+    width = 4 if len(a) > 3 and a[1] == "." else 2
+    return a[width - 2] in _EXIT_CALLS and a[width - 1] == "(" and a[:width] == b[:width]
 
 
 _EXITS = {"raise", "throw", "return", "assert", "panic", "fail", "abort", "die", "error"}
+_EXIT_CALLS = {"exit", "_exit"}  # sys.exit(, os._exit(, process.exit(, os.exit( (Lua), exit(
 
 
 def similarity(a: str, b: str) -> float:

@@ -36,6 +36,17 @@ def test_no_two_batches_share_a_package() -> None:
             assert seen.setdefault(key, path.name) == path.name, f"{key} in {seen[key]} and {path.name}"
 
 
+def test_no_batch_holds_a_name_known_to_be_unfetchable() -> None:
+    """unfetchable.txt lists what earlier draws could not fetch, for the next draw to leave out;
+    a batch file keeps only pairs that were fetched."""
+    listed = {tuple(line.split()) for line in (BATCHES / "unfetchable.txt").read_text().splitlines()
+              if line.strip() and not line.startswith("#")}
+    assert listed and all(len(entry) == 2 for entry in listed)
+    for path in sorted(BATCHES.glob("*.toml")):
+        packages, pairs = load_batch(path)
+        assert not {(p.registry, p.name) for p in (*packages, *pairs)} & listed, path.name
+
+
 def test_fetch_plans_a_batch_into_the_caches_dev_split(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FASTAPPLY_EVALS_CACHE", str(tmp_path))
     batch = tmp_path / "b.toml"

@@ -28,6 +28,7 @@ _AFTER_MARKER = 3.0  # extra weight of a line right after a marker: where models
 _DP_LIMIT = 300  # candidates up to which the chain search weighs deletions (quadratic in this)
 _DROP_COST = 0.1
 _DROP_CAP = 6.0
+_FAR_DROP = 10  # deleted code lines from which a link across disagreeing depths is a wrong copy (_breaks)
 _ORPHAN_MIN = 3  # deleted lines from which a dropped block header means a misplaced anchor
 _RULER = 12  # a line without a word this long (`# -----`) anchors where it is unique
 _WORDS = re.compile(r"\w")
@@ -123,8 +124,8 @@ def _best_chain(al: Aligner, cands: list[tuple[int, int, float]], left: tuple[in
     if len(cands) == 1:  # (and most others: one candidate, a chain of itself unless it orphans a body)
         s2, o2, _ = cands[0]
         if left[0] >= 0 and al.pairs.get(left[0]) == left[1] and not al._marker_between(left[0], s2) \
-                and _orphans(al, *left, s2, o2) or al.pairs.get(right[0]) == right[1] \
-                and not al._marker_between(s2, right[0]) and _orphans(al, s2, o2, *right):
+                and _breaks(al, *left, s2, o2) or al.pairs.get(right[0]) == right[1] \
+                and not al._marker_between(s2, right[0]) and _breaks(al, s2, o2, *right):
             return []
         return [(s2, o2)]
     cands = sorted(set(cands))
@@ -134,7 +135,7 @@ def _best_chain(al: Aligner, cands: list[tuple[int, int, float]], left: tuple[in
     fixed_right = al.pairs.get(right[0]) == right[1]
     for j, (s2, o2, w2) in enumerate(cands):
         top, arg = 0.0, -1
-        if fixed_left and not al._marker_between(left[0], s2) and _orphans(al, *left, s2, o2):
+        if fixed_left and not al._marker_between(left[0], s2) and _breaks(al, *left, s2, o2):
             top = float("-inf")  # it cannot be the chain's first link
         for i in range(j):
             s1, o1, _ = cands[i]
@@ -142,7 +143,7 @@ def _best_chain(al: Aligner, cands: list[tuple[int, int, float]], left: tuple[in
                 continue
             score = best[i]
             if not al._marker_between(s1, s2):
-                if _orphans(al, s1, o1, s2, o2) or (s1, o1) in al._hidden_ends \
+                if _breaks(al, s1, o1, s2, o2) or (s1, o1) in al._hidden_ends \
                         and al.deletes(s1, o1, s2, o2):
                     continue
                 gone = al.moved_between(o1, o2)
@@ -152,11 +153,29 @@ def _best_chain(al: Aligner, cands: list[tuple[int, int, float]], left: tuple[in
         best[j], back[j] = top + w2, arg
     if fixed_right:
         for j, (s1, o1, _) in enumerate(cands):
-            if not al._marker_between(s1, right[0]) and _orphans(al, s1, o1, *right):
+            if not al._marker_between(s1, right[0]) and _breaks(al, s1, o1, *right):
                 best[j] = float("-inf")  # it cannot be the chain's last link
     if not cands or max(best) == float("-inf"):
         return []
     return best_chain_end(cands, best, back)
+
+
+def _breaks(al: Aligner, s1: int, o1: int, s2: int, o2: int) -> bool:
+    """True when linking (s1, o1) to (s2, o2) with no marker between them orphans a block's body
+    (_orphans) or deletes a stretch of code while the two lines stand at depths that disagree:
+    the snippet line sits deeper (or shallower) below its neighbour than the original line does
+    below its own (fluent-logger's `self._sender = None` in a new `if` of `close()`, linked to the
+    same line in `__init__`, sixty lines up). Lines moved into or out of a block keep their
+    neighbours' depth relation or delete nothing; a stretch deleted across such a jump is an
+    anchor on the wrong copy. O(1) plus _orphans."""
+    if _orphans(al, s1, o1, s2, o2):
+        return True
+    if (o2 - o1) - (s2 - s1) - al.moved_between(o1, o2) < _FAR_DROP:
+        return False
+    if al.swidth[s2] - al.swidth[s1] == al.owidth[o2] - al.owidth[o1]:
+        return False
+    solid = (o for o in range(o1 + 1, o2) if al.onorm[o])
+    return next(islice(solid, _FAR_DROP - 1, None), None) is not None
 
 
 def _orphans(al: Aligner, s1: int, o1: int, s2: int, o2: int) -> bool:

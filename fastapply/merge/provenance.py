@@ -23,7 +23,9 @@ merge is refused, with the snippet or original line named, when:
   decorates is hidden, so it is context the alignment could not place (or an edit that cannot be);
 - new lines of the snippet repeat the original lines right next to them (a block of up to three
   lines, twice in a row) where the original has no such repetition: edited or context lines that
-  were not recognised, kept and inserted both;
+  were not recognised, kept and inserted both (one-word lines, `Returns:`, only next to a marker);
+- a new line lands right next to a kept original line that it reads as an edit of, long and alike
+  (twins.py): the edit was not put in the old line's place, and both versions would stand;
 - and the placement checks (placement.py): snippet lines placed by a guess that another reading of
   the snippet contradicts.
 
@@ -46,6 +48,7 @@ from .lines import call_inside_call, header_key, indent_width, is_trivial, opens
 from .segments import SnippetLine
 from .placement import check_placement, snippet_item_near
 from .splice import Spliced
+from .twins import check_near_twins
 from .alignment_checks import check_half_deleted_definitions, check_invisible_deletions, check_repeated_block, \
     check_unreachable
 
@@ -76,6 +79,7 @@ def check_provenance(al: Aligner, spliced: Spliced, drop: set[int],
     check_unreachable(al, spliced)
     check_repeated_block(al, spliced)
     check_half_deleted_definitions(al, spliced)
+    check_near_twins(al, spliced)
 
 
 def _check_kept_once(al: Aligner, spliced: Spliced) -> None:

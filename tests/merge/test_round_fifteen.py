@@ -195,3 +195,52 @@ def as_text(value: str | bytes) -> str:
 '''
     with pytest.raises(ApplyError, match="would land next to the same line"):
         apply(DOCS, edit, filename="tools.py")
+
+
+TYPES = '''interface Options {
+    indent?: string;
+}
+/**
+ * Render a value.
+ *
+ * @group render
+ */
+declare function render(value: unknown, options?: Options): string;
+/**
+ * Parse a value.
+ *
+ * @group parse
+ */
+declare function parse(text: string, options?: Options): unknown;
+
+export { type Options, type Result, type Renderer, type Parser, format, parse, render, stringify };
+'''
+
+
+def test_an_edited_line_that_lands_next_to_its_old_version_is_refused() -> None:
+    # knitwork: the export list gained two names and is shown after two new declarations, before
+    # a marker; no anchor stands next to it, so it was new code, and the old list stayed under it
+    edit = '''// ... existing code ...
+declare function parse(text: string, options?: Options): unknown;
+/**
+ * Wrap lines in delimiters.
+ *
+ * @group utils
+ */
+declare function wrapLines(lines: string[], indent?: string): string;
+/**
+ * A safe key for an object.
+ *
+ * @group utils
+ */
+declare function objectKey(key: string): string;
+
+export { type Options, type Result, type Renderer, type Parser, format, objectKey, parse, render, stringify, wrapLines };
+// ... existing code ...
+'''
+    try:
+        merged = apply(TYPES, edit, filename="index.d.ts").merged_code
+    except ApplyError as error:
+        assert "reads as an edit of original line 17" in str(error)
+        return
+    assert "format, parse, render" not in merged

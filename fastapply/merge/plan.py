@@ -34,6 +34,7 @@ from .segments import (SnippetLine, classify, drop_closing_context, indent_of, n
                        place_markers)
 from .splice import Spliced, splice
 from .syntax import check_empty_blocks
+from .twins import check_redeclared
 from .validate import check_loss, check_markers, check_syntax
 from .whole import looks_whole, whole_text
 
@@ -124,6 +125,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     check_provenance(aligner, spliced, drop, suspects)
     check_copies(spliced, defs)
     check_duplicate_keys(spec.name if spec is not None else None, aligner, spliced)
+    check_redeclared(aligner, spliced, spec.name if spec is not None else None)
     check_record_edit(spec.name if spec is not None else None, aligner)
     check_empty_blocks(spec, spliced, items, orig)
     if explicit and _same_code(spliced.lines, orig) and ambiguous_context(aligner) is not None:

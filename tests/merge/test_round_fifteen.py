@@ -244,3 +244,80 @@ export { type Options, type Result, type Renderer, type Parser, format, objectKe
         assert "reads as an edit of original line 17" in str(error)
         return
     assert "format, parse, render" not in merged
+
+
+BUNDLE = '''define(["exports"], function (exports) {
+  "use strict";
+
+  exports.__esModule = true;
+  function each(list, fn) {
+    for (var i = 0; i < list.length; i++) {
+      fn(list[i], i);
+    }
+  }
+  exports["default"] = each;
+});
+//# sourceMappingURL=data:application/json;charset=utf-8;base64,eyJ2ZXJzaW9uIjozLCJzb3VyY2VzIjpbImVhY2guanMiXX0=
+'''
+
+
+def test_source_map_lines_are_twins_whatever_their_data() -> None:
+    # handlebars: a rebuilt bundle's new `//# sourceMappingURL=` line, shown where no anchor stood
+    # next to it, was written above the old one (their base64 data share no word)
+    from fastapply.merge.twins import _twins
+
+    assert _twins("//# sourceMappingURL=data:application/json;base64,eyJ2ZXJza" + "A" * 40,
+                  "//# sourceMappingURL=data:application/json;base64,eyJ2ZXJzb" + "B" * 40)
+    assert not _twins("//# sourceMappingURL=data:application/json;base64,eyJ2ZXJza" + "A" * 40,
+                      "// a comment that mentions sourceMappingURL= somewhere in its text, long enough")
+
+
+def test_a_new_source_map_line_replaces_the_old_one_next_to_its_anchor() -> None:
+    # (the same shape with an anchor right above the new line: it takes the old line's place)
+    edit = '''// ... existing code ...
+      fn(list[i], i);
+    }
+  }
+  exports["default"] = each;
+});
+//# sourceMappingURL=data:application/json;charset=utf-8;base64,eyJ2ZXJzaW9uIjozLCJzb3VyY2VzIjpbImVhY2guanMiLCJsaWIiXX0=
+// ... existing code ...
+define(["exports"], function (exports) {
+  "use strict";
+// ... existing code ...
+'''
+    try:
+        merged = apply(BUNDLE, edit, filename="each.js").merged_code
+    except ApplyError as error:
+        assert "reads as an edit of original line 12" in str(error)
+        return
+    assert merged.count("sourceMappingURL") == 1
+
+
+STUB = '''from _typeshed import Incomplete
+
+shapedFontGlob: list[str]
+T1SearchPath: list[str]
+TTFSearchPath: list[str]
+CMapSearchPath: list[str]
+
+def reset() -> None: ...
+'''
+
+
+def test_a_name_declared_again_next_to_its_kept_declaration_is_refused() -> None:
+    # reportlab's stub: the annotations changed to `Incomplete`, the edited declarations were
+    # written after the kept ones: every name declared twice in the module
+    edit = '''# ... existing code ...
+CMapSearchPath: list[str]
+T1SearchPath: Incomplete
+TTFSearchPath: Incomplete
+CMapSearchPath: Incomplete
+# ... existing code ...
+'''
+    try:
+        merged = apply(STUB, edit, filename="rl_config.pyi").merged_code
+    except ApplyError as error:
+        assert "would be declared twice" in str(error)
+        return
+    assert merged.count("CMapSearchPath:") == 1

@@ -145,6 +145,7 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         # class's method that the new lines happen to repeat)
         runs = [entry for entry in runs if not any(
             al.owidth[o] < al.owidth[entry[2][0][1]] and opens_block(onorm[o])
+            and al.owidth[o] not in _opened(al, entry[2][-1][0], s_end, o_end)
             for o in _between(entry[2][-1][1], o_end) if onorm[o])]
         if not runs:
             return False
@@ -154,8 +155,13 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         return False
     between = _between(last, o_end)
     if not steps:  # (an edit run accounts for every line between, header lines included)
-        if any(_leaves_block(onorm[o], al.owidth[o], al.owidth[copy]) for o in between if onorm[o]):
-            return False  # (a sibling definition between: the snippet may delete it, or not)
+        # a block opener at a depth where the snippet's new lines open a block of their own is
+        # rewritten by them (mysql-connector's options loop, after a trivial `continue` under a
+        # marker); at any other depth, or a definition, the snippet may delete it, or not
+        opened = _opened(al, run[-1][0], s_end, o_end)
+        if any(_leaves_block(onorm[o], al.owidth[o], al.owidth[copy])
+               and (header_key(onorm[o]) is not None or al.owidth[o] not in opened) for o in between if onorm[o]):
+            return False
         # what the new lines replace must show in them: each dropped statement shares a name with
         # them (a statement they do not mention is code the snippet left out, not rewrote), but
         # for a local import the rewrite no longer needs
@@ -173,6 +179,13 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         al.pairs[s2] = o2
         al.fuzzy.add(s2)
     return True
+
+
+def _opened(al: Aligner, s: int, s_end: int, o_end: int) -> set[int]:
+    """The depths, in the original's terms, at which the snippet's lines between s and the anchor
+    (s_end, o_end) open blocks: what they rewrite at those depths is theirs to replace. O(lines)."""
+    offset = al.swidth[s_end] - al.owidth[o_end]
+    return {al.swidth[s2] - offset for s2 in _between(s, s_end) if al.snorm[s2] and opens_block(al.snorm[s2])}
 
 
 def _between(a: int, b: int) -> range:

@@ -321,3 +321,75 @@ CMapSearchPath: Incomplete
         assert "would be declared twice" in str(error)
         return
     assert merged.count("CMapSearchPath:") == 1
+
+
+READ_OPTIONS = '''def clean(lines):
+    for line in lines:
+        if not line.strip():
+            continue
+        yield line
+
+
+def read_option_files(config, groups, parser):
+    options = {}
+    for group in groups:
+        try:
+            for option, value in parser.items(group):
+                try:
+                    if option == "socket":
+                        option = "unix_socket"
+                    options[option] = value
+                except KeyError:
+                    if group == "client":
+                        raise AttributeError(option) from None
+        except KeyError:
+            continue
+
+    raw = ("password", "passwd")
+    for option, value in options.items():
+        if option not in config:
+            if option in raw:
+                config[option] = value[0]
+            else:
+                config[option] = eval(value[0])
+    return config
+'''
+
+
+def test_a_trivial_line_under_a_marker_anchors_a_rewrite_of_the_block_after_it() -> None:
+    # mysql-connector: a col-0 marker, `continue` (the file's only one there), then the options
+    # loop rewritten at the loop's own depth: the old loop stayed under the marker, the new one
+    # was added after a second `continue`
+    edit = '''# ... remaining implementation unchanged ...
+def read_option_files(config, groups, parser):
+    options = {}
+    for group in groups:
+        try:
+            for option, value in parser.items(group):
+                value += (group,)
+                try:
+                    if option == "socket":
+                        option = "unix_socket"
+# ... remaining implementation unchanged ...
+            continue
+
+    for option, values in options.items():
+        value, section = values
+        if option not in config and parser.has_option(section, option):
+            if option in ("password", "passwd"):
+                config[option] = str(value)
+            else:
+                config[option] = ast.literal_eval(value)
+    return config
+'''
+    expected = READ_OPTIONS[:READ_OPTIONS.index('    raw = (')].replace(
+        "parser.items(group):\n", "parser.items(group):\n                value += (group,)\n") + '''    for option, values in options.items():
+        value, section = values
+        if option not in config and parser.has_option(section, option):
+            if option in ("password", "passwd"):
+                config[option] = str(value)
+            else:
+                config[option] = ast.literal_eval(value)
+    return config
+'''
+    assert apply(READ_OPTIONS, edit, filename="options.py").merged_code == expected

@@ -67,7 +67,9 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     if spans is None or [s[2] for s in sorted(spans)] != [s[2] for s in spans]:
         match = defs.match()  # the lines alone do not settle it: ask the definitions
         if match is not None:
-            spans = _spans(al, segments, counts, match)
+            # (when the definitions leave a part without anchors of its own, the lines' answer
+            # stands: package.json's keys, a part per object, each placed by its unique lines)
+            spans = _spans(al, segments, counts, match) or spans
     if spans is None:
         return items
     ordered = sorted(spans)

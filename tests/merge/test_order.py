@@ -571,3 +571,66 @@ module Rack
     expected = expected.replace("require 'erb'\n", "require 'erb'\n\nCALL_MAX = 400\n")
     expected = expected.replace("status.to_i >= 400", "status.to_i >= CALL_MAX")
     assert apply(SHOW_STATUS, update, filename="show_status.rb").merged_code == expected
+
+
+PACKAGE = '''{
+	"name": "extend",
+	"author": "Stefan",
+	"version": "3.0.1",
+	"description": "Port of jQuery.extend",
+	"main": "index",
+	"scripts": {
+		"test": "npm run lint && npm run tests-only"
+	},
+	"contributors": [
+		{
+			"name": "Jordan",
+			"url": "https://github.com/jordan"
+		}
+	],
+	"dependencies": {},
+	"devDependencies": {
+		"tape": "^4.6.3",
+		"covert": "^1.1.0",
+		"jscs": "^3.0.7",
+		"eslint": "^3.19.0",
+		"@ljharb/eslint-config": "^11.0.0"
+	},
+	"license": "MIT"
+}
+'''
+
+
+def test_parts_of_a_json_file_shown_out_of_order_are_placed_by_their_keys() -> None:
+    # extend's package.json: the devDependencies part first, then the version part; the definition
+    # matcher finds no parts there, and its empty answer had overruled the keys' own order
+    edit = '''	// ... existing code ...
+	"dependencies": {},
+	"devDependencies": {
+		"@ljharb/eslint-config": "^12.2.1",
+		"covert": "^1.1.0",
+		"eslint": "^4.19.1",
+		"jscs": "^3.0.7",
+		"tape": "^4.9.1"
+	},
+	"license": "MIT"
+}
+	// ... existing code ...
+	"name": "extend",
+	"author": "Stefan",
+	"version": "3.0.2",
+	"description": "Port of jQuery.extend",
+	// ... existing code ...
+'''
+    expected = PACKAGE.replace('"3.0.1"', '"3.0.2"').replace('''		"tape": "^4.6.3",
+		"covert": "^1.1.0",
+		"jscs": "^3.0.7",
+		"eslint": "^3.19.0",
+		"@ljharb/eslint-config": "^11.0.0"
+''', '''		"@ljharb/eslint-config": "^12.2.1",
+		"covert": "^1.1.0",
+		"eslint": "^4.19.1",
+		"jscs": "^3.0.7",
+		"tape": "^4.9.1"
+''')
+    assert apply(PACKAGE, edit, filename="package.json").merged_code == expected

@@ -11,12 +11,13 @@ and drops what lay between, a silent loss.
 
 `release_context` finds such a part and asks the alignment again with the crossing anchors read as new
 code (they are what the edit adds); it keeps the new alignment only when the context line then
-pairs with its original. O(pairs of the part + one alignment) per part found; parts without the
-shape cost O(1) each.
+pairs with its original. O(code lines + pairs) to find the parts, plus one alignment when any has
+the shape.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -26,20 +27,25 @@ _MAX_CROSSING = 2  # anchors set aside per part: more than a guard's header and 
 
 
 def release_context(al: Aligner) -> None:
-    for context, crossing, place in list(_crossings(al)):
-        saved = dict(al.pairs)
+    """One more alignment at most, whatever the number of parts with the shape: all their
+    crossing anchors are read as new code at once, and the new alignment is kept only when every
+    context line then pairs with its original (else the first alignment stands)."""
+    found = list(_crossings(al))
+    if not found:
+        return
+    saved = dict(al.pairs)
+    crossing = [s for _, anchors, _ in found for s in anchors]
+    for s in crossing:
+        al.items[s].fresh = True
+    al.pairs = {}
+    al.align()
+    if any(al.pairs.get(context) != place for context, _, place in found):
         for s in crossing:
-            al.items[s].fresh = True
-        al.pairs = {}
-        al.align()
-        if al.pairs.get(context) != place:
-            for s in crossing:
-                al.items[s].fresh = False
-            al.pairs = saved
-            return
+            al.items[s].fresh = False
+        al.pairs = saved
 
 
-def _crossings(al: Aligner):
+def _crossings(al: Aligner) -> Iterator[tuple[int, list[int], int]]:
     """(context line, crossing anchors, the context's original line) of each part with the shape."""
     for part in al.segments:
         code = [s for s in part if al.snorm[s]]

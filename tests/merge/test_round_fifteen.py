@@ -7,6 +7,16 @@ import pytest
 
 from fastapply import ApplyError, apply
 
+def _merged_or_refused(original: str, edit: str, filename: str, refusal: str = "") -> str | None:
+    """The merge, or None when it is refused with a message that holds `refusal`: a refusal is a
+    right answer for these shapes, a wrong merge is not."""
+    try:
+        return apply(original, edit, filename=filename).merged_code
+    except ApplyError as error:
+        assert refusal in str(error)
+        return None
+
+
 CLI = '''import sys
 
 
@@ -109,9 +119,8 @@ def test_a_line_of_a_new_block_does_not_anchor_on_its_copy_far_up_at_another_dep
                     self._sender.close()
                     self._sender = None
 ''')
-    try:
-        merged = apply(HANDLER, edit, filename="handler.py").merged_code
-    except ApplyError:
+    merged = _merged_or_refused(HANDLER, edit, "handler.py")
+    if merged is None:
         return  # a refusal is fine; a merge must be the right one
     assert merged == expected
 
@@ -238,10 +247,8 @@ declare function objectKey(key: string): string;
 export { type Options, type Result, type Renderer, type Parser, format, objectKey, parse, render, stringify, wrapLines };
 // ... existing code ...
 '''
-    try:
-        merged = apply(TYPES, edit, filename="index.d.ts").merged_code
-    except ApplyError as error:
-        assert "reads as an edit of original line 17" in str(error)
+    merged = _merged_or_refused(TYPES, edit, "index.d.ts", "reads as an edit of original line 17")
+    if merged is None:
         return
     assert "format, parse, render" not in merged
 
@@ -286,10 +293,8 @@ define(["exports"], function (exports) {
   "use strict";
 // ... existing code ...
 '''
-    try:
-        merged = apply(BUNDLE, edit, filename="each.js").merged_code
-    except ApplyError as error:
-        assert "reads as an edit of original line 12" in str(error)
+    merged = _merged_or_refused(BUNDLE, edit, "each.js", "reads as an edit of original line 12")
+    if merged is None:
         return
     assert merged.count("sourceMappingURL") == 1
 
@@ -315,10 +320,8 @@ TTFSearchPath: Incomplete
 CMapSearchPath: Incomplete
 # ... existing code ...
 '''
-    try:
-        merged = apply(STUB, edit, filename="rl_config.pyi").merged_code
-    except ApplyError as error:
-        assert "would be declared twice" in str(error)
+    merged = _merged_or_refused(STUB, edit, "rl_config.pyi", "would be declared twice")
+    if merged is None:
         return
     assert merged.count("CMapSearchPath:") == 1
 
@@ -356,6 +359,17 @@ def read_option_files(config, groups, parser):
 '''
 
 
+NEW_LOOP = '''    for option, values in options.items():
+        value, section = values
+        if option not in config and parser.has_option(section, option):
+            if option in ("password", "passwd"):
+                config[option] = str(value)
+            else:
+                config[option] = ast.literal_eval(value)
+    return config
+'''
+
+
 def test_a_trivial_line_under_a_marker_anchors_a_rewrite_of_the_block_after_it() -> None:
     # mysql-connector: a col-0 marker, `continue` (the file's only one there), then the options
     # loop rewritten at the loop's own depth: the old loop stayed under the marker, the new one
@@ -373,23 +387,7 @@ def read_option_files(config, groups, parser):
 # ... remaining implementation unchanged ...
             continue
 
-    for option, values in options.items():
-        value, section = values
-        if option not in config and parser.has_option(section, option):
-            if option in ("password", "passwd"):
-                config[option] = str(value)
-            else:
-                config[option] = ast.literal_eval(value)
-    return config
-'''
+''' + NEW_LOOP
     expected = READ_OPTIONS[:READ_OPTIONS.index('    raw = (')].replace(
-        "parser.items(group):\n", "parser.items(group):\n                value += (group,)\n") + '''    for option, values in options.items():
-        value, section = values
-        if option not in config and parser.has_option(section, option):
-            if option in ("password", "passwd"):
-                config[option] = str(value)
-            else:
-                config[option] = ast.literal_eval(value)
-    return config
-'''
+        "parser.items(group):\n", "parser.items(group):\n                value += (group,)\n") + NEW_LOOP
     assert apply(READ_OPTIONS, edit, filename="options.py").merged_code == expected

@@ -167,7 +167,7 @@ def _breaks(al: Aligner, s1: int, o1: int, s2: int, o2: int) -> bool:
     below its own (fluent-logger's `self._sender = None` in a new `if` of `close()`, linked to the
     same line in `__init__`, sixty lines up). Lines moved into or out of a block keep their
     neighbours' depth relation or delete nothing; a stretch deleted across such a jump is an
-    anchor on the wrong copy. O(1) plus _orphans."""
+    anchor on the wrong copy. O(_FAR_DROP) lines read plus _orphans."""
     if _orphans(al, s1, o1, s2, o2):
         return True
     if (o2 - o1) - (s2 - s1) - al.moved_between(o1, o2) < _FAR_DROP:

@@ -17,7 +17,9 @@ elided with marker comments (`// ... existing code ...`), into the original file
 3. align snippet lines with original lines in monotone order (anchor.py, chain.py), place context
    lines after markers (context.py), then refine the alignment: nesting checks, edited lines next
    to anchors, lone edited lines (refine.py, similar.py, blocks.py), a segment's last anchor that
-   is a new line repeating one further down, context left under it (ends.py);
+   is a new line repeating one further down, context left under it (ends.py); a part's first
+   line under its marker that the alignment deleted and wrote anew as a move is aligned once
+   more as context (crossings.py);
 4. splice: snippet lines where the snippet speaks, original lines where a marker stands for them,
    nothing where the snippet dropped code between two anchors (splice.py), blank lines around new
    definitions after the file's own habit (spacing.py; the line shapes it reads: shapes.py); every
@@ -27,7 +29,8 @@ elided with marker comments (`// ... existing code ...`), into the original file
    and the provenance checks (provenance.py, with alignment_checks.py and placement.py): every dropped original line has a reason, every
    snippet line is in the merge, no name defined twice in a scope where the original defined it
    once, no marker standing for nothing next to a unique unplaced line, no block repeated next to
-   itself, no marker inside a definition the original does not have.
+   itself, no marker inside a definition the original does not have, no edited line kept next
+   to its old version, no Python name declared twice in a block (twins.py).
 
 Anything ambiguous raises MergeError / ValidationError with a code and a message saying which
 snippet line could not be placed and what the caller can do about it. Each stage's complexity is

@@ -122,6 +122,14 @@ class Aligner:
             k -= 1
         return k if k >= 0 and k not in self.markers else -1
 
+    def beside_marker(self, s: int, step: int) -> bool:
+        """True when the nearest non-blank snippet line from s in direction `step` (-1 above, +1
+        below) is a marker. O(blank lines skipped)."""
+        k = s + step
+        while 0 <= k < len(self.items) and not self.snorm[k] and k not in self.markers:
+            k += step
+        return 0 <= k < len(self.items) and k in self.markers
+
     def unpaired_code(self) -> list[int]:
         """The code lines of the snippet that have no pair, in order: set operations in C over the
         segments (every code line is in one) and the pairs, O(m) in C plus O(k log k) for k lines."""

@@ -143,10 +143,7 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         return False  # (only an edit run through a definition's header says more than the alignment did)
     if not steps:  # (a copy in another block, a shallower opener between, is no candidate: another
         # class's method that the new lines happen to repeat)
-        runs = [entry for entry in runs if not any(
-            al.owidth[o] < al.owidth[entry[2][0][1]] and opens_block(onorm[o])
-            and al.owidth[o] not in _opened(al, entry[2][-1][0], s_end, o_end)
-            for o in _between(entry[2][-1][1], o_end) if onorm[o])]
+        runs = [entry for entry in runs if not _shallower_opener(al, entry[2], s_end, o_end)]
         if not runs:
             return False
     _, _, run = steps[0] if steps else max(runs)
@@ -179,6 +176,15 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         al.pairs[s2] = o2
         al.fuzzy.add(s2)
     return True
+
+
+def _shallower_opener(al: Aligner, run: list[tuple[int, int]], s_end: int, o_end: int) -> bool:
+    """True when a block opener shallower than the run's copy lies between the run and the anchor
+    at a depth where the snippet's new lines open no block of their own: the copy is in another
+    block. O(lines between)."""
+    depth, opened = al.owidth[run[0][1]], _opened(al, run[-1][0], s_end, o_end)
+    return any(al.owidth[o] < depth and opens_block(al.onorm[o]) and al.owidth[o] not in opened
+               for o in _between(run[-1][1], o_end) if al.onorm[o])
 
 
 def _opened(al: Aligner, s: int, s_end: int, o_end: int) -> set[int]:

@@ -52,7 +52,7 @@ def _crossings(al: Aligner) -> Iterator[tuple[int, list[int], int]]:
         if len(code) < 3:
             continue
         context = code[0]
-        if not _after_marker(al, context) or context in al.pairs or al.strivial[context] \
+        if not al.beside_marker(context, -1) or context in al.pairs or al.strivial[context] \
                 or al.in_new_definition(context):
             continue
         copies = al.opos.get(al.snorm[context], [])
@@ -68,10 +68,3 @@ def _crossings(al: Aligner) -> Iterator[tuple[int, list[int], int]]:
                 yield context, [s for s, _ in anchors[:index + 1]], found[0]
                 break
 
-
-def _after_marker(al: Aligner, s: int) -> bool:
-    """True when a marker stands right above line s (blank lines between allowed)."""
-    k = s - 1
-    while k >= 0 and not al.snorm[k] and k not in al.markers:
-        k -= 1
-    return k >= 0 and k in al.markers

@@ -124,9 +124,10 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     check_markers(norms, spliced.lines, spliced.snippet_rows)
     check_provenance(aligner, spliced, drop, suspects)
     check_copies(spliced, defs)
-    check_duplicate_keys(spec.name if spec is not None else None, aligner, spliced)
-    check_redeclared(aligner, spliced, spec.name if spec is not None else None)
-    check_record_edit(spec.name if spec is not None else None, aligner)
+    language = spec.name if spec is not None else None
+    check_duplicate_keys(language, aligner, spliced)
+    check_redeclared(aligner, spliced, language)
+    check_record_edit(language, aligner)
     check_empty_blocks(spec, spliced, items, orig)
     if explicit and _same_code(spliced.lines, orig) and ambiguous_context(aligner) is not None:
         _fail_no_change(code)

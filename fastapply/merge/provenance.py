@@ -275,7 +275,8 @@ def _check_repeated_lines(al: Aligner, spliced: Spliced) -> None:
     for row in new:
         s = spliced.origin[row][0]
         position = bisect_left(rows, row)  # (rows is sorted and holds every non-blank row)
-        if is_trivial(al.snorm[s]) or len(_WORDS.findall(al.snorm[s])) < 2 and not _next_to_marker(al, s):
+        if is_trivial(al.snorm[s]) or len(_WORDS.findall(al.snorm[s])) < 2 \
+                and not (al.beside_marker(s, -1) or al.beside_marker(s, 1)):
             continue  # (a one-word line, `Returns:`, counts next to a marker: context left unplaced)
         for distance in range(1, _NEAR + 1):
             for start in (position - distance, position + distance):
@@ -296,17 +297,6 @@ def _check_repeated_lines(al: Aligner, spliced: Spliced) -> None:
                     "the line would be repeated. If it is an edited line, show one unchanged line above and "
                     "below it; if it is new, show where it goes with the lines around it",
                     code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
-
-
-def _next_to_marker(al: Aligner, s: int) -> bool:
-    """True when the nearest non-blank snippet line above or below s is a marker. O(blank lines)."""
-    for step in (-1, 1):
-        k = s + step
-        while 0 <= k < len(al.items) and not al.snorm[k] and k not in al.markers:
-            k += step
-        if 0 <= k < len(al.items) and k in al.markers:
-            return True
-    return False
 
 
 def _repeated_in_original(al: Aligner, o: int) -> bool:

@@ -174,8 +174,14 @@ def _breaks(al: Aligner, s1: int, o1: int, s2: int, o2: int) -> bool:
         return False
     if al.swidth[s2] - al.swidth[s1] == al.owidth[o2] - al.owidth[o1]:
         return False
+    return _code_between(al, o1, o2, _FAR_DROP)
+
+
+def _code_between(al: Aligner, o1: int, o2: int, count: int) -> bool:
+    """True when at least `count` non-blank original lines lie strictly between o1 and o2.
+    O(lines read until the count is reached)."""
     solid = (o for o in range(o1 + 1, o2) if al.onorm[o])
-    return next(islice(solid, _FAR_DROP - 1, None), None) is not None
+    return next(islice(solid, count - 1, None), None) is not None
 
 
 def _orphans(al: Aligner, s1: int, o1: int, s2: int, o2: int) -> bool:
@@ -187,8 +193,7 @@ def _orphans(al: Aligner, s1: int, o1: int, s2: int, o2: int) -> bool:
     somewhere else. O(o2's enclosing blocks), memoised."""
     if al._header_of(o2) <= o1:
         return False  # (the cheap test of the two below first)
-    solid = (o for o in range(o1 + 1, o2) if al.onorm[o])
-    if next(islice(solid, _ORPHAN_MIN - 1, None), None) is None:
+    if not _code_between(al, o1, o2, _ORPHAN_MIN):
         return False  # a header or two dropped on purpose (an unwrapped `try:`) is no sign
     if al._sparent is None:
         al._sparent = shallower_before(al.stext, al.snorm, al.swidth)

@@ -4,8 +4,8 @@ which the merge keeps too.
 A snippet's edited line that no anchor stands next to (the last line of a part before its marker,
 after new lines: knitwork's `export { ... }` list that gained two names, shown after two new
 declarations; a compiled file's new `//# sourceMappingURL=` line) is new code to the alignment,
-and the marker after it keeps the original line, so the two versions end up one under the other. Exact repeats are `provenance._check_repeated_lines`'
-business; this check asks for edits: the same line with words added or changed in place, long
+and the marker after it keeps the original line, so the two versions end up one under the other.
+Exact repeats are `provenance._check_repeated_lines`' business; this check asks for edits: the same line with words added or changed in place, long
 enough that the likeness is no accident. A careful reader would not mean both, so the merge is
 refused with the line to show context for. O(new rows) with one similarity test each.
 """
@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
-from .lines import header_key, is_trivial
+from .lines import header_key, indent_width, is_trivial
 from .similar import edited_version, similarity
 from .splice import Spliced
 
@@ -55,7 +55,8 @@ def check_near_twins(al: Aligner, spliced: Spliced) -> None:
 
 
 def _twins(new: str, old: str) -> bool:
-    if _DIRECTIVE.match(new) and _DIRECTIVE.match(new).group(1) == (_DIRECTIVE.match(old) or [None, None])[1]:
+    directive, old_directive = _DIRECTIVE.match(new), _DIRECTIVE.match(old)
+    if directive and old_directive and directive.group(1) == old_directive.group(1):
         return True  # a file has one source map: two `//# sourceMappingURL=` lines are an edit kept twice
     return (edited_version(new, old) or edited_version(old, new)) and similarity(new, old) >= _MIN_SIMILARITY
 
@@ -89,7 +90,7 @@ def check_redeclared(al: Aligner, spliced: Spliced, language: str | None) -> Non
             while 0 <= k < len(lines) and abs(k - row) <= _SCOPE_REACH:
                 text = lines[k]
                 if text.strip():
-                    depth = len(text) - len(text.lstrip())
+                    depth = indent_width(text)
                     if depth < width:
                         break  # the block's header: the scope ends
                     o = origin[k][1]

@@ -241,7 +241,7 @@ def _named_like_elsewhere(units: list[_Unit], olds: list[tuple[int, int] | None]
 def _old_copy(al: Aligner, unit: _Unit, match: DefinitionMatch) -> tuple[int, int] | None:
     """[first, stop) of the original definition a unit may be a moved copy of, when it holds all
     of the unit's anchors and the unit carries most of its lines along."""
-    if unit.old is None:
+    if unit.old is None or _local_statement(match, unit.old):
         return None
     od = match.original[unit.old]
     first, stop = od.first, od.last + 1
@@ -264,6 +264,20 @@ def _old_copy(al: Aligner, unit: _Unit, match: DefinitionMatch) -> tuple[int, in
     # written elsewhere, `def clear(...)` added to a subclass, not the base class's moved)
     body = [norm for norm in al.onorm[od.header + 1:stop] if norm and not is_closer(norm)]
     return (first, stop) if sum(1 for norm in body if norm in shown) * 2 >= len(body) else None
+
+
+_FUNCTION_WORDS = ("function", "method", "constructor", "init_declaration")
+
+
+def _local_statement(match: DefinitionMatch, index: int) -> bool:
+    """A declaration in a function's body (`const engine = {...}` in a method), not a definition
+    of its own: a snippet that shows one in another function copies it there (bowser's new iOS
+    branch built its `engine` like the WebKit method does), and moving it would cut it out of a
+    body the snippet never showed."""
+    od = match.original[index]
+    if od.parent < 0 or any(word in od.kind for word in _FUNCTION_WORDS):
+        return False
+    return any(word in match.original[od.parent].kind for word in _FUNCTION_WORDS)
 
 
 def _units(code: list[int], match: DefinitionMatch) -> list[_Unit]:

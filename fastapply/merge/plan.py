@@ -13,7 +13,7 @@ from ..errors import ErrorCode, MergeError, ValidationError
 from ..languages import LanguageSpec
 from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail, better_copy, copied_tail, \
-    needless_deletion
+    needless_deletion, needless_rewrite
 from .ends import close_replaced_tails, extend_tails, uncross
 from .copies import pair_nearest_copies
 from .crossings import release_context
@@ -135,6 +135,8 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         _fail_ambiguous_context(items[line])
     if explicit and (line := needless_deletion(aligner)) is not None:
         _fail_needless_deletion(items[line])
+    if explicit and (line := needless_rewrite(aligner)) is not None:
+        _fail_needless_rewrite(items[line])
     if explicit and (line := ambiguous_tail(aligner)) is not None:
         _fail_ambiguous_context(items[line], below=True)
     if explicit and (line := better_copy(aligner)) is not None:
@@ -351,6 +353,16 @@ def _fail_needless_deletion(item: SnippetLine) -> None:
         "anchor fit two places: where the merge puts them, deleting whole definitions before that "
         "anchor, and right above the anchor, deleting nothing. Add the enclosing function's "
         "signature above them, or, to delete that code, show the lines on both sides of it",
+        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _fail_needless_rewrite(item: SnippetLine) -> None:
+    raise MergeError(
+        f"the context lines from snippet line {item.number} ({item.text.strip()!r}) occur several times "
+        "in the original and fit two places: where the merge puts them, rewriting the code between "
+        "them and the next unchanged anchor, and right above that anchor, inserting the new lines "
+        "and changing nothing. Show one more unchanged, distinctive line above them (the entry or "
+        "function they end), or the first line of the code you mean to rewrite",
         code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Iterable
 from .chain import nearest_above, nearest_below
 from .context import ends_before_whole_blocks
 from .lines import is_closer, is_trivial, name_count
-from .similar import similarity
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -292,9 +291,33 @@ def needless_deletion(al: Aligner) -> int | None:
         if marker is None:
             continue
         code = [s for s in range(marker + 1, b) if al.snorm[s]]
-        if _fits_above(al, code, b, ob):
+        if _fits_above(al, code, b, ob) or _context_above(al, code, b, ob):
             return code[0]
     return None
+
+
+def _context_above(al: Aligner, code: list[int], b: int, ob: int) -> bool:
+    """The paired lines that open `code` (up to its first new line) stand right above original
+    line ob, line for line at b's relative depth, with only blank lines between: read there, the
+    rest of `code` is new code inserted above ob (pyxdg's new save_state_path, shown after the
+    `os.makedirs(path)` / `return path` that end every save_*_path function, went after the last
+    of them, not after the first one, deleting the two between). _SPARE_MIN telling lines at
+    least, and not where the merge pairs them. O(len(code))."""
+    run = []
+    for s in code:
+        if s not in al.pairs:
+            break
+        run.append(s)
+    if len(run) == len(code) or sum(1 for s in run if not is_trivial(al.snorm[s])) < _SPARE_MIN:
+        return False
+    o = ob - 1
+    for s in reversed(run):
+        while o >= 0 and not al.onorm[o]:
+            o -= 1
+        if o < 0 or al.onorm[o] != al.snorm[s] or al.owidth[o] - al.owidth[ob] != al.swidth[s] - al.swidth[b]:
+            return False
+        o -= 1
+    return al.pairs[run[0]] != o + 1
 
 
 def _drops_definition(al: Aligner, oa: int, ob: int) -> bool:
@@ -322,53 +345,3 @@ def _fits_above(al: Aligner, code: list[int], b: int, ob: int) -> bool:
         elif s == code[0]:
             return False  # the first context line must be where this reading puts it
     return matched >= _SPARE_MIN
-
-
-_LIKE = 70  # similarity (0-100) at which a new line reads as an edit of an original one
-
-
-def needless_rewrite(al: Aligner) -> int | None:
-    """Context lines right after a marker (three or more, none of them unique in the original) that
-    the merge pairs with a copy higher up, rewriting or dropping original lines between that copy
-    and the next anchor, while the same lines also stand, line for line and at the same depth,
-    right above the anchor with only blank lines between. Read there, the snippet's other lines up
-    to the anchor are new whole blocks at the anchor's depth and nothing is lost. Both readings fit
-    (bowser's platform list: each entry ends `type: PLATFORMS_MAP.desktop, }; }, },`; a new Chrome
-    OS entry went over the Linux one): the first context line, or None. Not when the first new line
-    reads as an edit of the line after the merge's copy (`resp, err :=` -> `resp, entry :=`): that
-    is a rewrite of what follows the context. O(snippet lines + the lines walked)."""
-    kept = {o for s, o in al.pairs.items() if al.snorm[s] == al.onorm[o]}
-    for marker in al.marker_list:
-        run, s = [], marker + 1
-        while s < len(al.items) and (al.items[s].kind == "blank"
-                                     or s in al.pairs and len(al.opos.get(al.snorm[s], ())) > 1):
-            if al.items[s].kind != "blank":
-                run.append(s)
-            s += 1
-        if len(run) < 3 or all(is_closer(al.snorm[b]) or is_trivial(al.snorm[b]) for b in run):
-            continue
-        anchor = next((t for t in range(s, len(al.items)) if t in al.markers
-                       or t in al.pairs and len(al.opos.get(al.snorm[t], ())) == 1), None)
-        if anchor is None or anchor in al.markers:
-            continue
-        oa, o = al.pairs[anchor], al.pairs[anchor] - 1
-        new = [t for t in range(s, anchor) if al.items[t].kind != "blank"]
-        if not new or al.swidth[run[-1]] != al.swidth[anchor] or al.swidth[new[0]] != al.swidth[anchor] \
-                or any(al.swidth[t] < al.swidth[anchor] for t in new):
-            continue  # read right above the anchor, the new lines must be whole blocks at its depth
-        after = next((k for k in range(al.pairs[run[-1]] + 1, oa) if al.onorm[k]), None)
-        if after is None or al.pairs.get(new[0]) == after or similarity(al.snorm[new[0]], al.onorm[after]) >= _LIKE:
-            continue  # the first new line reads as an edit of the line after the context: a rewrite
-        for b in reversed(run):
-            while o >= 0 and not al.onorm[o]:
-                o -= 1
-            if o < 0 or al.onorm[o] != al.snorm[b] or \
-                    al.owidth[o] - al.owidth[oa] != al.swidth[b] - al.swidth[anchor]:
-                break
-            o -= 1
-        else:
-            if al.pairs[run[0]] <= o and any(
-                    al.onorm[k] and k not in kept and not is_trivial(al.onorm[k])
-                    for k in range(al.pairs[run[-1]] + 1, oa)):
-                return run[0]
-    return None

@@ -76,6 +76,7 @@ class Aligner:
         self._moved: set[int] = set()
         self.rebase(items, {})
         self.fuzzy: set[int] = set()
+        self.joined: set[int] = set()  # original lines a formatter's join or split folded into a pair (joined.py)
         self._hidden_ends: set[tuple[int, int]] = set()  # closing lines seen through a marker (steps.align_range)
 
     def rebase(self, items: list[SnippetLine], pairs: dict[int, int]) -> None:

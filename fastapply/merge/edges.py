@@ -14,6 +14,7 @@ from .heads import deleted_head, import_head, imports_left_unused, note_head, ob
     unused_imports
 from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_closer, is_trivial, \
     opens_block
+from ..errors import ErrorCode, MergeError
 from .segments import SnippetLine, code_segments, is_gap
 from .similar import FUZZY_MIN, similarity, substituted
 from .whole import WHOLE_SHARE
@@ -94,6 +95,14 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
                                       or _reaches_end(items, pairs, last_s, orig, onorm)
                                       or _context_tail(items, pairs, onorm) and (is_gap(items[0]) or not unedited))
     if not marked_end and not reaches_end:
+        if _replaces_last_definition(items, pairs, last_s, orig, onorm):
+            raise MergeError(
+                f"the snippet ends with new code (snippet line {items[-1].number}) and no marker, while "
+                f"the file's last definition, from original line {_tail_start(onorm, pairs[last_s]) + 1} on, "
+                "comes after its last unchanged line: the new code may replace that definition or go "
+                "above it. End the snippet with a '... existing code ...' marker to keep it, or show "
+                "the code around it that stays",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=items[-1].number)
         items = [*items, implicit]
     if not is_gap(items[0]):
         before = sum(1 for n in onorm[: pairs[first_s]] if n)
@@ -108,6 +117,29 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
     return items, pairs
+
+
+def _tail_start(onorm: list[str], last_o: int) -> int:
+    return next(o for o in range(last_o + 1, len(onorm)) if onorm[o])
+
+
+def _replaces_last_definition(items: list[SnippetLine], pairs: dict[int, int], last_s: int, orig: list[str],
+                              onorm: list[str]) -> bool:
+    """The snippet goes on past its last pair with new definitions, and what the file has after that
+    pair is one definition, whole, at their depth: the new ones may take its place (python-snappy's
+    four stream helpers where `check_format` ended the file) as well as go above it, a left-out
+    last marker. Several definitions after it: a left-out marker (nobody replaces the rest of a
+    file by showing its head). O(the lines past the last pair)."""
+    headers = [s for s in range(last_s + 1, len(items)) if items[s].kind == "code"
+               and header_key(items[s].norm) is not None]
+    if not headers:
+        return False
+    start = _tail_start(onorm, pairs[last_s]) if any(onorm[pairs[last_s] + 1:]) else None
+    if start is None or header_key(onorm[start]) is None \
+            or indent_width(orig[start]) != indent_width(items[headers[0]].text):
+        return False
+    _, stop = block_extent(orig, onorm, start)
+    return stop - start > EDGE_LINES and not any(onorm[stop:])
 
 
 def _unedited(items: list[SnippetLine], pairs: dict[int, int], onorm: list[str]) -> bool:

@@ -326,3 +326,11 @@ def next_code(norms: list[str], start: int) -> int:
     while index < len(norms) and not norms[index]:
         index += 1
     return index
+
+
+_LINE_COMMENT = re.compile(r"\s+(?:#|//).*$")
+
+
+def code_part(norm: str) -> str:
+    """The line without a comment that ends it (`):  # pragma: no cover` -> `):`)."""
+    return _LINE_COMMENT.sub("", norm)

@@ -172,7 +172,7 @@ def _check_empty_marker_beside_deletion(al: Aligner, spliced: Spliced, drop: set
     if not empty or not spliced.deleted:
         return
     code_gone = [(start, stop) for start, stop in spliced.deleted
-                 if any(al.onorm[o] and o not in drop for o in range(start, stop))]
+                 if any(al.onorm[o] and o not in drop and o not in al.joined for o in range(start, stop))]
     if not code_gone:
         return  # (blank lines replaced by the snippet's own: no deletion for a marker to stand for)
     at = {o: s for s, o in al.pairs.items()}

@@ -13,10 +13,12 @@ from ..errors import ErrorCode, MergeError, ValidationError
 from ..languages import LanguageSpec
 from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail, better_copy, copied_tail, \
-    needless_deletion, needless_rewrite
+    needless_deletion
+from .insertions import needless_rewrite
 from .ends import close_replaced_tails, extend_tails, uncross
 from .copies import pair_nearest_copies
 from .crossings import release_context
+from .joined import pair_joined
 from .fuzzy_pairs import extend_fuzzy, pair_rewritten_headers
 from .refine import covered, pair_closers, place_stragglers, prune_orphans
 from .datakeys import check_duplicate_keys, check_record_edit
@@ -173,6 +175,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
 def _pair_up(aligner: Aligner) -> dict[int, int]:
     aligner.align()
     release_context(aligner)
+    pair_joined(aligner)
     for stage in (pair_closers, prune_orphans, uncross, place_stragglers, extend_fuzzy, pair_rewritten_headers,
                   pair_nearest_copies,
                   extend_tails, close_replaced_tails, prune_orphans):

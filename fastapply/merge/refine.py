@@ -13,7 +13,8 @@ from rapidfuzz.process import extract
 
 from ..deadline import check_deadline
 from .context import edits_dropping_comments, ends_before_whole_blocks
-from .lines import DROPPED_STUBS, call_inside_call, continues_block, indent_width, is_trivial
+from .lines import DROPPED_STUBS, call_inside_call, code_part, continues_block, indent_width, is_trivial, \
+    opens_block
 from .fuzzy_pairs import closed_alike
 from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, similarity
 
@@ -94,11 +95,12 @@ def _header_end(al: Aligner, s: int, a: int) -> int:
     a itself, or, when the original splits it after its `(` and the snippet writes it on one line
     (`def __init__(self, app) -> None:`), the line at a's depth that closes it (`) -> None:`),
     whose block is the body. O(the header's lines, at most _HEADER_LINES)."""
-    if not al.onorm[a].endswith(("(", "[")) or al.snorm[s][-1:] == al.onorm[a][-1:]:
+    if not al.onorm[a].endswith(("(", "[")) or code_part(al.snorm[s])[-1:] == al.onorm[a][-1:]:
         return a
     for k in range(a + 1, min(len(al.orig), a + _HEADER_LINES)):
         if al.onorm[k] and al.owidth[k] <= al.owidth[a]:
-            return k if al.onorm[k].startswith((")", "]")) and al.o_opens(k) else a
+            closes = al.o_opens(k) or opens_block(code_part(al.onorm[k]))  # (`):  # pragma: no cover`)
+            return k if al.onorm[k].startswith((")", "]")) and closes else a
     return a
 
 

@@ -130,3 +130,33 @@ def pep8_gap(text: str) -> bool:
 # ...`, `class A(B):  # noqa`), or the first line of a signature written over several lines
 _PYTHON_HEADER = re.compile(r"^(?:async\s+)?(?:def|class)\s+\w+\s*(?:\(.*\))?\s*(?:->\s*.+?)?:(?:\s|$)"
                             r"|^(?:async\s+)?def\s+\w+\s*\((?:.*,)?\s*$")
+
+
+_REACH = 400  # new lines looked at on each side of a junction by _packed
+
+
+def packed_siblings(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:
+    """The run of new lines around the junction after out[before] holds two or more places where a
+    block's closing line at `width` is followed by the next definition's first line, and every one
+    of them is glued: the snippet packs its new siblings (yauzl's four new `...Promise` helpers,
+    one right under the other), a style and no slip. O(_REACH)."""
+    glued = 0
+    lo = before
+    while lo > 0 and before - lo < _REACH and out[lo - 1][1] == SNIP and out[lo - 1][2] < 0:
+        lo -= 1
+    hi = before
+    while hi + 1 < len(out) and hi - before < _REACH and out[hi + 1][1] == SNIP and out[hi + 1][2] < 0:
+        hi += 1
+    for k in range(lo, hi):
+        line = out[k][0]
+        if not line.strip() or indent_width(line) != width or not is_closer(line.strip()):
+            continue
+        nxt = k + 1
+        while nxt <= hi and not out[nxt][0].strip():
+            nxt += 1
+        if nxt > hi or indent_width(out[nxt][0]) != width or header_key(out[nxt][0].strip()) is None:
+            continue
+        if nxt > k + 1:
+            return False  # one of them is set off by a blank line: the file's spacing decides
+        glued += 1
+    return glued >= 2

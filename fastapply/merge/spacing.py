@@ -12,8 +12,8 @@ from collections import Counter
 
 from .lines import COMMENT_STARTS, continues_block, header_key, indent_width, is_closer, opens_block
 from .shapes import (BODY_END, DATA_ASSIGNMENT, EMPTY, OBJECT_KEY, PREAMBLE, SNIP, STATEMENT, closes_preamble,
-                     closes_statement, new_definition_ends, pep8_gap, preamble_at, preamble_start,
-                     top_level_after_block)
+                     closes_statement, new_definition_ends, packed_siblings, pep8_gap, preamble_at,
+                     preamble_start, top_level_after_block)
 
 # a line of a definition's header above its name: `template <typename T>`, `static inline int`
 _HEADER_PREFIX = re.compile(r"^(?:template\s*<.*>|[\w:*&<>, ]+)$")
@@ -92,6 +92,8 @@ class Spacing:
                 return None  # moved code that glues the two as the file does (`},` and the next key)
             if prev_at < 0 and written == 0 and self._glued_run(out, before):
                 return None  # new siblings glued like the first of them to the code above them
+            if prev_at < 0 and written == 0 and packed_siblings(out, before, width):
+                return None  # new siblings the snippet packs one under the other, every one
             if moved is not None:
                 # moved here, it brings its spacing: packed where it was, or as the snippet writes
                 own = self._moved_gap(moved, width)

@@ -101,6 +101,7 @@ def align_range(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list
     if not chain:
         _edges(al, s_lo, s_hi, o_lo, o_hi)
         return []
+    chain = _resume_above(al, chain, s_lo, s_hi, o_hi)
     gaps = []
     prev_s, prev_o = s_lo - 1, o_lo - 1
     for s, o in chain:
@@ -111,6 +112,26 @@ def align_range(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list
     if prev_s + 1 < s_hi and prev_o + 1 < o_hi:
         gaps.append((prev_s + 1, s_hi, prev_o + 1, o_hi))
     return gaps
+
+
+def _resume_above(al: Aligner, chain: list[tuple[int, int]], s_lo: int, s_hi: int,
+                  o_hi: int) -> list[tuple[int, int]]:
+    """The chain's last line, when a marker stands right before it and only blank lines follow it
+    up to the range's right anchor, pairs with its copy right above that anchor rather than an
+    earlier one: the marker stands for everything up to where the context resumes (pyzmq's
+    `for evt in self.events:`, a marker, `return False`, `return True`: paired with the `for`
+    block's own `return False`, the next loop was dropped). O(log m + the lines between)."""
+    s, o = chain[-1]
+    prev = chain[-2][0] if len(chain) > 1 else s_lo - 1
+    if al.pairs.get(s_hi) != o_hi or not any(m in al.markers for m in range(prev + 1, s)) \
+            or any(al.snorm[t] or t in al.markers for t in range(s + 1, s_hi)):
+        return chain
+    last = o_hi - 1
+    while last > o and not al.onorm[last]:
+        last -= 1
+    if last == o or al.onorm[last] != al.snorm[s] or al.owidth[last] != al.owidth[o]:
+        return chain
+    return [*chain[:-1], (s, last)]
 
 
 def _best_chain(al: Aligner, cands: list[tuple[int, int, float]], left: tuple[int, int],

@@ -142,3 +142,280 @@ def test_an_entry_rewritten_under_its_own_distinctive_context_still_merges() -> 
 '''
     expected = PLATFORMS.replace(_entry("Linux", "linux"), _entry("Chrome OS", "chrome os"))
     assert apply(PLATFORMS, edit, filename="parser-platforms.js").merged_code == expected
+
+
+def _save(name: str, var: str, makedirs: str = "os.makedirs(path)") -> str:
+    return f'''def save_{name}_path(*resource):
+    """Ensure ``${var}/<resource>/`` exists, and return its path."""
+    resource = os.path.join(*resource)
+    assert not resource.startswith('/')
+    path = os.path.join({var.lower()}, resource)
+    if not os.path.isdir(path):
+        {makedirs}
+    return path
+
+'''
+
+
+BASE_DIRECTORY = "import os\n\n" + _save("config", "XDG_CONFIG_HOME", "os.makedirs(path, 0o700)") + \
+    _save("data", "XDG_DATA_HOME") + _save("cache", "XDG_CACHE_HOME") + '''def load_config_paths(*resource):
+    resource = os.path.join(*resource)
+    for config_dir in xdg_config_dirs:
+        yield os.path.join(config_dir, resource)
+'''
+
+
+def test_a_new_sibling_after_context_that_ends_every_sibling_is_no_rename_of_one() -> None:
+    # pyxdg added save_state_path after save_cache_path; the snippet's context (`os.makedirs(path)`,
+    # `return path`) ends save_data_path and save_cache_path alike. The merge paired it with the
+    # first and read the new function as save_cache_path renamed and rewritten: save_cache_path was
+    # gone. Inserted right above load_config_paths it loses nothing: both fit, so it is refused
+    edit = '''def save_config_path(*resource):
+    # ... existing code ...
+        os.makedirs(path)
+    return path
+
+''' + _save("state", "XDG_STATE_HOME") + '''def load_config_paths(*resource):
+    # ... existing code ...
+'''
+    with pytest.raises(ApplyError, match="fit two places") as error:
+        apply(BASE_DIRECTORY, edit, filename="BaseDirectory.py")
+    assert error.value.line == 3
+
+
+def test_a_renamed_definition_with_its_body_unchanged_is_still_a_rename() -> None:
+    # the guard: a new header over the same body is a rename, not a new sibling
+    edit = '''def save_config_path(*resource):
+    # ... existing code ...
+        os.makedirs(path)
+    return path
+
+''' + _save("cache", "XDG_CACHE_HOME").replace("save_cache_path", "save_cache_dir") + '''def load_config_paths(*resource):
+    # ... existing code ...
+'''
+    expected = BASE_DIRECTORY.replace("save_cache_path", "save_cache_dir")
+    assert apply(BASE_DIRECTORY, edit, filename="BaseDirectory.py").merged_code == expected
+
+
+TRACKER = '''class MessageTracker:
+    @property
+    def done(self):
+        """Is 0MQ completely done with the message(s) being tracked?"""
+        for evt in self.events:
+            if not evt.is_set():
+                return False
+        for pm in self.peers:
+            if not pm.done:
+                return False
+        return True
+
+    def wait(self, timeout=-1):
+        for evt in self.events:
+            evt.wait(timeout)
+        return self.done
+'''
+
+
+def test_context_after_a_marker_resumes_right_above_the_next_anchor() -> None:
+    # pyzmq annotated `done`; the snippet shows `for evt in self.events:`, a marker, then
+    # `return False` and `return True`. The `return False` was paired with the `for` block's own
+    # (its end, hidden by the marker), and the loop over the peers between was dropped
+    edit = '''class MessageTracker:
+    @property
+    def done(self) -> bool:
+        """Is 0MQ completely done with the message(s) being tracked?"""
+        for evt in self.events:
+# ... existing code ...
+                return False
+        return True
+
+    def wait(self, timeout: float = -1) -> bool:
+        for evt in self.events:
+            evt.wait(timeout)
+        return self.done
+'''
+    expected = TRACKER.replace("def done(self):", "def done(self) -> bool:").replace(
+        "def wait(self, timeout=-1):", "def wait(self, timeout: float = -1) -> bool:")
+    assert apply(TRACKER, edit, filename="tracker.py").merged_code == expected
+
+
+INDEX_JS = '''exports.open = open;
+exports.fromFd = fromFd;
+
+function open(path, options, callback) {
+  return openImpl(path, options, callback);
+}
+
+function fromFd(fd, options, callback) {
+  return fromFdImpl(fd, options, callback);
+}
+
+function helper0(value) {
+  return value + 0;
+}
+
+function helper1(value) {
+  return value + 1;
+}
+
+
+function helper2(value) {
+  return value + 2;
+}
+
+function helper3(value) {
+  return value + 3;
+}
+
+
+function helper4(value) {
+  return value + 4;
+}
+
+function helper5(value) {
+  return value + 5;
+}
+'''
+
+PROMISES = '''function openPromise(path, options) {
+  return new Promise((resolve, reject) => {
+    open(path, options, (err, zipfile) => err ? reject(err) : resolve(zipfile));
+  });
+}
+function fromFdPromise(fd, options) {
+  return new Promise((resolve, reject) => {
+    fromFd(fd, options, (err, zipfile) => err ? reject(err) : resolve(zipfile));
+  });
+}
+function fromBufferPromise(buffer, options) {
+  return new Promise((resolve, reject) => {
+    fromBuffer(buffer, options, (err, zipfile) => err ? reject(err) : resolve(zipfile));
+  });
+}
+'''
+
+
+def test_new_siblings_the_snippet_packs_one_under_the_other_stay_packed() -> None:
+    # yauzl added four `...Promise` helpers, each right under the other; the file's own top-level
+    # spacing is mixed, and the merge read every glued one as a dropped blank line and set it off
+    edit = "exports.open = open;\nexports.fromFd = fromFd;\n\n" + PROMISES + \
+        "\nfunction open(path, options, callback) {\n// ... existing code ...\n"
+    expected = INDEX_JS.replace("\nfunction open(", "\n" + PROMISES + "\nfunction open(", 1)
+    assert apply(INDEX_JS, edit, filename="index.js").merged_code == expected
+
+
+HOOKS = '''class TransactionHook(object):
+    def handle_exception(
+        self, consumer, exc_type, exc_val, exc_tb
+    ):  # pragma: no cover
+        """
+        Handles an exception thrown while waiting for a response from
+        the server.
+        """
+        pass
+
+
+class ExceptionHandler(TransactionHook):
+    def __init__(self, exception_handler, requires_consumer=False):
+        self.handle_exception = _wrap_if_necessary(
+            exception_handler, requires_consumer
+        )
+'''
+
+
+def test_lines_a_formatter_joined_replace_the_lines_they_join() -> None:
+    # uplink's release ran black with a longer line length: a three-line signature and a
+    # three-line call became one line each. The joined signature stayed unpaired, its docstring
+    # lost its anchor and the edit was refused; the joined call before a marker kept the old
+    # call's two other lines (a syntax error)
+    edit = '''class TransactionHook:
+    def handle_exception(self, consumer, exc_type, exc_val, exc_tb):  # pragma: no cover
+        """
+        Handles an exception thrown while waiting for a response from
+    # ... existing code ...
+    def __init__(self, exception_handler, requires_consumer=False):
+        self.handle_exception = _wrap_if_necessary(exception_handler, requires_consumer)
+        # ... existing code ...
+'''
+    expected = HOOKS.replace("class TransactionHook(object):", "class TransactionHook:").replace(
+        "    def handle_exception(\n        self, consumer, exc_type, exc_val, exc_tb\n    ):  # pragma: no cover",
+        "    def handle_exception(self, consumer, exc_type, exc_val, exc_tb):  # pragma: no cover").replace(
+        "_wrap_if_necessary(\n            exception_handler, requires_consumer\n        )",
+        "_wrap_if_necessary(exception_handler, requires_consumer)")
+    assert apply(HOOKS, edit, filename="hooks.py").merged_code == expected
+
+
+def test_a_long_line_a_formatter_split_replaces_the_original_line() -> None:
+    original = '''def main():
+    setup()
+    result = compute_everything(first_argument, second_argument, third_argument)
+    report(result)
+'''
+    edit = '''def main():
+    setup()
+    result = compute_everything(
+        first_argument, second_argument, third_argument,
+    )
+    report(result)
+'''
+    assert apply(original, edit, filename="main.py").merged_code == edit
+
+
+SNAPPY = '''def stream_decompress(src, dst):
+    decompressor = StreamDecompressor()
+    for buf in read_blocks(src):
+        dst.write(decompressor.decompress(buf))
+    decompressor.flush()  # makes sure the stream ended well
+
+
+def check_format(fin=None, chunk=None):
+    ok = True
+    if chunk is None:
+        chunk = fin.read(BLOCK_SIZE)
+    try:
+        StreamDecompressor.check_format(chunk)
+    except UncompressError:
+        ok = False
+    return ok, chunk
+'''
+
+HELPERS = '''
+
+def raw_stream_decompress(src, dst):
+    data = src.read()
+    dst.write(decompress(data))
+
+
+def raw_stream_compress(src, dst):
+    data = src.read()
+    dst.write(compress(data))
+'''
+
+
+def test_new_definitions_where_one_definition_ended_the_file_are_refused() -> None:
+    # python-snappy replaced the module's last function, check_format, with four stream helpers;
+    # the snippet ends with them and no marker. Read as a left-out last marker, check_format stayed
+    # below them. It may go or stay: refused, naming the snippet's last line
+    edit = '''# ... existing code ...
+        dst.write(decompressor.decompress(buf))
+    decompressor.flush()  # makes sure the stream ended well
+''' + HELPERS
+    with pytest.raises(ApplyError, match="ends with new code") as error:
+        apply(SNAPPY, edit, filename="snappy.py")
+    assert error.value.line == len(edit.splitlines())
+
+
+def test_new_definitions_above_several_that_end_the_file_keep_them() -> None:
+    # the guard: with two definitions after the last unchanged line, the snippet left out its last
+    # marker (nobody replaces the rest of a file by showing its head)
+    original = SNAPPY + '''
+
+def check_framing(data):
+    return data[:4] == STREAM_IDENTIFIER
+'''
+    edit = '''# ... existing code ...
+        dst.write(decompressor.decompress(buf))
+    decompressor.flush()  # makes sure the stream ended well
+''' + HELPERS
+    expected = original.replace("well\n\n\ndef check_format", "well\n" + HELPERS + "\n\ndef check_format")
+    assert apply(original, edit, filename="snappy.py").merged_code == expected

@@ -1,0 +1,117 @@
+"""Lines a formatter joined or split: black writes a signature that fits on one line as one line
+(`def handle_exception(self, consumer, exc_type, exc_val, exc_tb):` where the original had it on
+three), prettier breaks a long call over several. The alignment pairs equal lines only, so the
+joined line stays unpaired, the lines around it lose their anchor, and the edit is refused or the
+old lines kept. Here, between two adjacent pairs with no marker between them, a new snippet line
+whose text without whitespace is the text of a few consecutive unpaired original lines joined
+(or the reverse: an original line that a few new snippet lines spell out) is paired with the
+first of them: the others go with the edit.
+
+Complexity: O(lines between two pairs x _MOST) per gap, and a gap is looked at only while it
+holds at most _GAP lines on each side: O((n + m) x _MOST) for a call.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .lines import is_closer
+
+if TYPE_CHECKING:
+    from .anchor import Aligner
+
+_MOST = 8  # lines joined into one at most
+_GAP = 60  # lines on either side of a gap beyond which it is left alone
+_MIN_CHARS = 16  # a joined text shorter than this (`)`, `},`) says nothing
+_SPACE = re.compile(r"\s+")
+_TRAILING_COMMA = re.compile(r",(?=[)\]}])")  # black's magic trailing comma, gone when joined
+
+
+def _squash(text: str) -> str:
+    return _TRAILING_COMMA.sub("", _SPACE.sub("", text))
+
+
+def pair_joined(al: Aligner) -> None:
+    """Pair a snippet line with the original lines it joins, or an original line with the snippet
+    lines that split it, between adjacent pairs; and at a segment's edge, a joined line right
+    after an anchor (before a marker) with the original lines right after that anchor's line: it
+    pairs with the last of them, so that the ones before it go and the marker keeps what follows
+    (the mirror before an anchor). See the module docstring."""
+    order = sorted(al.pairs.items())
+    bounds = sorted([*order, *((m, None) for m in al.marker_list)], key=lambda bound: bound[0])
+    for (a, oa), (b, ob) in zip([(-1, -1), *bounds], [*bounds, (len(al.items), len(al.orig))]):
+        if b - a < 2 or b - a > _GAP:
+            continue
+        news = [s for s in range(a + 1, b) if al.items[s].kind == "code"]
+        if not news:
+            continue
+        if oa is not None and ob is not None:
+            olds = [o for o in range(oa + 1, ob) if al.onorm[o]]
+            if olds and ob - oa <= _GAP:
+                _pair_gap(al, news, olds)
+        elif oa is not None and oa >= 0:
+            _pair_edge(al, news[0], oa, +1)
+        elif ob is not None and a >= 0:
+            _pair_edge(al, news[-1], ob, -1)
+
+
+def _pair_edge(al: Aligner, s: int, anchor: int, step: int) -> None:
+    """Snippet line s, right after (step +1) or before (-1) the anchor at original line `anchor`,
+    joins the unpaired original lines that follow (precede) that line: s pairs with the farthest."""
+    key = _squash(al.snorm[s])
+    if len(key) < _MIN_CHARS or al.snorm[s] in al.opos:
+        return
+    rows: list[int] = []
+    o = anchor + step
+    while 0 <= o < len(al.orig) and len(rows) < _MOST:
+        if al.onorm[o]:
+            rows.append(o)
+            joined = _squash("".join(al.onorm[r] for r in (rows if step > 0 else rows[::-1])))
+            if len(rows) > 1 and joined == key:
+                al.pairs[s] = o
+                al.joined.update(range(min(rows), max(rows) + 1))
+                return
+            if not key.startswith(joined) and not key.endswith(joined):
+                return
+        o += step
+
+
+def _pair_gap(al: Aligner, news: list[int], olds: list[int]) -> None:
+    """One gap: the first join found in each direction, when exactly one run of lines makes it."""
+    joined = _runs([al.onorm[o] for o in olds])
+    for s in news:
+        key = _squash(al.snorm[s])
+        starts = joined.get(key, [])
+        if len(key) >= _MIN_CHARS and len(starts) == 1 and al.snorm[s] not in al.opos:
+            al.pairs[s] = olds[starts[0]]
+            al.joined.update(_run_rows(olds, starts[0], key, al.onorm))
+            return
+    split = _runs([al.snorm[s] for s in news])
+    for o in olds:
+        key = _squash(al.onorm[o])
+        starts = split.get(key, [])
+        if len(key) >= _MIN_CHARS and len(starts) == 1 and not is_closer(al.onorm[o]):
+            al.pairs[news[starts[0]]] = o
+            return
+
+
+def _run_rows(olds: list[int], start: int, key: str, onorm: list[str]) -> range:
+    """The original lines from olds[start] whose join is `key`."""
+    joined = ""
+    for index in range(start, min(len(olds), start + _MOST)):
+        joined = _squash(joined + onorm[olds[index]])
+        if joined == key:
+            return range(olds[start], olds[index] + 1)
+    return range(olds[start], olds[start] + 1)
+
+
+def _runs(texts: list[str]) -> dict[str, list[int]]:
+    """Every run of 2 to _MOST consecutive texts, joined without whitespace, to where it starts."""
+    found: dict[str, list[int]] = {}
+    for start in range(len(texts)):
+        key = _squash(texts[start])
+        for stop in range(start + 1, min(len(texts), start + _MOST)):
+            key = _squash(key + texts[stop])
+            found.setdefault(key, []).append(start)
+    return found

@@ -34,6 +34,7 @@ def _reformatted(new: str, old: str) -> bool:
 
 
 _PY_IMPORT = re.compile(r"^from\s+\S+\s+(import\s+\w.*)$")
+_PY_PLAIN_IMPORT = re.compile(r"^import\s+\w+(?:\s+as\s+\w+)?(?:\s*#.*)?$")
 
 
 def _imported(line: str) -> str | None:
@@ -43,7 +44,9 @@ def _imported(line: str) -> str | None:
     if found:
         return " ".join(found.groups()) if _WORD.search(found.group(2)) else None
     found = _PY_IMPORT.match(line)
-    return found.group(1) if found else None
+    if found:
+        return found.group(1)
+    return line if _PY_PLAIN_IMPORT.match(line) else None  # `import x` takes what `from y import x` does
 
 
 def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:

@@ -419,3 +419,53 @@ def check_framing(data):
 ''' + HELPERS
     expected = original.replace("well\n\n\ndef check_format", "well\n" + HELPERS + "\n\ndef check_format")
     assert apply(original, edit, filename="snappy.py").merged_code == expected
+
+
+def test_a_plain_import_is_an_edit_of_a_from_import_of_the_same_name() -> None:
+    # joblib's vendored loky imports cloudpickle itself now; the snippet shows `try:` and the new
+    # import right after a marker: neither was paired (`try:` is in the file twice), the old `try:`
+    # and import stayed above them, a syntax error
+    original = '''if sys.platform != "win32":
+    from ._posix_reduction import _mk_inheritable  # noqa: F401
+
+# global variable to change the pickler behavior
+try:
+    from joblib.externals import cloudpickle  # noqa: F401
+
+    DEFAULT_ENV = "cloudpickle"
+except ImportError:
+    DEFAULT_ENV = "pickle"
+
+
+def set_loky_pickler(loky_pickler=None):
+    if loky_pickler == _loky_pickler_name:
+        return
+
+    if loky_pickler == "cloudpickle":
+        from joblib.externals.cloudpickle import CloudPickler as loky_pickler_cls
+    else:
+        try:
+            module_pickle = import_module(loky_pickler)
+            loky_pickler_cls = module_pickle.Pickler
+        except ImportError as e:
+            raise e
+'''
+    edit = '''# ... existing code ...
+try:
+    import cloudpickle  # noqa: F401
+
+    DEFAULT_ENV = "cloudpickle"
+except ImportError:
+# ... existing code ...
+        return
+
+    if loky_pickler == "cloudpickle":
+        from cloudpickle import CloudPickler as loky_pickler_cls
+    else:
+        try:
+            module_pickle = import_module(loky_pickler)
+# ... existing code ...
+'''
+    expected = original.replace("from joblib.externals import cloudpickle", "import cloudpickle").replace(
+        "from joblib.externals.cloudpickle import", "from cloudpickle import")
+    assert apply(original, edit, filename="reduction.py").merged_code == expected

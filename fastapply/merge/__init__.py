@@ -20,7 +20,8 @@ elided with marker comments (`// ... existing code ...`), into the original file
    is a new line repeating one further down, context left under it (ends.py); a part's first
    line under its marker that the alignment deleted and wrote anew as a move is aligned once
    more as context (crossings.py); a line a formatter joined (or split) pairs with the lines it
-   joins (joined.py);
+   joins (joined.py); a definition's header shown after a rewritten body, before a marker, pairs
+   with its copy right below that body (resumed.py);
 4. splice: snippet lines where the snippet speaks, original lines where a marker stands for them,
    nothing where the snippet dropped code between two anchors (splice.py), blank lines around new
    definitions after the file's own habit (spacing.py; the line shapes it reads: shapes.py); every

@@ -47,7 +47,9 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
                                and (not all(n.startswith(COMMENT_STARTS) for n in onorm[:first_o] if n)
                                     or _edited_head(items[:first_s], onorm[:first_o]))) \
         or lead == 0 and obsolete_head(onorm[:first_o])
-    cut_tail = after == 0 or (trail >= 1 and after <= EDGE_LINES)
+    # (or the file's last lines edited line for line, however many: patsy's version comment)
+    cut_tail = after == 0 or trail >= 1 and (after <= EDGE_LINES
+                                             or _edits_tail(items[last_s + 1:], onorm[last_o + 1:]))
     # imports above a snippet that reaches the file's end and uses none of their names: what the
     # edit left unused and deleted (typeshed's stubs drop `from _typeshed import Incomplete` with
     # its last use), not context left out

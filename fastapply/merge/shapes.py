@@ -51,6 +51,8 @@ def preamble_start(text: Callable[[int], str], before: int, width: int) -> int |
     """Where the decorator, attribute or Lua block comment that line `before` closes starts (see
     closes_preamble; `text(i)` is line i), or None when that line closes none. O(DECORATOR_LINES)."""
     closing = text(before).strip()
+    if indent_width(text(before)) > width and closing.endswith((")", "]")):
+        return _hanging_decorator(text, before, width)
     if not is_closer(closing) or indent_width(text(before)) != width:
         return None
     in_string = False
@@ -68,6 +70,21 @@ def preamble_start(text: Callable[[int], str], before: int, width: int) -> int |
 
 
 DECORATOR_LINES = 50
+
+
+def _hanging_decorator(text: Callable[[int], str], before: int, width: int) -> int | None:
+    """Where a decorator whose arguments hang under its `(` starts, when line `before` (deeper
+    than `width`) closes it: `@pytest.mark.xfail(cairo_version() < 11800,` then
+    `                   reason='Cairo version too low')`. O(DECORATOR_LINES)."""
+    depth = 0
+    for index in range(before, max(-1, before - DECORATOR_LINES), -1):
+        line = text(index)
+        if not line.strip() or indent_width(line) < width:
+            return None
+        depth += sum(line.count(c) for c in ")]") - sum(line.count(c) for c in "([")
+        if indent_width(line) == width:
+            return index if depth == 0 and line.strip().startswith(("@", "#[")) else None
+    return None
 
 
 def closes_statement(out: list[tuple[str, str, int, int]], before: int, width: int) -> bool:

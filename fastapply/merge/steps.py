@@ -19,6 +19,7 @@ from .blocks import shallower_before
 from .chain import best_chain_end, count_in, heaviest_chain, span
 from .closers import block_shell_up, edited_opener, end_in_doubt, whole_block_up
 from .context import context_before_deletion, context_before_marker, context_block, edit_before_marker
+from .resumed import header_before_marker
 from .lines import DROPPED_STUBS, header_key
 
 if TYPE_CHECKING:
@@ -262,6 +263,8 @@ def _edges(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> None:
         context_before_marker(al, head, o_lo, upto)
         if head[-1] not in al.pairs:
             edit_before_marker(al, head, upto)
+        if head[-1] not in al.pairs:
+            header_before_marker(al, head, o_lo, upto)
 
 
 def _greedy(al: Aligner, lines: list[int], start: int, stop: int, step: int) -> int:

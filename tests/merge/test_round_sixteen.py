@@ -469,3 +469,116 @@ except ImportError:
     expected = original.replace("from joblib.externals import cloudpickle", "import cloudpickle").replace(
         "from joblib.externals.cloudpickle import", "from cloudpickle import")
     assert apply(original, edit, filename="reduction.py").merged_code == expected
+
+
+VERSION_PY = '''# This file is part of Patsy
+# See file LICENSE.txt for license information.
+
+# We use a simple scheme:
+#   1.0.2 -> 1.0.2+dev -> 1.1.0 -> 1.1.0+dev
+# where the +dev versions are never released into the wild.
+#
+# via the use of the "local suffix" "+dev", which is disallowed on index
+# servers and causes 1.0.2+dev to sort after plain 1.0.2, which is what we
+# want. (Contrast with the special suffix 1.0.2.dev, which sorts *before*
+# 1.0.2.)
+
+__version__ = "1.0.2"
+'''
+
+
+def test_a_snippet_without_markers_that_edits_the_files_last_lines_replaces_them() -> None:
+    # patsy's release bumped every version in version.py; the snippet is the whole new file,
+    # without markers. Its last five lines, all edited, were read as new lines above a left-out
+    # last marker, and the old ones stayed under them
+    edit = VERSION_PY.replace("1.0.2", "1.0.3")
+    assert apply(VERSION_PY, edit, filename="version.py").merged_code == edit
+
+
+TESTS_PY = '''import pytest
+
+
+def test_from_null_pointer():
+    for class_ in [Surface, Context]:
+        with pytest.raises(ValueError):
+            class_._from_pointer(ffi.NULL, 'unused')
+'''
+
+
+def test_a_decorator_whose_arguments_hang_under_its_parenthesis_stays_on_its_definition() -> None:
+    # cairocffi added a test under `@pytest.mark.xfail(cairo_version() < 11800,` /
+    # `                   reason='Cairo version too low')`: the hanging line read as the end of
+    # a Python body, and a blank line was put between the decorator and its `def`
+    new = '''
+
+@pytest.mark.xfail(cairo_version() < 11800,
+                   reason='Cairo version too low')
+def test_hairline():
+    ctx = Context(surface)
+    ctx.set_hairline(True)
+    assert ctx.get_hairline() is True
+'''
+    edit = "# ... existing code ...\n            class_._from_pointer(ffi.NULL, 'unused')\n" + new
+    assert apply(TESTS_PY, edit, filename="test_cairo.py").merged_code == TESTS_PY + new
+
+
+RUNNER = '''class Clize:
+    @classmethod
+    def get_cli(cls, obj, **kwargs):
+        try:
+            cli = obj.cli
+        except AttributeError:
+            if callable(obj):
+                cli = cls(obj, **kwargs)
+            else:
+                cli = SubcommandDispatcher(obj, **kwargs).cli
+        return cli
+
+    @property
+    def cli(self):
+        return self
+
+
+class SubcommandDispatcher:
+    @property
+    def cli(self):
+        return self
+'''
+
+
+def test_a_header_shown_after_a_rewritten_body_pairs_with_the_copy_right_below_it() -> None:
+    # clize rewrote the end of get_cli and showed the next method's `@property` / `def cli(self):`
+    # with a marker; `def cli(self):` is in the file twice, nothing paired it, and the merge
+    # refused it as a second definition of `cli`
+    edit = '''class Clize:
+    @classmethod
+    def get_cli(cls, obj, **kwargs):
+        try:
+            return obj.cli
+        except AttributeError:
+            pass
+        if callable(obj):
+            return cls(obj, **kwargs)
+        return SubcommandDispatcher(obj, **kwargs).cli
+
+    @property
+    def cli(self):
+        # ... existing code ...
+'''
+    expected = RUNNER.replace('''        try:
+            cli = obj.cli
+        except AttributeError:
+            if callable(obj):
+                cli = cls(obj, **kwargs)
+            else:
+                cli = SubcommandDispatcher(obj, **kwargs).cli
+        return cli
+''', '''        try:
+            return obj.cli
+        except AttributeError:
+            pass
+        if callable(obj):
+            return cls(obj, **kwargs)
+        return SubcommandDispatcher(obj, **kwargs).cli
+''')
+    assert apply(RUNNER, edit, filename="runner.py").merged_code == expected

@@ -120,7 +120,7 @@ class Spacing:
             # (an indentation-ended block: only a new Python definition before another one); a
             # literal assigned under another (`items = {` under `]`) is a statement, glued as written
             if DATA_ASSIGNMENT.match(norm) or usual is None and OBJECT_KEY.match(norm) and prev_at >= 0 \
-                    and self._glued_above(prev_at, width):
+                    and self._glued_above(prev_at, width, entries=True):
                 return None  # (a definition glued to its sibling above it in the original: glued as written)
             if usual is None and (is_closer(prev_norm) and indent_width(prev) == width
                                   and not closes_statement(out, before, width)
@@ -162,11 +162,15 @@ class Spacing:
                 return None
         return self.above(self._top_of(at, width), width)
 
-    def _glued_above(self, at: int, width: int) -> bool:
+    def _glued_above(self, at: int, width: int, entries: bool = False) -> bool:
         """The definition ending at original line `at` starts right under its previous sibling's
-        closing line (fastify's error table: `),` then the next entry). O(its length)."""
+        closing line (fastify's error table: `),` then the next entry); with `entries`, under any
+        line of its previous sibling (a JSON key's list right under `"description": "..."`).
+        O(its length)."""
         top = self._top_of(at, width)
         upper = self.orig[top - 1] if top > 0 else ""
+        if entries and upper.strip() and indent_width(upper) == width:
+            return True
         return indent_width(upper) == width and bool(BODY_END.match(upper.strip()))
 
     def _top_of(self, at: int, width: int) -> int:

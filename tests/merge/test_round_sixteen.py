@@ -582,3 +582,42 @@ def test_a_header_shown_after_a_rewritten_body_pairs_with_the_copy_right_below_i
         return SubcommandDispatcher(obj, **kwargs).cli
 ''')
     assert apply(RUNNER, edit, filename="runner.py").merged_code == expected
+
+
+PACKAGE_JSON = '''{
+  "name": "linkify-it",
+  "version": "6.0.0",
+  "description": "Links recognition library with FULL unicode support",
+  "keywords": [
+    "linkify",
+    "autolinker"
+  ],
+  "repository": "markdown-it/linkify-it",
+  "main": "build/index.cjs.js",
+  "dependencies": {
+    "uc.micro": "^2.0.0"
+  }
+}
+'''
+
+
+def test_a_key_rewritten_as_an_object_stays_glued_to_the_entry_above() -> None:
+    # linkify-it's release turned `"repository": "..."` into an object; after the `],` of the
+    # keywords list the merge read the new object as a block after a sibling's end and set it off
+    # with a blank line that JSON files never have
+    edit = '''  // ... existing code ...
+    "autolinker"
+  ],
+  "repository": {
+    "type": "git",
+    "url": "git+https://github.com/markdown-it/linkify-it.git"
+  },
+  "main": "build/index.cjs.js",
+  // ... existing code ...
+'''
+    expected = PACKAGE_JSON.replace('  "repository": "markdown-it/linkify-it",\n', '''  "repository": {
+    "type": "git",
+    "url": "git+https://github.com/markdown-it/linkify-it.git"
+  },
+''')
+    assert apply(PACKAGE_JSON, edit, filename="package.json").merged_code == expected

@@ -310,14 +310,22 @@ def _context_above(al: Aligner, code: list[int], b: int, ob: int) -> bool:
         run.append(s)
     if len(run) == len(code) or sum(1 for s in run if not is_trivial(al.snorm[s])) < _SPARE_MIN:
         return False
+    top = stands_above(al, run, b, ob)
+    return top is not None and al.pairs[run[0]] != top
+
+
+def stands_above(al: Aligner, run: list[int], b: int, ob: int) -> int | None:
+    """Where run[0] stands when the snippet lines `run` stand right above original line ob, line
+    for line at b's relative depth, with only blank lines between; None when they do not.
+    O(len(run) + the blank lines passed)."""
     o = ob - 1
     for s in reversed(run):
         while o >= 0 and not al.onorm[o]:
             o -= 1
         if o < 0 or al.onorm[o] != al.snorm[s] or al.owidth[o] - al.owidth[ob] != al.swidth[s] - al.swidth[b]:
-            return False
+            return None
         o -= 1
-    return al.pairs[run[0]] != o + 1
+    return o + 1
 
 
 def _drops_definition(al: Aligner, oa: int, ob: int) -> bool:

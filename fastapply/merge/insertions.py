@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .ambiguity import stands_above
 from .lines import is_closer, is_trivial
 from .similar import similarity
 
@@ -60,7 +61,7 @@ def _inserts_above(al: Aligner, run: list[int], s: int, anchor: int, kept: set[i
     above the anchor's line, while the merge's reading loses a telling original line between its
     copy and the anchor. A `short` run (one telling line) counts only against a merge that reads
     the new lines as a definition renamed and rewritten. O(the lines between)."""
-    oa, o = al.pairs[anchor], al.pairs[anchor] - 1
+    oa = al.pairs[anchor]
     new = [t for t in range(s, anchor) if al.items[t].kind != "blank"]
     if not new or al.swidth[run[-1]] < al.swidth[anchor] or al.swidth[new[0]] != al.swidth[anchor] \
             or any(al.swidth[t] < al.swidth[anchor] for t in new):
@@ -74,14 +75,9 @@ def _inserts_above(al: Aligner, run: list[int], s: int, anchor: int, kept: set[i
     if not _renamed(al, new, after) and (
             al.pairs.get(new[0]) == after or similarity(al.snorm[new[0]], al.onorm[after]) >= _LIKE):
         return False  # the first new line reads as an edit of the line after the context: a rewrite
-    for b in reversed(run):
-        while o >= 0 and not al.onorm[o]:
-            o -= 1
-        if o < 0 or al.onorm[o] != al.snorm[b] or al.owidth[o] - al.owidth[oa] != al.swidth[b] - al.swidth[anchor]:
-            return False
-        o -= 1
-    return al.pairs[run[0]] <= o and any(al.onorm[k] and k not in kept and not is_trivial(al.onorm[k])
-                                         for k in range(al.pairs[run[-1]] + 1, oa))
+    top = stands_above(al, run, anchor, oa)
+    return top is not None and al.pairs[run[0]] < top and any(
+        al.onorm[k] and k not in kept and not is_trivial(al.onorm[k]) for k in range(al.pairs[run[-1]] + 1, oa))
 
 
 def _renamed(al: Aligner, new: list[int], o: int) -> bool:

@@ -249,33 +249,9 @@ function open(path, options, callback) {
 function fromFd(fd, options, callback) {
   return fromFdImpl(fd, options, callback);
 }
-
-function helper0(value) {
-  return value + 0;
-}
-
-function helper1(value) {
-  return value + 1;
-}
-
-
-function helper2(value) {
-  return value + 2;
-}
-
-function helper3(value) {
-  return value + 3;
-}
-
-
-function helper4(value) {
-  return value + 4;
-}
-
-function helper5(value) {
-  return value + 5;
-}
-'''
+''' + "".join(
+    # top-level spacing the file is not consistent about: one blank line, or two before some
+    ("\n\n" if i in (2, 4) else "\n") + f"function helper{i}(value) {{\n  return value + {i};\n}}\n" for i in range(6))
 
 PROMISES = '''function openPromise(path, options) {
   return new Promise((resolve, reject) => {

@@ -14,7 +14,9 @@ sdists). The cache is $FASTAPPLY_EVALS_CACHE (default ~/.cache/fastapply-evals):
 package that fails (offline, version gone) is reported and skipped, and the exit status is 1.
 Nothing is stored in the repository. Cost: one download per package, each bounded by --timeout.
 `--batch` fetches a check batch (a TOML list of other packages and release pairs) as the dev split
-of the cache it is given: more data of the same kind, to tune on or to keep aside.
+of the cache it is given: more data of the same kind, to tune on or to keep aside. With `--prune`, the
+entries of the batch that could not be fetched are dropped from its file and listed in
+`unfetchable.txt` (evals/llmgen/batchfile.py), and the exit status is 0 once they are.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from .llmgen.batchfile import note_unfetchable, prune_batch
 from .llmgen.packages import PACKAGES, RELEASE_PAIRS, Package, ReleasePair, folder_name, load_batch
 from .llmgen.sources import cache_dir
 from .llmgen.splits import SPLITS
@@ -148,11 +151,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=Path, metavar="TOML",
                         help="fetch a check batch (evals/llmgen/batches/*.toml) as the dev split, instead of "
                              "the pinned packages; give it a cache of its own (FASTAPPLY_EVALS_CACHE)")
+    parser.add_argument("--prune", action="store_true",
+                        help="with --batch: drop from the batch file the entries that could not be fetched and "
+                             "list their names in unfetchable.txt next to it (a batch keeps only what was fetched)")
     args = parser.parse_args(argv)
+    if args.prune and args.batch is None:
+        parser.error("--prune needs --batch: it edits a batch file")
     console = Console(stderr=True)
     cache_dir().mkdir(parents=True, exist_ok=True)
     todo = jobs(args.split, load_batch(args.batch) if args.batch is not None else None)
     failed = []
+    unfetched: set[tuple[str, str]] = set()
     columns = (TextColumn("[bold]fetch"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("{task.description}"))
     with Progress(*columns, console=console, disable=not console.is_terminal) as bar:
@@ -163,9 +172,16 @@ def main(argv: list[str] | None = None) -> int:
                 fetch_package(registry, name, version, target, args.timeout)
             except FetchError as exc:
                 failed.append(str(exc))
+                unfetched.add(("pypi" if registry == "pypi-wheel" else registry, name))
                 console.print(f"[yellow]skipped[/] {registry} {name} {version}: {exc}")
             bar.advance(task)
     console.print(f"{len(todo) - len(failed)} of {len(todo)} packages in {cache_dir()}")
+    if args.prune and unfetched:
+        removed = prune_batch(args.batch, unfetched)
+        note_unfetchable(args.batch.parent / "unfetchable.txt", args.batch.stem, removed)
+        console.print(f"pruned from {args.batch.name} (listed in unfetchable.txt): "
+                      + ", ".join(f"{registry} {name}" for registry, name in removed))
+        return 0 if removed else 1
     return 1 if failed else 0
 
 

@@ -60,3 +60,42 @@ def test_fetch_plans_a_batch_into_the_caches_dev_split(tmp_path: Path, monkeypat
     batch.write_text('[[package]]\nregistry = "cran"\nname = "x"\nversion = "1"\n')
     with pytest.raises(ValueError, match="unknown registry"):
         load_batch(batch)
+
+
+def test_prune_drops_what_could_not_be_fetched_and_lists_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--prune` keeps a batch file to what was fetched: a pair one of whose halves failed goes, its
+    name is listed in unfetchable.txt under the batch's name, the rest of the file stays as it was."""
+    import evals.fetch as fetch
+
+    monkeypatch.setenv("FASTAPPLY_EVALS_CACHE", str(tmp_path / "cache"))
+    batch = tmp_path / "tune-99.toml"
+    text = ('# tune-99: a test batch\n\n'
+            '[[pair]]\nregistry = "pypi"\nname = "tomli"\nold = "2.0.1"\nnew = "2.0.2"\n\n'
+            '[[pair]]\nregistry = "pypi"\nname = "networkx"\nold = "3.6.1"\nnew = "3.7"\n\n'
+            '[[package]]\nregistry = "npm"\nname = "clsx"\nversion = "2.1.1"\n')
+    batch.write_text(text)
+    (tmp_path / "unfetchable.txt").write_text("# earlier\npypi strictyaml\n")
+
+    def fake_fetch(registry: str, name: str, version: str, target: Path, timeout: float) -> bool:
+        if name == "networkx" and version == "3.7":
+            raise fetch.FetchError("no wheel for this Python")
+        target.mkdir(parents=True, exist_ok=True)
+        return True
+
+    monkeypatch.setattr(fetch, "fetch_package", fake_fetch)
+    assert fetch.main(["--batch", str(batch), "--prune"]) == 0
+    assert batch.read_text() == text.replace(
+        '[[pair]]\nregistry = "pypi"\nname = "networkx"\nold = "3.6.1"\nnew = "3.7"\n\n', "")
+    assert (tmp_path / "unfetchable.txt").read_text() == "# earlier\npypi strictyaml\n# tune-99\npypi networkx\n"
+    packages, pairs = load_batch(batch)
+    assert [p.name for p in pairs] == ["tomli"] and [p.name for p in packages] == ["clsx"]
+    # nothing failed the second time: the file is left alone
+    assert fetch.main(["--batch", str(batch), "--prune"]) == 0
+    assert "networkx" not in batch.read_text()
+
+
+def test_prune_needs_a_batch() -> None:
+    import evals.fetch as fetch
+
+    with pytest.raises(SystemExit):
+        fetch.main(["--prune"])

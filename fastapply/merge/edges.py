@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 
+from ..errors import ErrorCode, MergeError
 from .heads import deleted_head, import_head, imports_left_unused, note_head, obsolete_head, prologue_head, \
     unused_imports
 from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_closer, is_trivial, \
     opens_block
-from ..errors import ErrorCode, MergeError
 from .segments import SnippetLine, code_segments, is_gap
 from .similar import FUZZY_MIN, similarity, substituted
 from .whole import WHOLE_SHARE

@@ -70,10 +70,10 @@ def _inserts_above(al: Aligner, run: list[int], s: int, anchor: int, kept: set[i
            for t in new):
         return False  # it would write a second copy of a definition the original has once, unchanged
     after = next((k for k in range(al.pairs[run[-1]] + 1, oa) if al.onorm[k]), None)
-    if after is None or short and not _renamed(al, new, after):
+    renamed = after is not None and _renamed(al, new, after)
+    if after is None or short and not renamed:
         return False
-    if not _renamed(al, new, after) and (
-            al.pairs.get(new[0]) == after or similarity(al.snorm[new[0]], al.onorm[after]) >= _LIKE):
+    if not renamed and (al.pairs.get(new[0]) == after or similarity(al.snorm[new[0]], al.onorm[after]) >= _LIKE):
         return False  # the first new line reads as an edit of the line after the context: a rewrite
     top = stands_above(al, run, anchor, oa)
     return top is not None and al.pairs[run[0]] < top and any(

@@ -82,36 +82,28 @@ def _pair_gap(al: Aligner, news: list[int], olds: list[int]) -> None:
     joined = _runs([al.onorm[o] for o in olds])
     for s in news:
         key = _squash(al.snorm[s])
-        starts = joined.get(key, [])
-        if len(key) >= _MIN_CHARS and len(starts) == 1 and al.snorm[s] not in al.opos:
-            al.pairs[s] = olds[starts[0]]
-            al.joined.update(_run_rows(olds, starts[0], key, al.onorm))
+        runs = joined.get(key, [])
+        if len(key) >= _MIN_CHARS and len(runs) == 1 and al.snorm[s] not in al.opos:
+            start, stop = runs[0]
+            al.pairs[s] = olds[start]
+            al.joined.update(range(olds[start], olds[stop] + 1))
             return
     split = _runs([al.snorm[s] for s in news])
     for o in olds:
         key = _squash(al.onorm[o])
-        starts = split.get(key, [])
-        if len(key) >= _MIN_CHARS and len(starts) == 1 and not is_closer(al.onorm[o]):
-            al.pairs[news[starts[0]]] = o
+        runs = split.get(key, [])
+        if len(key) >= _MIN_CHARS and len(runs) == 1 and not is_closer(al.onorm[o]):
+            al.pairs[news[runs[0][0]]] = o
             return
 
 
-def _run_rows(olds: list[int], start: int, key: str, onorm: list[str]) -> range:
-    """The original lines from olds[start] whose join is `key`."""
-    joined = ""
-    for index in range(start, min(len(olds), start + _MOST)):
-        joined = _squash(joined + onorm[olds[index]])
-        if joined == key:
-            return range(olds[start], olds[index] + 1)
-    return range(olds[start], olds[start] + 1)
-
-
-def _runs(texts: list[str]) -> dict[str, list[int]]:
-    """Every run of 2 to _MOST consecutive texts, joined without whitespace, to where it starts."""
-    found: dict[str, list[int]] = {}
+def _runs(texts: list[str]) -> dict[str, list[tuple[int, int]]]:
+    """Every run of 2 to _MOST consecutive texts, joined without whitespace, to where it starts and
+    where it ends (inclusive)."""
+    found: dict[str, list[tuple[int, int]]] = {}
     for start in range(len(texts)):
         key = _squash(texts[start])
         for stop in range(start + 1, min(len(texts), start + _MOST)):
             key = _squash(key + texts[stop])
-            found.setdefault(key, []).append(start)
+            found.setdefault(key, []).append((start, stop))
     return found

@@ -1,11 +1,32 @@
-"""Issue 8, sixteenth round: real release edits of the fifteenth round's fresh batch (tune-29), read
-case by case."""
+"""Issue 8, sixteenth round: real release edits of the fresh batches tune-29 .. tune-33, read case by
+case."""
 
 from __future__ import annotations
 
 import pytest
 
 from fastapply import ApplyError, apply
+
+
+def _engine(name: str, regex: str) -> str:
+    """One entry of bowser's engine list that builds its `engine` object in `describe`."""
+    return f'''  /* {name} */
+  {{
+    test: [{regex}],
+    describe(ua) {{
+      const engine = {{
+        name: ENGINE_MAP.{name},
+      }};
+
+      const version = Utils.getFirstMatch(/{name.lower()}\\/(\\d+)/i, ua);
+      if (version) {{
+        engine.version = version;
+      }}
+      return engine;
+    }},
+  }},
+'''
+
 
 ENGINES = '''const engines = [
   /* Blink */
@@ -23,38 +44,7 @@ ENGINES = '''const engines = [
     },
   },
 
-  /* Presto */
-  {
-    test: [/presto/i],
-    describe(ua) {
-      const engine = {
-        name: ENGINE_MAP.Presto,
-      };
-
-      const version = Utils.getFirstMatch(/presto\\/(\\d+)/i, ua);
-      if (version) {
-        engine.version = version;
-      }
-      return engine;
-    },
-  },
-
-  /* WebKit */
-  {
-    test: [/(apple)?webkit/i],
-    describe(ua) {
-      const engine = {
-        name: ENGINE_MAP.WebKit,
-      };
-
-      const version = Utils.getFirstMatch(/webkit\\/(\\d+)/i, ua);
-      if (version) {
-        engine.version = version;
-      }
-      return engine;
-    },
-  },
-];
+''' + _engine("Presto", "/presto/i") + "\n" + _engine("WebKit", "/(apple)?webkit/i") + '''];
 '''
 
 IOS_BRANCH = '''    describe(ua) {

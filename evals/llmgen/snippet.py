@@ -153,6 +153,21 @@ def _invisible_deletion(lines: list[str], window: Window) -> bool:
     return False
 
 
+def _invisible_insertion(lines: list[str], window: Window) -> bool:
+    """An inserted line equal to a run of like lines that runs from the edit across the window's
+    edge (futurist's fifth `None,` in a tuple whose last two a marker hides): the snippet shows
+    some of the run and a marker the rest, so no merge could tell how many the file now has."""
+    for edit in window.edits:
+        new = {line.strip() for line in edit.new if line.strip()}
+        for span, outside in ((range(edit.end, window.hi), range(window.hi, len(lines))),
+                              (range(window.lo, edit.start), range(window.lo - 1, -1, -1))):
+            run = {lines[r].strip() for r in span if lines[r].strip()}
+            hidden = next((lines[r].strip() for r in outside if lines[r].strip()), None)
+            if len(run) == 1 and hidden in run and hidden in new:
+                return True
+    return False
+
+
 def _holds(gone: list[str], context: list[str]) -> bool:
     """`context` occurs as a run inside `gone`: the snippet's context next to a marker pairs as well
     with that copy among the removed lines, and the marker then stands for the rest of them
@@ -235,7 +250,7 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
                 tags += ["marker_before_close", "trivial_context"]
                 break
     if not all(_anchored(lines, w, unique) for w in windows) \
-            or any(_invisible_deletion(lines, w) for w in windows):
+            or any(_invisible_deletion(lines, w) or _invisible_insertion(lines, w) for w in windows):
         return None
     # A kept comment that reads like a marker (`# ...` in the original) would make the snippet ambiguous.
     if any(COMMENT_MARKER.match(lines[r]) for w in windows for r in range(w.lo, w.hi)):
@@ -274,6 +289,13 @@ def render(lines: list[str], edits: list[Edit], language: str, defs: list[Defini
             # it says the lines above it stay
             order.remove(0)
             order.insert(0, 0)
+        last = len(windows) - 1
+        if windows[last].hi == len(lines) and any(e.end == len(lines) for e in windows[last].edits) \
+                and order[-1] != last:
+            # likewise an edit of the file's very last lines (a deleted `# End of file`) can only be
+            # shown by a tail part that closes the snippet: a marker after it says the lines below stay
+            order.remove(last)
+            order.append(last)
         if order != sorted(order):
             tags.append("out_of_order")
     out: list[str] = []

@@ -16,7 +16,8 @@ elided with marker comments (`// ... existing code ...`), into the original file
    their own anchors and the matched definitions (order.py);
 3. align snippet lines with original lines in monotone order (anchor.py, chain.py), place context
    lines after markers (context.py), then refine the alignment: nesting checks, edited lines next
-   to anchors, lone edited lines (refine.py, similar.py, blocks.py), a segment's last anchor that
+   to anchors, lone edited lines (refine.py, similar.py, blocks.py), common lines paired on their
+   own (common_lines.py), a segment's last anchor that
    is a new line repeating one further down, context left under it (ends.py); a part's first
    line under its marker that the alignment deleted and wrote anew as a move is aligned once
    more as context (crossings.py); a line a formatter joined (or split) pairs with the lines it
@@ -35,7 +36,8 @@ elided with marker comments (`// ... existing code ...`), into the original file
    to its old version, no Python name declared twice in a block (twins.py).
 
 Anything ambiguous raises MergeError / ValidationError with a code and a message saying which
-snippet line could not be placed and what the caller can do about it. Each stage's complexity is
+snippet line could not be placed and what the caller can do about it (the refusals plan.py
+decides itself: refusals.py). Each stage's complexity is
 in its module's docstring.
 """
 

@@ -353,3 +353,14 @@ def _fits_above(al: Aligner, code: list[int], b: int, ob: int) -> bool:
         elif s == code[0]:
             return False  # the first context line must be where this reading puts it
     return matched >= _SPARE_MIN
+
+
+def bare_opener(al: Aligner, norm: str) -> bool:
+    """A definition's first line that ends at its `(` (`def __new__(`, its parameters below) naming a
+    definition the original has several of: unique only by how one copy was wrapped, it stands for
+    no place (pikepdf's stubs: ten `__new__`, one wrapped; the snippet wrapped another). O(1) but
+    for the name's lookup."""
+    if not norm.endswith("("):
+        return False
+    key = al.key_of(norm)
+    return key is not None and len(al._okeys_for(key)) >= 2

@@ -46,6 +46,41 @@ def pair_nearest_copies(al: Aligner) -> None:
                 ordered = sorted(al.pairs.items())
         if _nearer_run(al, marker, ordered):
             ordered = sorted(al.pairs.items())
+        if _block_exit(al, marker, ordered):
+            ordered = sorted(al.pairs.items())
+
+
+_EXIT = re.compile(r"^(?:return|raise|throw)\b")
+
+
+def _block_exit(al: Aligner, marker: int, ordered: list[tuple[int, int]]) -> bool:
+    """The last code line before a marker, an unpaired `return res` the file has several times,
+    after a paired line of the same part: it pairs with the first copy below that pair at the same
+    depth relative to it when that copy is the last line of the block the pair is in (svglib
+    rewrote a function's loop; its `return res` ended the body before the marker). The lines
+    between are what the snippet's new lines replace. O(the copies + the lines between)."""
+    s = marker - 1
+    while s >= 0 and al.items[s].kind == "blank":
+        s -= 1
+    if s < 0 or al.items[s].kind != "code" or s in al.pairs or not _EXIT.match(al.snorm[s]):
+        return False
+    keys = [k for k, _ in ordered]
+    at = bisect_left(keys, s) - 1
+    if at < 0 or any(m in al.markers for m in range(keys[at] + 1, s)):
+        return False
+    k, o0 = ordered[at]
+    later = ordered[at + 1][1] if at + 1 < len(ordered) else len(al.orig)
+    copy = next((o for o in al.opos.get(al.snorm[s], ()) if o > o0), None)
+    if copy is None or copy >= later or al.owidth[copy] - al.owidth[o0] != al.swidth[s] - al.swidth[k] \
+            or any(al.onorm[o] and al.owidth[o] < al.owidth[copy] for o in range(o0 + 1, copy)):
+        return False
+    after = next((o for o in range(copy + 1, len(al.onorm)) if al.onorm[o]), None)
+    if after is not None and al.owidth[after] >= al.owidth[copy]:
+        return False  # (not the block's last line)
+    if any(al.onorm[o] for o in range(o0 + 1, copy)) and not any(al.snorm[j] for j in range(k + 1, s)):
+        return False  # (lines dropped and nothing new in their place: a deletion, or a new exit)
+    al.pairs[s] = copy
+    return True
 
 
 _FAR = 4  # original lines a segment's opening run would drop before the next anchor to be re-read

@@ -78,6 +78,39 @@ def unused_imports(head: list[str], rest: list[str], items: list[SnippetLine]) -
     return all(name in used and name not in words for name in names)
 
 
+def rebound_head(head: list[str], lead: list[str], rest: list[str]) -> bool:
+    """The original lines above the snippet's first pair (`head`, as written) are top-level
+    assignments of names that the snippet's new first lines (`lead`) bind again, and imports that
+    only those assignments used: the snippet's head replaces them (linkify-it-py's `SRC_ANY =
+    Any.REGEX` and four more became `from ._ucre_data import SRC_ANY, ...`; kept, each name would be
+    bound twice). O(lines above + the file's text)."""
+    new = {name for norm in lead for name in [*_imported_names(norm), _assigned(norm)] if name}
+    used = set(_WORD.findall("\n".join(norm for norm in rest if not norm.startswith(COMMENT_STARTS))))
+    rebound = False
+    for line in head:
+        if not line.strip():
+            continue
+        if line[:1].isspace():
+            return False
+        assigned = _assigned(line)
+        if assigned:
+            if assigned not in new:
+                return False
+            rebound = True
+        elif not _IMPORT.match(line) or set(_imported_names(line)) & used or not _imported_names(line):
+            return False
+    return rebound
+
+
+# a top-level assignment's name (Python, or a JS/TS declaration)
+_ASSIGNED = re.compile(r"^(?:export\s+)?(?:(?:const|let|var)\s+([A-Za-z_$][\w$]*)|([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=))")
+
+
+def _assigned(line: str) -> str | None:
+    found = _ASSIGNED.match(line)
+    return (found.group(1) or found.group(2)) if found else None
+
+
 def _imports_only(solid: list[str]) -> bool:
     """`solid` (non-blank lines) holds one-line imports only, none of them `from __future__`."""
     return bool(solid) and all(_IMPORT.match(norm) and not norm.startswith("from __future__") for norm in solid)

@@ -18,7 +18,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
-from .ambiguity import best_copy, telling_code
+from .ambiguity import bare_opener, best_copy, telling_code
 from .lines import indent_width, name_count, next_code, opens_block
 from .segments import SnippetLine, is_gap
 from .similar import one_token_apart
@@ -142,6 +142,10 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
                 found = best
         found = _without_moved(found)
         where = [o for _, o in found]
+        if any(a >= b for a, b in zip(where, where[1:])):
+            # a wrapped definition line unique only by its wrapping (`def __new__(`) stands for no place
+            found = [(s, o) for s, o in found if not bare_opener(al, al.snorm[s])]
+            where = [o for _, o in found]
         if any(a >= b for a, b in zip(where, where[1:])) or not where:
             return None
         if len(where) < _MIN_ANCHORS and not (found[0][0] in (code[0], code[-1])

@@ -25,6 +25,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
+from .ambiguity import bare_opener
 from .lines import header_key, indent_width, is_closer, is_comment, is_trivial, opens_block
 from .markers import is_marker
 from .segments import SnippetLine
@@ -297,7 +298,7 @@ def _check_headers_elsewhere(al: Aligner) -> None:
     for s, o in al.pairs.items():
         norm = al.snorm[s]
         if norm == al.onorm[o] or len(al.opos.get(norm, ())) != 1 or not opens_block(norm) \
-                or header_key(norm) is None:
+                or header_key(norm) is None or bare_opener(al, norm):
             continue
         item, elsewhere = al.items[s], al.opos[norm][0]
         parent = al.snippet_parents()[s]

@@ -30,6 +30,8 @@ from .moves import find_moves
 from .order import file_order
 from .placement import check_copies
 from .provenance import check_provenance, markers_in_new_definitions
+from .refusals import fail_ambiguous_context, fail_better_copy, fail_copied_tail, fail_needless_deletion, \
+    fail_needless_rewrite, fail_no_change, fail_unanchored
 from .renames import find_renames
 from .lines import header_key, is_trivial
 from .segments import (SnippetLine, classify, drop_closing_context, indent_of, normalize_all,
@@ -69,7 +71,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         return Plan(original, "unchanged", explicit, 0, ["the snippet holds only markers; nothing changed"])
     if not any(onorm):
         if explicit:
-            _fail_unanchored(code[0], "the original file is empty")
+            fail_unanchored(code[0], "the original file is empty")
         return _whole(original, update, items, spec)
     if explicit == 0 and looks_whole(items, onorm):
         return _whole(original, update, items, spec)
@@ -105,7 +107,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
                     "tells which one is meant. Add the enclosing class or function line, or a "
                     "'... existing code ...' marker with one unchanged line around the edit",
                     code=ErrorCode.AMBIGUOUS_ANCHOR, line=repeated.number)
-            _fail_unanchored(code[0], "none of its lines occur in the original")
+            fail_unanchored(code[0], "none of its lines occur in the original")
         items, whole = settle_edges(items, pairs, orig, onorm)
         if whole:
             return _whole(original, update, classified, spec)
@@ -132,19 +134,19 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     check_record_edit(language, aligner)
     check_empty_blocks(spec, spliced, items, orig)
     if explicit and _same_code(spliced.lines, orig) and ambiguous_context(aligner) is not None:
-        _fail_no_change(code)
+        fail_no_change(code)
     if explicit and (line := ambiguous_block(aligner)) is not None:
-        _fail_ambiguous_context(items[line])
+        fail_ambiguous_context(items[line])
     if explicit and (line := needless_deletion(aligner)) is not None:
-        _fail_needless_deletion(items[line])
+        fail_needless_deletion(items[line])
     if explicit and (line := needless_rewrite(aligner)) is not None:
-        _fail_needless_rewrite(items[line])
+        fail_needless_rewrite(items[line])
     if explicit and (line := ambiguous_tail(aligner)) is not None:
-        _fail_ambiguous_context(items[line], below=True)
+        fail_ambiguous_context(items[line], below=True)
     if explicit and (line := better_copy(aligner)) is not None:
-        _fail_better_copy(items[line])
+        fail_better_copy(items[line])
     if explicit and (line := copied_tail(aligner)) is not None:
-        _fail_copied_tail(items[line])
+        fail_copied_tail(items[line])
     try:
         check_loss(orig, spliced, len(code))
     except ValidationError as error:
@@ -313,7 +315,7 @@ def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: A
                 "snippet holds nothing else but markers: that says nothing about where an edit goes. "
                 "Include the edited lines with at least one unchanged line around them",
                 code=ErrorCode.ANCHOR_NOT_FOUND, line=first_code.number)
-        _fail_unanchored(first, "none of its lines could be matched to the original")
+        fail_unanchored(first, "none of its lines could be matched to the original")
     for index, seg in enumerate(segments):
         if not seg or anchored[index]:
             continue
@@ -327,76 +329,10 @@ def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: A
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=first.number)
 
 
-def _fail_unanchored(item: SnippetLine, why: str) -> None:
-    raise MergeError(
-        f"could not place snippet line {item.number} ({item.text.strip()!r}): {why}. Include at least "
-        "one unchanged line from the original around each edited block, or send the whole file",
-        code=ErrorCode.ANCHOR_NOT_FOUND, line=item.number)
-
-
 def _same_code(merged: list[str], orig: list[str]) -> bool:
     """True when the merge changed nothing but blank lines (read up to the first difference)."""
     missing = object()
     return all(a == b for a, b in zip_longest(filter(str.strip, merged), filter(str.strip, orig), fillvalue=missing))
-
-
-def _fail_ambiguous_context(item: SnippetLine, below: bool = False) -> None:
-    where = "below them (for example the first line of the definition after them)" if below else \
-        "above them (for example the enclosing function's signature)"
-    raise MergeError(
-        f"the context lines from snippet line {item.number} ({item.text.strip()!r}) occur twice, and "
-        "between the two places there is only whole code that the snippet might mean to delete. Add "
-        f"a distinctive unchanged line {where}",
-        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
-
-
-def _fail_needless_deletion(item: SnippetLine) -> None:
-    raise MergeError(
-        f"the lines from snippet line {item.number} ({item.text.strip()!r}) up to the next unchanged "
-        "anchor fit two places: where the merge puts them, deleting whole definitions before that "
-        "anchor, and right above the anchor, deleting nothing. Add the enclosing function's "
-        "signature above them, or, to delete that code, show the lines on both sides of it",
-        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
-
-
-def _fail_needless_rewrite(item: SnippetLine) -> None:
-    raise MergeError(
-        f"the context lines from snippet line {item.number} ({item.text.strip()!r}) occur several times "
-        "in the original and fit two places: where the merge puts them, rewriting the code between "
-        "them and the next unchanged anchor, and right above that anchor, inserting the new lines "
-        "and changing nothing. Show one more unchanged, distinctive line above them (the entry or "
-        "function they end), or the first line of the code you mean to rewrite",
-        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
-
-
-def _fail_better_copy(item: SnippetLine) -> None:
-    raise MergeError(
-        f"the part of the snippet from line {item.number} ({item.text.strip()!r}) has no line that "
-        "occurs once in the original, and another copy of it holds more of its lines unchanged than "
-        "the place its neighbours put it: the merge would edit the wrong copy. Add a distinctive "
-        "unchanged line (the enclosing function's signature) to that part",
-        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
-
-
-def _fail_copied_tail(item: SnippetLine) -> None:
-    raise MergeError(
-        f"snippet line {item.number} ({item.text.strip()!r}) is not in the original right there, but "
-        "it is further down, after whole definitions: the snippet may add a second copy of it, or "
-        "delete those definitions. To delete them, add the line that follows that copy; to add the "
-        "line, add the original line that follows it here",
-        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
-
-
-def _fail_no_change(code: list[SnippetLine]) -> None:
-    """A snippet with markers whose lines all read as unchanged context, spaced differently from
-    the file or with a context line that also fits an earlier copy: something was probably to be
-    deleted there, but the context also fits the file without deleting anything."""
-    raise MergeError(
-        f"every line of the snippet (from line {code[0].number}) matches the file as it is, so the "
-        "merge would change nothing (or only blank lines), but its context lines also fit another "
-        "place where code in between would be deleted. If code should be deleted, show a distinctive "
-        "unchanged line on each side of it; if the edit is already in the file, nothing needs doing",
-        code=ErrorCode.AMBIGUOUS_ANCHOR, line=code[0].number)
 
 
 def _without_notes(items: list[SnippetLine]) -> list[SnippetLine]:

@@ -47,11 +47,33 @@ def classify(snippet: str, original_norms: set[str]) -> list[SnippetLine]:
             items.append(SnippetLine(text, "delete", norm, number, targets))
         else:
             items.append(SnippetLine(text, "code", norm, number))
+    _prose_notes(items, original_norms)
     while items and items[0].kind == "blank":
         items.pop(0)
     while items and items[-1].kind == "blank":
         items.pop()
     return items
+
+
+def _prose_notes(items: list[SnippetLine], original_norms: set[str]) -> None:
+    """A deletion note ("# drop the foo helper") is one comment line: one that a new comment line
+    of the same indentation continues or follows ("# Drop reference to delegate as soon as no longer
+    needed to reduce", "# unnecessary reference cycles") is prose, and stays a comment. O(m)."""
+    for index, item in enumerate(items):
+        if item.kind != "delete":
+            continue
+        width = indent_width(item.text)
+        for other in (index - 1, index + 1):
+            near = items[other] if 0 <= other < len(items) else None
+            if near is not None and near.kind == "code" and near.norm not in original_norms \
+                    and indent_width(near.text) == width and _comment_start(near.norm):
+                item.kind = "code"
+                break
+
+
+def _comment_start(norm: str) -> bool:
+    """A comment line's start (not `#include`, not `--flag`)."""
+    return norm.startswith(("# ", "//", "-- ", "* ", "/*", "<!--")) or norm in ("#", "*")
 
 
 GAP_KINDS = ("marker", "implicit")

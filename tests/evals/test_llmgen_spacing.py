@@ -8,7 +8,7 @@ import random
 
 from evals.llmgen.edits import LANGS, Edit, add_function, move, reorder
 from evals.llmgen.outline import parse_outline
-from evals.llmgen.snippet import apply_edits, render
+from evals.llmgen.snippet import Window, _invisible_insertion, apply_edits, render
 
 PY_MODULE = '''\
 """Outcomes of a test run."""
@@ -168,6 +168,37 @@ def test_an_edit_of_the_files_first_lines_keeps_the_head_part_first() -> None:
         assert shown[0] == expected_head, seed
         seen += 1
     assert seen  # (before the fix, seeds that drew a shuffle put a part and a marker above it)
+
+
+def test_an_edit_of_the_files_last_lines_keeps_the_tail_part_last() -> None:
+    # a release that drops a trailing `# End of file` (pox): before another part, the marker after
+    # the tail part would say the lines below it stay, so the tail part closes the snippet
+    funcs = [f"def helper_{i}(value):\n    return value + {i}\n" for i in range(30)]
+    text = '"""Helpers for sizes."""\n\nimport sys\n\n\n' + "\n\n".join(funcs) + "\n\n# End of file\n"
+    lines = text.rstrip("\n").split("\n")
+    outline = parse_outline(text, "python")
+    near, mid = lines.index("def helper_3(value):") + 1, lines.index("def helper_15(value):") + 1
+    last = lines.index("    return value + 29")
+    edits = [Edit(near, near + 1, ["    return value + 3000"]), Edit(mid, mid + 1, ["    return value + 1500"]),
+             Edit(last + 1, len(lines), [])]
+    seen = 0
+    for seed in range(300):
+        rendered = render(lines, edits, "python", outline.definitions, random.Random(seed))
+        if rendered is None or "out_of_order" not in rendered.tags:
+            continue
+        shown = [line for line in rendered.snippet.split("\n") if line.strip()]
+        assert shown[-1].strip() == "return value + 29", seed
+        seen += 1
+    assert seen  # (before the fix, shuffled parts put the tail part first, a marker after it)
+
+
+def test_a_line_inserted_into_a_run_that_a_marker_cuts_is_no_case() -> None:
+    # futurist: a fifth `None,` in a tuple; the snippet showed three and a marker the other two
+    lines = ["try:", "    import eventlet", "except ImportError:", "    a, b, c = (", "        None,",
+             "        None,", "        None,", "    )", "", "", "def spawn():", "    return 1"]
+    edits = [Edit(3, 4, ["    a, b, c, d = (", "        None,"])]
+    assert _invisible_insertion(lines, Window(0, 6, edits))  # a marker after the second None
+    assert not _invisible_insertion(lines, Window(0, 8, edits))  # the tuple shown to its end
 
 
 def test_a_function_added_after_a_last_one_under_a_section_comment_takes_the_files_two_blank_lines():

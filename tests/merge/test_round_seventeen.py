@@ -1,0 +1,271 @@
+"""Issue 8, seventeenth round: real release edits of the sixteenth round's kept-aside batch (now
+tune-34) and of tune-35, read case by case."""
+
+from __future__ import annotations
+
+import pytest
+
+from fastapply import ApplyError, apply
+
+MAP_PY = '''class MapFuture(Future):
+    def __init__(self, delegate):
+        super().__init__()
+        self._delegate = delegate
+
+    def _delegate_resolved(self, delegate):
+        assert delegate is self._delegate, "BUG: called with %s" % (delegate,)
+
+        if delegate.cancelled():
+            return
+        self.set_result(delegate.result())
+
+
+class MapExecutor(Executor):
+    def __init__(self, delegate, fn=None):
+        """
+        Arguments:
+            delegate (~concurrent.futures.Executor):
+                an executor to which callables will be submitted
+            fn (callable):
+                a callable applied to transform returned values
+        """
+        self._delegate = delegate
+        self._fn = fn
+'''
+
+
+def test_a_deletion_note_that_a_new_comment_line_continues_is_prose() -> None:
+    # more-executors: "# Drop reference to delegate ..." read as a note deleting `delegate (...)`
+    snippet = '''    # ... existing code ...
+        assert delegate is self._delegate, "BUG: called with %s" % (delegate,)
+
+        # Drop reference to delegate as soon as no longer needed to reduce
+        # unnecessary reference cycles / memory pressure
+        self._set_delegate(None)
+
+        if delegate.cancelled():
+            return
+    # ... existing code ...
+'''
+    merged = apply(MAP_PY, snippet, filename="map.py").merged_code
+    assert merged == MAP_PY.replace('''(delegate,)
+
+''', '''(delegate,)
+
+        # Drop reference to delegate as soon as no longer needed to reduce
+        # unnecessary reference cycles / memory pressure
+        self._set_delegate(None)
+
+''')
+
+
+def test_a_one_line_deletion_note_still_deletes() -> None:
+    snippet = '''class MapFuture(Future):
+    # ... existing code ...
+        self.set_result(delegate.result())
+
+
+# removed the _delegate_resolved() method
+class MapExecutor(Executor):
+    # ... existing code ...
+'''
+    merged = apply(MAP_PY, snippet, filename="map.py").merged_code
+    assert "_delegate_resolved" not in merged and "class MapExecutor(Executor):" in merged
+
+
+UCRE = '''from uc_micro.categories import Cc, P, Z
+from uc_micro.properties import Any
+
+SRC_ANY = Any.REGEX
+SRC_CC = Cc.REGEX
+SRC_P = P.REGEX
+SRC_Z = Z.REGEX
+
+# \\p{\\Z\\P\\Cc} (white spaces + control + punctuation)
+SRC_ZPCC = "|".join([SRC_Z, SRC_P, SRC_CC])
+
+# \\p{\\Z\\Cc} (white spaces + control)
+SRC_ZCC = "|".join([SRC_Z, SRC_CC])
+
+TEXT_SEPARATORS = "[><\\uff5c]"
+
+SRC_PSEUDO_LETTER = "(?:(?!" + TEXT_SEPARATORS + "|" + SRC_ZPCC + ")" + SRC_ANY + ")"
+'''
+NEW_HEAD = "from ._ucre_data import SRC_ANY, SRC_CC, SRC_P, SRC_Z\n"
+
+
+def test_new_first_lines_that_bind_the_names_the_old_head_assigns_replace_it() -> None:
+    # linkify-it-py moved its character classes into a data module: kept, each name is bound twice
+    snippet = NEW_HEAD + '''
+# \\p{\\Z\\P\\Cc} (white spaces + control + punctuation)
+SRC_ZPCC = "|".join([SRC_Z, SRC_P, SRC_CC])
+
+# \\p{\\Z\\Cc} (white spaces + control)
+# ... existing code ...
+'''
+    expected = NEW_HEAD + UCRE[UCRE.index("\n# \\p{\\Z\\P"):]
+    assert apply(UCRE, snippet, filename="ucre.py").merged_code == expected
+    # the same as a whole file without markers
+    whole = NEW_HEAD + UCRE[UCRE.index("\n# \\p{\\Z\\P"):]
+    assert apply(UCRE, whole, filename="ucre.py").merged_code == expected
+
+
+def test_new_first_lines_that_bind_other_names_leave_the_head_alone() -> None:
+    snippet = '''from ._extra import SRC_EXTRA
+
+# \\p{\\Z\\P\\Cc} (white spaces + control + punctuation)
+SRC_ZPCC = "|".join([SRC_Z, SRC_P, SRC_CC, SRC_EXTRA])
+
+# \\p{\\Z\\Cc} (white spaces + control)
+# ... existing code ...
+'''
+    try:
+        merged = apply(UCRE, snippet, filename="ucre.py").merged_code
+    except ApplyError:
+        return  # a refusal is fine; dropping the head is not
+    assert "SRC_ANY = Any.REGEX" in merged and "from ._extra import SRC_EXTRA" in merged
+
+
+PAGELIST = '''from typing import overload
+
+class PageList:
+    def index(self, page: Page, /) -> int:
+        """Given a page, find the index."""
+    def remove(self, page: Page | None = None, *, p: int) -> None:
+        """Remove a page.
+
+        Args:
+            page: page to remove
+            p: 1-based page number to remove
+        """
+    def reverse(self) -> None:
+        """Reverse the order of pages."""
+'''
+
+
+def test_a_header_rewritten_under_new_overload_stubs_replaces_the_old_one() -> None:
+    # pikepdf: two `@overload` stubs above the rewritten `def remove(...)`, its docstring after it
+    snippet = '''# ... existing code ...
+    def index(self, page: Page, /) -> int:
+        """Given a page, find the index."""
+    @overload
+    def remove(self, page: Page, /) -> None: ...
+    @overload
+    def remove(self, *, p: int) -> None: ...
+    def remove(self, page: Page | None = None, *, p: int | None = None) -> None:
+        """Remove a page.
+        # ... existing code ...
+'''
+    merged = apply(PAGELIST, snippet, filename="pagelist.pyi").merged_code
+    assert merged == PAGELIST.replace('''    def remove(self, page: Page | None = None, *, p: int) -> None:
+''', '''    @overload
+    def remove(self, page: Page, /) -> None: ...
+    @overload
+    def remove(self, *, p: int) -> None: ...
+    def remove(self, page: Page | None = None, *, p: int | None = None) -> None:
+''')
+
+
+def _stub_class(name: str, doc: str, signature: str) -> str:
+    return f'''class {name}(Object):
+    """{doc}"""
+
+    object_type: ObjectType
+    def __new__({signature}) -> {name}: ...
+
+'''
+
+
+CONSTRUCT = '''# Type stubs for the bindings.
+
+from collections.abc import Iterable, Mapping
+
+''' + _stub_class("Array", "Construct a PDF Array object.", "cls, a: Iterable | None = None") \
+    + _stub_class("Dictionary", "Construct a PDF Dictionary object.", "cls, d: Mapping | None = None") \
+    + '''class Stream(Object):
+    """Construct a PDF Stream object."""
+
+    object_type: ObjectType
+    def __new__(
+        cls, owner: Pdf, data: bytes | None = None, d: Mapping | None = None
+    ) -> Stream: ...
+'''
+
+
+def test_a_wrapped_definition_line_the_file_has_once_by_chance_is_no_anchor() -> None:
+    # pikepdf: the snippet wraps Dictionary's `__new__` like Stream's; its `def __new__(` is Stream's
+    # line as it stands, but places nothing: the parts around it do
+    snippet = '''    # [...]
+    object_type: ObjectType
+    def __new__(
+        cls, d: Mapping[str, Any] | None = None
+    ) -> Dictionary: ...
+
+class Stream(Object):
+    """Construct a PDF Stream object."""
+# [...]
+class Array(Object):
+    """Construct a PDF Array object."""
+
+    object_type: ObjectType
+    def __new__(cls, a: Iterable[Any] | None = None) -> Array: ...
+    # [...]
+'''
+    merged = apply(CONSTRUCT, snippet, filename="construct.pyi").merged_code
+    assert merged == CONSTRUCT.replace("cls, a: Iterable | None = None", "cls, a: Iterable[Any] | None = None") \
+        .replace("    def __new__(cls, d: Mapping | None = None) -> Dictionary: ...", '''    def __new__(
+        cls, d: Mapping[str, Any] | None = None
+    ) -> Dictionary: ...''')
+
+
+SVG = '''def split_floats(op, min_num, value):
+    res = []
+    for i in range(0, len(floats), min_num):
+        res.extend([op, floats[i : i + min_num]])
+    return res
+
+
+def split_arc_values(op: str, value: str) -> list:
+    """Parse SVG elliptical arc parameters."""
+    a_seq_re = r"[\\s,]*".join([FLOAT_RE] * 7)
+    res: list = []
+    for seq in re.finditer(a_seq_re, value.strip()):
+        res.extend([op, list(float(num) for num in seq.groups())])
+    return res
+
+
+def normalise_svg_path(attr: str) -> list:
+    result = []
+    return result
+'''
+
+
+def test_a_return_that_ends_a_rewritten_body_before_a_marker_pairs_with_the_bodys_own() -> None:
+    # svglib: the loop rewritten, `return res` (three times in the file) ends the body, a marker follows
+    snippet = '''def split_arc_values(op: str, value: str) -> list:
+    """Parse SVG elliptical arc parameters."""
+    text = value.strip()
+    pos = 0
+    res: list = []
+    while pos < len(text):
+        values, pos = _arguments(text, pos)
+        if values is None:
+            return res
+        res.extend([op, values])
+    return res
+# ... existing code ...
+'''
+    merged = apply(SVG, snippet, filename="utils.py").merged_code
+    assert merged == SVG.replace('''    a_seq_re = r"[\\s,]*".join([FLOAT_RE] * 7)
+    res: list = []
+    for seq in re.finditer(a_seq_re, value.strip()):
+        res.extend([op, list(float(num) for num in seq.groups())])
+''', '''    text = value.strip()
+    pos = 0
+    res: list = []
+    while pos < len(text):
+        values, pos = _arguments(text, pos)
+        if values is None:
+            return res
+        res.extend([op, values])
+''')

@@ -31,9 +31,9 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
     was inserted into a run of blank lines, a blank line the snippet writes there stands for the
     file's run (a doubled one is a slip), and with no blank line around or inside the new code the
     run follows it."""
-    _, source, b, _ = out[after]
-    if source != SNIP or b <= 0 or out[before][1] != SNIP:
-        return count
+    text, source, b, _ = out[after]
+    if source != SNIP or b <= 0 or out[before][1] != SNIP or indent_width(text) != indent_width(orig[b]):
+        return count  # (b re-indented: the snippet moved it into a new block, and spaces it as it writes it)
     gap = 0
     while b - gap - 1 >= 0 and not orig[b - gap - 1].strip():
         gap += 1

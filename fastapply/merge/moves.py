@@ -131,6 +131,7 @@ def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: De
     if _in_order(keys):
         return set()
     olds = [_old_copy(al, u, match) for u in units]
+    _keep_namesakes(units, olds, match)
     elsewhere = _named_like_elsewhere(units, olds, match)
     if elsewhere:
         kept = [j for j in range(len(units)) if j not in elsewhere]
@@ -236,6 +237,32 @@ def _named_like_elsewhere(units: list[_Unit], olds: list[tuple[int, int] | None]
              and all(match.original[u.old].first <= o <= match.original[u.old].last for o in u.where)}
     scopes = {match.original[u.old].scope for j, u in enumerate(units) if u.old is not None and j not in found}
     return {j for j in found if scopes and match.original[units[j].old].scope not in scopes}
+
+
+def _keep_namesakes(units: list[_Unit], olds: list[tuple[int, int] | None], match: DefinitionMatch) -> None:
+    """No move for a unit whose old copy sits in another scope than the units around it, when their
+    scope defines that name too (lmdb's `put` in two classes, one already with the snippet's new
+    parameter name: shown next to the second class's `count`, it is an edit of that class's
+    `put`, not the first one's moved). The units around place it by their first anchors, each in
+    the scope of the innermost definition holding it. O(units x the original's definitions), only
+    when a unit has an old copy."""
+    if all(old is None for old in olds):
+        return
+    scopes = []
+    for unit in units:
+        innermost = None
+        for d in match.original if unit.where else ():
+            if d.first <= unit.where[0] <= d.last and (innermost is None or d.first >= innermost.first):
+                innermost = d
+        scopes.append(innermost.scope if innermost is not None else "")
+    for j, unit in enumerate(units):
+        if olds[j] is None or unit.old is None:
+            continue
+        old = match.original[unit.old]
+        around = {scope for k, scope in enumerate(scopes) if k != j} - {old.scope}
+        if any(d.name == old.name and d.scope in around and not d.first <= old.first <= old.last <= d.last
+               for d in match.original):  # (not the class a constructor is named after)
+            olds[j] = None
 
 
 def _old_copy(al: Aligner, unit: _Unit, match: DefinitionMatch) -> tuple[int, int] | None:

@@ -28,6 +28,7 @@ from ..errors import ErrorCode, ValidationError
 from .ambiguity import bare_opener
 from .lines import header_key, indent_width, is_closer, is_comment, is_trivial, opens_block
 from .markers import is_marker
+from .similar import substituted
 from .segments import SnippetLine
 from .splice import Spliced
 
@@ -243,7 +244,7 @@ def _check_unique_line_kept(al: Aligner, spliced: Spliced) -> None:
         where = al.opos.get(item.norm, ())
         if len(where) != 1 or len(al.spos[item.norm]) != 1 or where[0] not in present \
                 or al.in_new_definition(s) or not _context_fits_there(al, s, where[0], -1) \
-                or not _context_fits_there(al, s, where[0], +1):
+                or not _context_fits_there(al, s, where[0], +1) or _edit_in_anchored_part(al, s):
             continue
         raise ValidationError(
             f"snippet line {item.number} ({item.text.strip()!r}) is original line {where[0] + 1}, and the "
@@ -254,6 +255,25 @@ def _check_unique_line_kept(al: Aligner, spliced: Spliced) -> None:
 
 
 _NEAR_WALK = 20  # snippet lines read on each side of an unplaced line for its context
+
+
+def _edit_in_anchored_part(al: Aligner, s: int) -> bool:
+    """s takes the place of the one original line between the pairs right above and below it, an
+    edit of it (`val: Buffer,` -> `value: Buffer,`), and its part holds a line unique in both texts,
+    paired: the part's place is no guess, and s is an edit there (lmdb's `put` in two classes; the
+    part's `async def count` is the one class's). O(_NEAR_WALK * 3)."""
+    above, below = al.pairs.get(s - 1), al.pairs.get(s + 1)
+    if above is None or below is None or below != above + 2 or not substituted(al.snorm[s], al.onorm[above + 1]):
+        return False
+    for step in (-1, 1):
+        k = s + step
+        while 0 <= k < len(al.items) and k not in al.markers and abs(k - s) <= 3 * _NEAR_WALK:
+            norm = al.snorm[k]
+            if k in al.pairs and norm and not is_trivial(norm) and len(al.opos.get(norm, ())) == 1 \
+                    and len(al.spos.get(norm, ())) == 1:
+                return True
+            k += step
+    return False
 
 
 def _context_fits_there(al: Aligner, s: int, u: int, step: int) -> bool:

@@ -33,6 +33,7 @@ from .provenance import check_provenance, markers_in_new_definitions
 from .refusals import fail_ambiguous_context, fail_better_copy, fail_copied_tail, fail_needless_deletion, \
     fail_needless_rewrite, fail_no_change, fail_unanchored
 from .renames import find_renames
+from .resumed import later_header_copy
 from .lines import header_key, is_trivial
 from .segments import (SnippetLine, classify, drop_closing_context, indent_of, normalize_all,
                        place_markers)
@@ -179,7 +180,7 @@ def _pair_up(aligner: Aligner) -> dict[int, int]:
     release_context(aligner)
     pair_joined(aligner)
     for stage in (pair_closers, prune_orphans, uncross, place_stragglers, extend_fuzzy, pair_rewritten_headers,
-                  pair_nearest_copies,
+                  later_header_copy, pair_nearest_copies,
                   extend_tails, close_replaced_tails, prune_orphans):
         check_deadline()  # thread mode cannot kill a merge: it stops between stages instead
         stage(aligner)

@@ -54,9 +54,10 @@ class Spacing:
                 and new_definition_ends(out, before, indent_width(text)) or \
                 is_closer(prev.strip()) and indent_width(prev) == indent_width(text)
             if after - before - 1 or prev_source != SNIP or prev_at >= 0 or not ends_sibling \
-                    or at > 0 and self.orig[at - 1].strip():
+                    or at > 0 and self.orig[at - 1].strip() or indent_width(text) != indent_width(self.orig[at]):
                 return None  # (a paired doc comment above the header counts as its start; a header
-                # the file writes right after code keeps that)
+                # the file writes right after code keeps that; one the snippet moved into a new block,
+                # re-indented, is spaced as the snippet writes it: fecha's `validateFields`)
         width = indent_width(text)
         norm, prev_norm = text.strip(), prev.strip()
         if opens_block(prev_norm) or indent_width(prev) < width or prev_norm.startswith(PREAMBLE) \

@@ -194,9 +194,26 @@ def _breaks(al: Aligner, s1: int, o1: int, s2: int, o2: int) -> bool:
         return True
     if (o2 - o1) - (s2 - s1) - al.moved_between(o1, o2) < _FAR_DROP:
         return False
-    if al.swidth[s2] - al.swidth[s1] == al.owidth[o2] - al.owidth[o1]:
+    if al.swidth[s2] - al.swidth[s1] == al.owidth[o2] - al.owidth[o1] or _unwraps(al, s1, o1, o2):
         return False
     return _code_between(al, o1, o2, _FAR_DROP)
+
+
+def _unwraps(al: Aligner, s1: int, o1: int, o2: int) -> bool:
+    """The snippet dedents s1 by one block step against o1, and an unpaired block header above o1,
+    whose body is indented by that step, ends before o2: the snippet unwrapped that block (pudb's
+    `if sys.version_info >= (3, 10):`, its body kept, its `else:` branch dropped), and the lines
+    between o1 and o2 are the rest of it. O(o1's enclosing headers + pairs)."""
+    shift = al.owidth[o1] - al.swidth[s1]
+    if shift <= 0:
+        return False
+    h = al._header_of(o1)
+    while h >= 0 and al.owidth[h] >= al.owidth[o2]:
+        body = next((k for k in range(h + 1, o1 + 1) if al.onorm[k]), o1)
+        if al.owidth[body] - al.owidth[h] == shift:
+            return h not in set(al.pairs.values())
+        h = al._header_of(h)
+    return False
 
 
 def _code_between(al: Aligner, o1: int, o2: int, count: int) -> bool:

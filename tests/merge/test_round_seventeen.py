@@ -269,3 +269,225 @@ def test_a_return_that_ends_a_rewritten_body_before_a_marker_pairs_with_the_body
             return res
         res.extend([op, values])
 ''')
+
+
+FECHA = '''function parse(dateInfo) {
+  if (dateInfo.isPm) {
+    dateInfo.hour = 0;
+  }
+
+  const dateWithoutTZ = makeDate(dateInfo.year, dateInfo.month);
+
+  const validateFields = [
+    ["month", "getMonth"],
+    ["day", "getDate"]
+  ];
+  for (const [field, getter] of validateFields) {
+    if (dateInfo[field] !== dateWithoutTZ[getter]()) {
+      return null;
+    }
+  }
+
+  return dateWithoutTZ;
+}
+'''
+
+
+def test_lines_moved_into_a_new_block_keep_the_snippets_spacing() -> None:
+    # fecha: the check moved into a new `if`; glued to the new `);` above it, re-indented, it stays glued
+    snippet = '''  // ... existing code ...
+    dateInfo.hour = 0;
+  }
+
+  let dateTZ;
+  if (dateInfo.timezoneOffset == null) {
+    dateTZ = new Date(
+      dateInfo.year,
+      dateInfo.month
+    );
+    const validateFields = [
+      ["month", "getMonth"],
+      ["day", "getDate"]
+    ];
+    for (const [field, getter] of validateFields) {
+      if (dateInfo[field] !== dateTZ[getter]()) {
+        return null;
+      }
+    }
+  } else {
+    dateTZ = new Date(Date.UTC(dateInfo.year, dateInfo.month));
+  }
+
+  return dateTZ;
+}
+'''
+    merged = apply(FECHA, snippet, filename="fecha.js").merged_code
+    assert merged == FECHA[:FECHA.index("  const dateWithoutTZ")] + snippet[snippet.index("  let dateTZ;"):]
+
+
+UTIL_IO = '''import os
+import typing
+
+
+def writeto(fpath, to_write, aslines=False, verbose=None):
+    """Writes (utf8) text to a file."""
+    with open(fpath, 'wb') as file:
+        file.write(to_write.encode('utf8'))
+
+
+def readfrom(
+    fpath: str | os.PathLike,
+    aslines: bool = False,
+    errors: str = 'replace',
+    verbose: int | None = None,
+) -> str | bytes | list[str]:
+    """
+    Reads (utf8) text from a file.
+    """
+    with open(fpath, 'rb') as file:
+        text = file.read().decode('utf8', errors=errors)
+    return text
+'''
+
+OVERLOADS = '''@typing.overload
+def readfrom(
+    fpath: str | os.PathLike,
+    aslines: typing.Literal[False] = False,
+    errors: str = 'replace',
+    verbose: int | None = None,
+) -> str: ...
+
+
+@typing.overload
+def readfrom(
+    fpath: str | os.PathLike,
+    aslines: typing.Literal[True],
+    errors: str = 'replace',
+    verbose: int | None = None,
+) -> list[str]: ...
+
+
+'''
+
+
+@pytest.mark.parametrize("shown", ["signature", "header"])
+def test_overload_stubs_written_above_a_definition_leave_it_the_original(shown: str) -> None:
+    # ubelt: the first stub took the signature's lines, and the real `def readfrom(` read as a second one
+    tail = '''def readfrom(
+# ... existing code ...
+    verbose: int | None = None,
+) -> str | list[str]:
+    """
+    Reads (utf8) text from a file.
+# ... existing code ...
+''' if shown == "signature" else '''def readfrom(
+    fpath: str | os.PathLike,
+    # ... existing code ...
+'''
+    snippet = '''# ... existing code ...
+        file.write(to_write.encode('utf8'))
+
+
+''' + OVERLOADS + tail
+    merged = apply(UTIL_IO, snippet, filename="util_io.py").merged_code
+    expected = UTIL_IO.replace("def readfrom(", OVERLOADS + "def readfrom(")
+    if shown == "signature":
+        expected = expected.replace(") -> str | bytes | list[str]:", ") -> str | list[str]:")
+    assert merged == expected
+
+
+LOWLEVEL = '''ui_log = init_loggers()
+
+
+def executable_lines(code):
+    if sys.version_info >= (3, 10):
+        for _start, _end, lineno in code.co_lines():
+            if lineno is not None:
+                yield lineno
+    else:
+        line = code.co_firstlineno
+        yield line
+        # See https://github.com/python/cpython/blob/master/Objects/lnotab_notes.txt
+
+        for line_incr in code.co_lnotab[1::2]:
+            # NB: This code is specific to Python 3.6 and higher
+            if line_incr >= 0x80:
+                line_incr -= 0x100
+            line += line_incr
+            yield line
+
+
+def executable_lines_recursive(codes):
+    codes = list(codes)
+    return codes
+'''
+
+
+def test_a_block_unwrapped_with_its_else_branch_dropped_links_to_the_next_definition() -> None:
+    # pudb: the version check went, its body dedented; the lines up to the next function are its rest
+    snippet = '''# ... existing code ...
+ui_log = init_loggers()
+
+
+def executable_lines(code):
+    for _start, _end, lineno in code.co_lines():
+        if lineno is not None:
+            yield lineno
+
+
+def executable_lines_recursive(codes):
+    codes = list(codes)
+# ... existing code ...
+'''
+    merged = apply(LOWLEVEL, snippet, filename="lowlevel.py").merged_code
+    assert merged == '''ui_log = init_loggers()
+
+
+def executable_lines(code):
+    for _start, _end, lineno in code.co_lines():
+        if lineno is not None:
+            yield lineno
+
+
+def executable_lines_recursive(codes):
+    codes = list(codes)
+    return codes
+'''
+
+
+def _put(indent: str, value: str) -> str:
+    return f'''{indent}async def put(
+{indent}    self,
+{indent}    key: Buffer,
+{indent}    {value}: Buffer,
+{indent}    dupdata: bool = True,
+{indent}) -> bool: ...
+'''
+
+
+AIO = '''class AsyncCursor:
+    async def first(self) -> bool: ...
+''' + _put("    ", "value") + '''    async def pop(self, key: Buffer) -> bytes | None: ...
+
+class AsyncTransaction:
+    async def count(self) -> int: ...
+''' + _put("    ", "val") + '''    async def replace(self, key: Buffer, val: Buffer) -> bytes | None: ...
+'''
+
+
+def test_an_edit_between_two_anchors_of_a_part_placed_by_a_unique_line_is_no_misplaced_copy() -> None:
+    # lmdb: `put(...)` in two classes, the first with `value` already; the part's `async def count`
+    # says which, and `val` -> `value` is an edit there
+    snippet = '''    # ... existing code ...
+    async def count(self) -> int: ...
+    async def put(
+        self,
+        key: Buffer,
+        value: Buffer,
+        dupdata: bool = True,
+    ) -> bool: ...
+    # ... existing code ...
+'''
+    merged = apply(AIO, snippet, filename="aio.pyi").merged_code
+    head, tail = AIO.split("class AsyncTransaction:")
+    assert merged == head + "class AsyncTransaction:" + tail.replace("val: Buffer,", "value: Buffer,", 1)

@@ -20,7 +20,7 @@ from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from .lines import header_key, is_closer, is_comment, opens_block
-from .similar import substituted
+from .similar import edited_version, substituted
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -46,8 +46,50 @@ def pair_nearest_copies(al: Aligner) -> None:
                 ordered = sorted(al.pairs.items())
         if _nearer_run(al, marker, ordered):
             ordered = sorted(al.pairs.items())
-        if _block_exit(al, marker, ordered):
+        if _block_exit(al, marker, ordered) or _edit_run_to_copy(al, marker, ordered):
             ordered = sorted(al.pairs.items())
+
+
+def _edit_run_to_copy(al: Aligner, marker: int, ordered: list[tuple[int, int]]) -> bool:
+    """The last code line before a marker, a line the file has several times (`return True`),
+    paired with the copy right after the previous pair, the snippet's lines between read as
+    inserted: when from that previous pair on the snippet's lines and the original's go on one for
+    one, equal or edited, to a later copy of the line, unpaired, they are edits in place and the
+    line is that copy (prometheus-client rewrote two `if`s over their `return True`s; read as
+    inserted, the old `if`s stayed under the marker). O(the lines between)."""
+    s = marker - 1
+    while s >= 0 and al.items[s].kind == "blank":
+        s -= 1
+    if s < 0 or s not in al.pairs or len(al.opos.get(al.snorm[s], ())) < 2:
+        return False
+    keys = [k for k, _ in ordered]
+    at = bisect_left(keys, s) - 1
+    if at < 0 or any(m in al.markers for m in range(keys[at] + 1, s)):
+        return False
+    k, ok = ordered[at]
+    o = al.pairs[s]
+    if not any(al.snorm[j] for j in range(k + 1, s)) or any(al.onorm[j] for j in range(ok + 1, o)):
+        return False  # (nothing read as inserted between two adjacent pairs)
+    later = ordered[at + 2][1] if at + 2 < len(ordered) else len(al.orig)
+    run: list[tuple[int, int]] = []
+    j, oj = k, ok
+    while True:
+        j, oj = _next(al, j, oj, s + 1, later, +1)
+        if j > s or oj >= later:
+            return False
+        if al.items[j].kind != "code" or al.snorm[j] != al.onorm[oj] \
+                and not edited_version(al.snorm[j], al.onorm[oj], assignments=True):
+            return False
+        run.append((j, oj))
+        if j == s:
+            break
+    if run[-1][1] == o or al.snorm[s] != al.onorm[run[-1][1]]:
+        return False
+    for j, oj in run:
+        al.pairs[j] = oj
+        if al.snorm[j] != al.onorm[oj]:
+            al.fuzzy.add(j)
+    return True
 
 
 _EXIT = re.compile(r"^(?:return|raise|throw)\b")

@@ -491,3 +491,36 @@ def test_an_edit_between_two_anchors_of_a_part_placed_by_a_unique_line_is_no_mis
     merged = apply(AIO, snippet, filename="aio.pyi").merged_code
     head, tail = AIO.split("class AsyncTransaction:")
     assert merged == head + "class AsyncTransaction:" + tail.replace("val: Buffer,", "value: Buffer,", 1)
+
+
+EXPOSITION = '''def _is_valid_exemplar_metric(metric, sample):
+    if metric.type == 'counter' and sample.name.endswith('_total'):
+        return True
+    if metric.type in ('gaugehistogram') and sample.name.endswith('_bucket'):
+        return True
+    if metric.type in ('histogram') and sample.name.endswith('_bucket') or sample.name == metric.name:
+        return True
+    return False
+
+
+def _compress(value):
+    return value
+'''
+
+
+def test_edited_lines_in_a_row_between_common_lines_are_edits_in_place() -> None:
+    # prometheus-client: two `if`s rewritten over their `return True`s, the last of them before a marker
+    snippet = '''// ...
+def _is_valid_exemplar_metric(metric, sample):
+    if metric.type == 'counter' and sample.name.endswith('_total'):
+        return True
+    if metric.type == 'gaugehistogram' and sample.name.endswith('_bucket'):
+        return True
+    if metric.type == 'histogram' and (sample.name.endswith('_bucket') or sample.name == metric.name):
+        return True
+// ...
+'''
+    merged = apply(EXPOSITION, snippet, filename="exposition.py").merged_code
+    assert merged == EXPOSITION.replace("metric.type in ('gaugehistogram') and", "metric.type == 'gaugehistogram' and") \
+        .replace("if metric.type in ('histogram') and sample.name.endswith('_bucket') or sample.name == metric.name:",
+                 "if metric.type == 'histogram' and (sample.name.endswith('_bucket') or sample.name == metric.name):")

@@ -22,6 +22,7 @@ from .blocks import block_last, enclosing, opens_at, within
 from .chain import SortedIndices
 from .lines import (LazyWidths, Widths, block_end, block_stop, call_inside_call, header_key, is_closer, is_trivial,
                     opens_block, widths_of)
+from .renames import rewritten_in_place
 from .segments import GAP_KINDS, SnippetLine, code_segments
 from .steps import align_range, is_ruler
 
@@ -212,7 +213,8 @@ class Aligner:
                     # inside an open `(` or `[` of its parent is a call: no definition)
                     fresh[index] = norm not in opos and (key := self.key_of(norm)) is not None \
                         and not self._okeys_for(key) \
-                        and not call_inside_call(norm, snorm[parent] if parent is not None else None)
+                        and not call_inside_call(norm, snorm[parent] if parent is not None else None) \
+                        and not rewritten_in_place(self, index)
                     back = index - 1
                     while fresh[index] and back >= 0 and snorm[back] and back not in markers \
                             and swidth[back] == width \

@@ -50,6 +50,20 @@ def pair_nearest_copies(al: Aligner) -> None:
             ordered = sorted(al.pairs.items())
 
 
+def _last_before(al: Aligner, marker: int, ordered: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The last code line s before `marker` and the index in `ordered` (the pairs in snippet order)
+    of the pair above it in the same part, or None. O(log pairs + the lines between)."""
+    s = marker - 1
+    while s >= 0 and al.items[s].kind == "blank":
+        s -= 1
+    if s < 0 or al.items[s].kind != "code":
+        return None
+    at = bisect_left([k for k, _ in ordered], s) - 1
+    if at < 0 or any(m in al.markers for m in range(ordered[at][0] + 1, s)):
+        return None
+    return s, at
+
+
 def _edit_run_to_copy(al: Aligner, marker: int, ordered: list[tuple[int, int]]) -> bool:
     """The last code line before a marker, a line the file has several times (`return True`),
     paired with the copy right after the previous pair, the snippet's lines between read as
@@ -57,15 +71,12 @@ def _edit_run_to_copy(al: Aligner, marker: int, ordered: list[tuple[int, int]]) 
     one, equal or edited, to a later copy of the line, unpaired, they are edits in place and the
     line is that copy (prometheus-client rewrote two `if`s over their `return True`s; read as
     inserted, the old `if`s stayed under the marker). O(the lines between)."""
-    s = marker - 1
-    while s >= 0 and al.items[s].kind == "blank":
-        s -= 1
-    if s < 0 or s not in al.pairs or len(al.opos.get(al.snorm[s], ())) < 2:
+    found = _last_before(al, marker, ordered)
+    if found is None:
         return False
-    keys = [k for k, _ in ordered]
-    at = bisect_left(keys, s) - 1
-    if at < 0 or any(m in al.markers for m in range(keys[at] + 1, s)):
-        return False
+    s, at = found
+    if s not in al.pairs or len(al.opos.get(al.snorm[s], ())) < 2 or al.scloser[s] or al.items[marker].kind != "marker":
+        return False  # (a closing line ends whichever block: `}` closing a new `switch`, not the old method)
     k, ok = ordered[at]
     o = al.pairs[s]
     if not any(al.snorm[j] for j in range(k + 1, s)) or any(al.onorm[j] for j in range(ok + 1, o)):
@@ -101,14 +112,11 @@ def _block_exit(al: Aligner, marker: int, ordered: list[tuple[int, int]]) -> boo
     depth relative to it when that copy is the last line of the block the pair is in (svglib
     rewrote a function's loop; its `return res` ended the body before the marker). The lines
     between are what the snippet's new lines replace. O(the copies + the lines between)."""
-    s = marker - 1
-    while s >= 0 and al.items[s].kind == "blank":
-        s -= 1
-    if s < 0 or al.items[s].kind != "code" or s in al.pairs or not _EXIT.match(al.snorm[s]):
+    found = _last_before(al, marker, ordered)
+    if found is None:
         return False
-    keys = [k for k, _ in ordered]
-    at = bisect_left(keys, s) - 1
-    if at < 0 or any(m in al.markers for m in range(keys[at] + 1, s)):
+    s, at = found
+    if s in al.pairs or not _EXIT.match(al.snorm[s]):
         return False
     k, o0 = ordered[at]
     later = ordered[at + 1][1] if at + 1 < len(ordered) else len(al.orig)

@@ -16,6 +16,7 @@ from .lines import call_inside_call, code_part, continues_block, indent_width, i
     opens_block
 from .common_lines import isolated_common
 from .fuzzy_pairs import closed_alike
+from .renames import rewritten_in_place
 from .similar import FUZZY_MAX_CHARS, FUZZY_MIN, edited_version, long_matches, similarity
 
 if TYPE_CHECKING:
@@ -110,12 +111,16 @@ _HEADER_LINES = 50
 def _rewritten_header(al: Aligner, anc: int, s: int, o: int) -> bool:
     """Snippet line s's own header `anc` is unpaired, and original line o's header, unpaired too, is
     the same definition written otherwise (`def remove(self, ..., *, p: int)` given `p: int | None =
-    None` under two new `@overload` stubs) with only new lines between it and the previous pair: the
-    header was rewritten, and pairs with the old one rather than making s new code and the old
-    header a second definition. O(lines between the previous pair and o)."""
+    None` under two new `@overload` stubs; or one renames.rewritten_in_place finds) with only new
+    lines between it and the previous pair: the header was rewritten, and pairs with the old one
+    rather than making s new code and the old header a second definition. O(lines between the
+    previous pair and o)."""
+    outer = al.snippet_parents()[anc]
+    if outer is not None and outer not in al.pairs:
+        return False  # (inside a new block itself: `asyncRoute(async (req, res) => {` of a new route)
     h = al._header_of(o)
     key = al.key_of(al.snorm[anc])
-    if h < 0 or key is None or al.key_of(al.onorm[h]) != key \
+    if h < 0 or key is None or al.key_of(al.onorm[h]) != key and not rewritten_in_place(al, anc) \
             or any(al.onorm[k] and al.owidth[k] <= al.owidth[h] for k in range(h + 1, o)):
         return False  # (o outside h's block)
     before = max((al.pairs[k] for k in al.pairs if k < anc), default=-1)

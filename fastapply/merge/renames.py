@@ -78,3 +78,72 @@ def find_renames(al: Aligner, defs: DefIndex, original: str) -> int:
         al._okeys[key] = [old.header]
         found += 1
     return found
+
+
+def rewritten_in_place(al: Aligner, s: int) -> bool:
+    """Snippet line s opens a definition whose name the original lacks, and its first body line is
+    a line the original has once, right below an original block opener the snippet does not show,
+    at the same depth below it: the header was rewritten in place (mimic-response's `module.exports
+    = (fromStream, toStream) => {` became `export default function mimicResponse(...) {`), and its
+    body lines are the old block's, not new code; a marker inside the new block stands for the old
+    lines it does not show (without one, a new sibling above the old block whose first lines are its
+    first lines: test_round_thirteen's `get` over `create`). O(the block's lines + _NEAR)."""
+    body = next((k for k in range(s + 1, len(al.items)) if al.snorm[k] or k in al.markers), None)
+    if body is None or body in al.markers or al.swidth[body] <= al.swidth[s]:
+        return False
+    where = al.opos.get(al.snorm[body], ())
+    if len(where) != 1:
+        return False
+    h = where[0] - 1
+    while h >= 0 and not al.onorm[h]:
+        h -= 1
+    if h < 0 or not opens_block(al.onorm[h]) or al.onorm[h] in al.spos \
+            or al.owidth[where[0]] - al.owidth[h] != al.swidth[body] - al.swidth[s]:
+        return False
+    # in place: the nearest lines on either side that the two texts have once, in the same part,
+    # stand on the same sides of the old header (not a definition moved and renamed, nor a new
+    # sibling whose first line repeats the one of the block above it, shown under a marker)
+    pre, end = h, al._orig_end(h)
+    while pre > 0 and al.onorm[pre - 1].startswith(("//", "#", "/*", "*", "--", "@")):
+        pre -= 1  # (its doc comment and decorators go where it goes)
+    if not _marker_inside(al, s):
+        return False  # (nothing stands for the old lines it does not show: a new sibling above it)
+    before = _unique_near(al, s - 1, -1, pre, end)
+    after = _unique_near(al, body + 1, +1, pre, end)
+    return before is not None and before < pre and (after is None or after > end)
+
+
+def _marker_inside(al: Aligner, s: int) -> bool:
+    """A marker stands inside the block snippet line s opens: before the first code line indented
+    no deeper than s (its closer), and indented deeper than s or followed by more of the block (a
+    marker at column 0 after the block's last line stands for what follows the block). O(the
+    block's lines)."""
+    marker: bool | None = False
+    for k in range(s + 1, len(al.items)):
+        if k in al.markers:
+            marker = marker or al.swidth[k] > al.swidth[s]
+            if not marker:
+                marker = None  # (inside only if the block goes on after it)
+        elif al.snorm[k]:
+            if al.swidth[k] <= al.swidth[s]:
+                return bool(marker)
+            if marker is None:
+                return True
+    return bool(marker)
+
+
+_NEAR = 60  # snippet lines rewritten_in_place reads on each side for a unique line
+
+
+def _unique_near(al: Aligner, k: int, step: int, lo: int, hi: int) -> int | None:
+    """The original line, outside [lo, hi], of the nearest snippet line from k on (towards `step`)
+    that both texts have once, or None when a marker or _NEAR lines come first. O(_NEAR)."""
+    for index in range(k, k + step * _NEAR, step):
+        if not 0 <= index < len(al.items) or index in al.markers:
+            return None
+        norm = al.snorm[index]
+        if norm and not is_trivial(norm) and len(al.spos.get(norm, ())) == 1:
+            where = al.opos.get(norm, ())
+            if len(where) == 1 and not lo <= where[0] <= hi:
+                return where[0]
+    return None

@@ -114,3 +114,20 @@ def test_export_writes_the_corpus_as_jsonl(tmp_path, capsys):
         [(c.id, c.original, c.update, c.expected) for c in corpus]
     assert authoring.main(["--check"]) == 0
     assert "188 cases checked" in capsys.readouterr().out
+
+
+def test_the_structural_engine_merges_every_corpus_case_exactly():
+    """The corpus target (issue 8: 100%, unchanged): a change that costs one case fails here, not
+    only in a benchmark run (this round's first rewritten-header rule cost two, unnoticed until then)."""
+    from fastapply import ApplyError, apply
+
+    failed = []
+    for case in load_cases(DATA_DIR):
+        try:
+            merged = apply(case.original, case.update, filename=case.filename, language=case.language).merged_code
+        except ApplyError as error:
+            failed.append((case.id, error.code))
+            continue
+        if merged != case.expected:
+            failed.append((case.id, "wrong"))
+    assert failed == []

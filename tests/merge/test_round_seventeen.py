@@ -256,19 +256,9 @@ def test_a_return_that_ends_a_rewritten_body_before_a_marker_pairs_with_the_body
 # ... existing code ...
 '''
     merged = apply(SVG, snippet, filename="utils.py").merged_code
-    assert merged == SVG.replace('''    a_seq_re = r"[\\s,]*".join([FLOAT_RE] * 7)
-    res: list = []
-    for seq in re.finditer(a_seq_re, value.strip()):
-        res.extend([op, list(float(num) for num in seq.groups())])
-''', '''    text = value.strip()
-    pos = 0
-    res: list = []
-    while pos < len(text):
-        values, pos = _arguments(text, pos)
-        if values is None:
-            return res
-        res.extend([op, values])
-''')
+    body = snippet[snippet.index("    text = "):snippet.index("    return res\n#")]
+    old_body = SVG[SVG.index("    a_seq_re"):SVG.index("    return res\n\n\ndef normalise")]
+    assert merged == SVG.replace(old_body, body)
 
 
 FECHA = '''function parse(dateInfo) {
@@ -440,19 +430,7 @@ def executable_lines_recursive(codes):
 # ... existing code ...
 '''
     merged = apply(LOWLEVEL, snippet, filename="lowlevel.py").merged_code
-    assert merged == '''ui_log = init_loggers()
-
-
-def executable_lines(code):
-    for _start, _end, lineno in code.co_lines():
-        if lineno is not None:
-            yield lineno
-
-
-def executable_lines_recursive(codes):
-    codes = list(codes)
-    return codes
-'''
+    assert merged == snippet.split("# ... existing code ...\n")[1] + "    return codes\n"
 
 
 def _put(indent: str, value: str) -> str:
@@ -524,3 +502,46 @@ def _is_valid_exemplar_metric(metric, sample):
     assert merged == EXPOSITION.replace("metric.type in ('gaugehistogram') and", "metric.type == 'gaugehistogram' and") \
         .replace("if metric.type in ('histogram') and sample.name.endswith('_bucket') or sample.name == metric.name:",
                  "if metric.type == 'histogram' and (sample.name.endswith('_bucket') or sample.name == metric.name):")
+
+
+MIMIC = """'use strict';
+
+const knownProperties = [
+\t'statusMessage',
+\t'url'
+];
+
+module.exports = (fromStream, toStream) => {
+\tif (toStream._readableState.autoDestroy) {
+\t\tthrow new Error('The second stream must have the `autoDestroy` option set to `false`');
+\t}
+
+\tconst properties = {};
+\tfor (const property of knownProperties) {
+\t\tproperties[property] = fromStream[property];
+\t}
+
+\treturn toStream;
+};
+"""
+
+
+def test_a_header_rewritten_in_place_keeps_its_body_and_the_marker_inside_it() -> None:
+    # mimic-response: the arrow function became a named export; its body shown, a marker inside
+    snippet = """// ... existing code ...
+\t'statusMessage',
+\t'url',
+];
+
+export default function mimicResponse(fromStream, toStream) {
+\tif (toStream._readableState.autoDestroy) {
+\t\tthrow new Error('The second stream must have the `autoDestroy` option set to `false`');
+\t}
+\t// ... existing code ...
+\treturn toStream;
+}
+"""
+    merged = apply(MIMIC, snippet, filename="index.js").merged_code
+    assert merged == MIMIC.replace("\t'url'\n", "\t'url',\n").replace(
+        "module.exports = (fromStream, toStream) => {", "export default function mimicResponse(fromStream, toStream) {") \
+        .replace("\treturn toStream;\n};", "\treturn toStream;\n}")

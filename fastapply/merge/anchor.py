@@ -66,6 +66,7 @@ class Aligner:
         self._oclose: dict[int, int | None] = {}  # block_end / block_stop of original lines (_block_ends)
         self._ostop: dict[int, int] = {}
         self._all_keys: dict[str, list[int]] | None = None
+        self._word_lines: dict[str, list[int]] | None = None  # (renames.named_elsewhere)
         self._joined: str | None = None
         self._keys: dict[str, str | None] = {}
         self._weights: dict[str, float] = {}  # a candidate anchor's weight by its text (steps.align_range)

@@ -87,7 +87,8 @@ def rewritten_in_place(al: Aligner, s: int) -> bool:
     = (fromStream, toStream) => {` became `export default function mimicResponse(...) {`), and its
     body lines are the old block's, not new code; a marker inside the new block stands for the old
     lines it does not show (without one, a new sibling above the old block whose first lines are its
-    first lines: test_round_thirteen's `get` over `create`). O(the block's lines + _NEAR)."""
+    first lines: test_round_thirteen's `get` over `create`). O(the block's lines + _NEAR), and
+    _named_elsewhere's index of the original's words once per call."""
     body = next((k for k in range(s + 1, len(al.items)) if al.snorm[k] or k in al.markers), None)
     if body is None or body in al.markers or al.swidth[body] <= al.swidth[s]:
         return False
@@ -110,7 +111,27 @@ def rewritten_in_place(al: Aligner, s: int) -> bool:
         return False  # (nothing stands for the old lines it does not show: a new sibling above it)
     before = _unique_near(al, s - 1, -1, pre, end)
     after = _unique_near(al, body + 1, +1, pre, end)
-    return before is not None and before < pre and (after is None or after > end)
+    return before is not None and before < pre and (after is None or after > end) \
+        and not _named_elsewhere(al, h, pre, end)
+
+
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _named_elsewhere(al: Aligner, h: int, lo: int, hi: int) -> bool:
+    """The name original header h defines is a word of an original line outside [lo, hi]: read in
+    place, the rewrite would drop a name the file still uses (for-each's `var forEach = function
+    forEach(` rewritten as `module.exports = function forEach(`, the file's last line still
+    `module.exports = forEach;`). O(the original's text) once per call, then O(its uses)."""
+    name = al.key_of(al.onorm[h])
+    if name is None:
+        return False
+    if al._word_lines is None:
+        al._word_lines = {}
+        for o, norm in enumerate(al.onorm):
+            for word in set(_WORD.findall(norm)):
+                al._word_lines.setdefault(word, []).append(o)
+    return any(not lo <= o <= hi for o in al._word_lines.get(name, ()))
 
 
 def _marker_inside(al: Aligner, s: int) -> bool:

@@ -545,3 +545,36 @@ export default function mimicResponse(fromStream, toStream) {
     assert merged == MIMIC.replace("\t'url'\n", "\t'url',\n").replace(
         "module.exports = (fromStream, toStream) => {", "export default function mimicResponse(fromStream, toStream) {") \
         .replace("\treturn toStream;\n};", "\treturn toStream;\n}")
+
+
+FOR_EACH = """var hasOwnProperty = Object.prototype.hasOwnProperty;
+
+var forEach = function forEach(list, iterator, thisArg) {
+    if (!isCallable(iterator)) {
+        throw new TypeError('iterator must be a function');
+    }
+
+    var receiver = thisArg;
+    forEachObject(list, iterator, receiver);
+};
+
+module.exports = forEach;
+"""
+
+
+def test_a_header_rewritten_in_place_whose_old_name_the_file_still_uses_is_refused() -> None:
+    # for-each: `var forEach = ...` became `module.exports = function forEach(...)`; the expected file
+    # drops the last line, but the snippet, without a trailing marker, does not say so
+    snippet = """// ... existing code ...
+var hasOwnProperty = Object.prototype.hasOwnProperty;
+
+module.exports = function forEach(list, iterator, thisArg) {
+    if (!isCallable(iterator)) {
+        throw new TypeError('iterator must be a function');
+    }
+// ... existing code ...
+    forEachObject(list, iterator, receiver);
+};
+"""
+    with pytest.raises(ApplyError, match="forEach"):
+        apply(FOR_EACH, snippet, filename="index.js")

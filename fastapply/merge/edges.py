@@ -12,7 +12,7 @@ import re
 
 from ..errors import ErrorCode, MergeError
 from .heads import deleted_head, import_head, imports_left_unused, note_head, obsolete_head, prologue_head, \
-    rebound_head, unused_imports
+    rebound_head, rebound_imports, unused_imports
 from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_closer, is_trivial, \
     opens_block
 from .segments import SnippetLine, code_segments, is_gap
@@ -47,7 +47,8 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
                                and (not all(n.startswith(COMMENT_STARTS) for n in onorm[:first_o] if n)
                                     or _edited_head(items[:first_s], onorm[:first_o]))) \
         or lead == 0 and obsolete_head(onorm[:first_o]) \
-        or lead >= 1 and not separate and rebound_head(orig[:first_o], [i.norm for i in items[:first_s]], onorm[first_o:])
+        or lead >= 1 and not separate and rebound_head(orig[:first_o], [i.norm for i in items[:first_s]], onorm[first_o:]) \
+        or lead >= 1 and rebound_imports(orig[:first_o], [i.norm for i in items[:first_s]])
     # (or the file's last lines edited line for line, however many: patsy's version comment)
     cut_tail = after == 0 or trail >= 1 and (after <= EDGE_LINES
                                              or _edits_tail(items[last_s + 1:], onorm[last_o + 1:]))

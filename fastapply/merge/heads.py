@@ -102,6 +102,19 @@ def rebound_head(head: list[str], lead: list[str], rest: list[str]) -> bool:
     return rebound
 
 
+def rebound_imports(head: list[str], lead: list[str]) -> bool:
+    """The original lines above the snippet's first pair are one-line imports, each of whose names
+    the snippet's new first lines declare again (string-length's `import {stripVTControlCharacters}
+    from 'node:util'` became `const {stripVTControlCharacters} = globalThis.process?...`): kept, a
+    JavaScript module would bind the name twice, a syntax error, and a Python one would shadow a
+    dead import; the head is what those lines replace, even where the snippet's new lines read as
+    definitions of their own. O(lines above + the snippet's first lines)."""
+    new = {name for norm in lead for name in [*_imported_names(norm), *_declared(norm)] if name}
+    solid = [line.strip() for line in head if line.strip()]
+    return bool(new) and _imports_only(solid) and all(
+        (names := _imported_names(norm)) and set(names) <= new for norm in solid)
+
+
 # a top-level assignment's name (Python, or a JS/TS declaration)
 _ASSIGNED = re.compile(r"^(?:export\s+)?(?:(?:const|let|var)\s+([A-Za-z_$][\w$]*)|([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=))")
 
@@ -109,6 +122,20 @@ _ASSIGNED = re.compile(r"^(?:export\s+)?(?:(?:const|let|var)\s+([A-Za-z_$][\w$]*
 def _assigned(line: str) -> str | None:
     found = _ASSIGNED.match(line)
     return (found.group(1) or found.group(2)) if found else None
+
+
+# a JS/TS declaration that destructures: `const {a, b: c, ...d} = ...`
+_DESTRUCTURED = re.compile(r"^(?:export\s+)?(?:const|let|var)\s*\{([^}]*)\}\s*=")
+
+
+def _declared(line: str) -> list[str]:
+    """The names a top-level assignment or declaration binds, destructuring included."""
+    found = _DESTRUCTURED.match(line)
+    if found:
+        names = (part.split(":")[-1].split("=")[0].strip().removeprefix("...") for part in found.group(1).split(","))
+        return [name for name in names if _WORD.fullmatch(name)]
+    name = _assigned(line)
+    return [name] if name else []
 
 
 def _imports_only(solid: list[str]) -> bool:

@@ -26,6 +26,9 @@ from .defmatch import DefIndex
 from .deletions import deletions
 from .edges import open_edges, settle_edges
 from .indent import Style, detect_style
+from .last_use import check_last_use_kept
+from .misparented import unpair_misparented
+from .slides import slide_to_markers
 from .moves import find_moves
 from .order import file_order
 from .placement import check_copies
@@ -165,6 +168,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
                        spec)
     except ValidationError as error:
         raise _with_snippet_line(error, items, spliced) from None
+    check_last_use_kept(aligner, spliced)  # (after the syntax check: a broken merge says so first)
     edited = sorted(items[s].number for s in aligner.fuzzy if s in pairs and items[s].norm != onorm[pairs[s]])
     if edited:
         plan.warnings.append("snippet line(s) " + ", ".join(map(str, edited[:10])) + " replaced original "
@@ -179,9 +183,9 @@ def _pair_up(aligner: Aligner) -> dict[int, int]:
     aligner.align()
     release_context(aligner)
     pair_joined(aligner)
-    for stage in (pair_closers, prune_orphans, uncross, place_stragglers, extend_fuzzy, pair_rewritten_headers,
+    for stage in (pair_closers, prune_orphans, uncross, place_stragglers, unpair_misparented, extend_fuzzy, pair_rewritten_headers,
                   later_header_copy, pair_nearest_copies,
-                  extend_tails, close_replaced_tails, prune_orphans):
+                  extend_tails, close_replaced_tails, slide_to_markers, prune_orphans):
         check_deadline()  # thread mode cannot kill a merge: it stops between stages instead
         stage(aligner)
     return aligner.pairs

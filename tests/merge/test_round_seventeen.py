@@ -578,3 +578,162 @@ module.exports = function forEach(list, iterator, thisArg) {
 """
     with pytest.raises(ApplyError, match="forEach"):
         apply(FOR_EACH, snippet, filename="index.js")
+
+
+STRING_LENGTH = """import {stripVTControlCharacters} from 'node:util';
+
+const segmenter = new Intl.Segmenter();
+
+export default function stringLength(string, {countAnsiEscapeCodes = false} = {}) {
+\tif (!countAnsiEscapeCodes) {
+\t\tstring = stripVTControlCharacters(string);
+\t}
+
+\tlet length = 0;
+\tfor (const _ of segmenter.segment(string)) {
+\t\tlength++;
+\t}
+
+\treturn length;
+}
+"""
+
+
+def test_new_first_lines_that_declare_the_imported_name_again_replace_the_import() -> None:
+    # string-length: the whole file without markers, its import now a guarded lookup of the same name
+    snippet = STRING_LENGTH.replace(
+        "import {stripVTControlCharacters} from 'node:util';\n",
+        "// eslint-disable-next-line n/prefer-global/process\n"
+        "const {stripVTControlCharacters} = globalThis.process?.getBuiltinModule?.('node:util') ?? {};\n") \
+        .replace("if (!countAnsiEscapeCodes) {", "if (!countAnsiEscapeCodes && stripVTControlCharacters) {")
+    assert apply(STRING_LENGTH, snippet, filename="index.js").merged_code == snippet
+
+
+PROVISIONER = '''class LocalProvisioner:
+    async def pre_launch(self, km, transport_encryption_policy, **kwargs):
+        if km:
+            encryption_required = transport_encryption_policy == "required"
+            curve_secretkey: bytes | None = None
+            if encryption_required and km.transport != "tcp":
+                msg = "transport_encryption='required' is only supported when transport='tcp'."
+                raise RuntimeError(msg)
+            if km.transport == "tcp" and not is_local_ip(km.ip):
+                msg = (
+                    "Can only launch a kernel on a local interface. "
+                    f"This one is not: {km.ip}."
+                )
+                raise RuntimeError(msg)
+            # build the Popen cmd
+            extra_arguments = kwargs.pop("extra_arguments", [])
+        return kwargs
+'''
+
+
+def test_a_new_body_that_shares_lines_with_the_next_block_stays_under_the_header_it_edits() -> None:
+    # jupyter-client: the new body's `msg = (` is the next block's, the only one in the file; paired
+    # there, the old `if` and the local-interface check were read as deleted
+    snippet = '''            # ... existing code ...
+            curve_secretkey: bytes | None = None
+            if encryption_required and not encryption_supported_transport:
+                msg = (
+                    "transport_encryption='required' is only supported when "
+                    "transport is 'tcp' or 'ipc'."
+                )
+                raise RuntimeError(msg)
+            # ... existing code ...
+'''
+    merged = apply(PROVISIONER, snippet, filename="local_provisioner.py").merged_code
+    assert merged == PROVISIONER.replace('''            if encryption_required and km.transport != "tcp":
+                msg = "transport_encryption='required' is only supported when transport='tcp'."
+''', '''            if encryption_required and not encryption_supported_transport:
+                msg = (
+                    "transport_encryption='required' is only supported when "
+                    "transport is 'tcp' or 'ipc'."
+                )
+''')
+
+
+ARROW = '''class ArrowStringMixin:
+    def _needs_fallback(self, pat):
+        unsupported_ops = {ASSERT, ASSERT_NOT}
+        unicode_sensitive = {
+            (CATEGORY, CATEGORY_WORD),
+            (AT, AT_BOUNDARY),
+        }
+        nodes = self._regex_nodes(pat)
+        if any(op_code in unsupported_ops for op_code, _ in nodes):
+            return True
+        if any(
+            (op_code, argument) in unicode_sensitive
+            for op_code, argument in nodes
+            if op_code in (CATEGORY, AT)
+        ):
+            if self._has_non_ascii():
+                return True
+        if any(
+            (op_code, argument) in newline_sensitive
+            for op_code, argument in nodes
+        ):
+            return True
+        return False
+'''
+
+
+def test_a_merge_that_drops_the_last_read_of_a_kept_local_variable_is_refused() -> None:
+    # pandas: a new `if any(` block above the old one, whose first line ends the snippet before a
+    # marker; paired with the old block's `if any(` and `):`, its `unicode_sensitive` read was lost
+    snippet = '''        # ... existing code ...
+        unsupported_ops = {ASSERT, ASSERT_NOT}
+        whitespace = {
+            (CATEGORY, CATEGORY_SPACE),
+        }
+        unicode_sensitive = {
+        # ... existing code ...
+        if any(op_code in unsupported_ops for op_code, _ in nodes):
+            return True
+        if any(
+            (op_code, argument) in whitespace
+            for op_code, argument in nodes
+            if op_code == CATEGORY
+        ):
+            return True
+        if any(
+            # ... existing code ...
+'''
+    with pytest.raises(ApplyError, match="unicode_sensitive"):
+        apply(ARROW, snippet, filename="mixins.py")
+
+
+INCLUDE_ALL = """/**
+ * @optional {Boolean} markDirectories
+ *           TODO: document or deprecate
+ *           @default false
+ *
+ * - - - - - - - - - - - - - - - - -
+ * @return {Dictionary}
+ */
+module.exports = function includeAll(options) {
+  return {};
+};
+"""
+
+
+def test_new_lines_written_above_a_repeated_context_line_before_a_marker_go_above_it() -> None:
+    # include-all: a new option documented above `@default false`, the snippet's last line
+    snippet = """/**
+ * @optional {Boolean} markDirectories
+ *           TODO: document or deprecate
+ *           @default false
+ *
+ * @optional {Boolean} allowDuplicateKeys
+ *           When set, duplicate keys will override each other.
+ *           @default false
+// ... existing code ...
+"""
+    merged = apply(INCLUDE_ALL, snippet, filename="help.js").merged_code
+    assert merged == INCLUDE_ALL.replace(" *           TODO: document or deprecate\n", """ *           TODO: document or deprecate
+ *           @default false
+ *
+ * @optional {Boolean} allowDuplicateKeys
+ *           When set, duplicate keys will override each other.
+""")

@@ -1,0 +1,101 @@
+"""A deletion that leaves a local variable assigned and never read.
+
+pandas rewrote a regex check: a new `whitespace = {...}` set and a new `if any(... in whitespace ...)`
+block above the old `if any(... in unicode_sensitive ...)` one, whose first line the snippet showed
+before a marker. The alignment paired the new block's `if any(` and `):` with the old block's, and
+read the old block's other lines as deleted: `unicode_sensitive = {...}` stayed, read nowhere. A
+model that meant to delete a variable's last use deletes its assignment too; a merge that drops the
+only lines reading a local variable, while it keeps the variable assigned, has most likely paired
+new lines with the wrong block. It is refused.
+
+Only indented assignments count (a module-level name may be read by other modules), and only names
+the file reads elsewhere than in their assignments, and only when the snippet assigns a variable
+the original never does. O(merged text + original text) when some lines are deleted between
+anchors or read as edited, nothing otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from ..errors import ErrorCode, ValidationError
+from .lines import COMMENT_STARTS
+from .placement import snippet_item_near
+from .splice import Spliced
+
+if TYPE_CHECKING:
+    from .anchor import Aligner
+
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+# `name = ...`, `name: T = ...`, `const name = ...` (not `==`, not `+=`)
+_ASSIGN = re.compile(r"^(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=(?!=)")
+
+
+def check_last_use_kept(al: Aligner, spliced: Spliced) -> None:
+    """Refuse a merge whose deletions between anchors, or lines read as edited, remove every line
+    that reads a variable the merge keeps assigned in an indented block (see the module's docstring)."""
+    # (lines deleted between anchors, and lines an edited snippet line was read to replace)
+    edited = [o for s, o in spliced.origin if s >= 0 and o >= 0 and s in al.fuzzy and al.snorm[s] != al.onorm[o]]
+    dropped = sorted(o for o in [*(o for start, stop in spliced.deleted for o in range(start, stop)), *edited]
+                     if al.onorm[o] and not al.onorm[o].startswith(COMMENT_STARTS))
+    if not dropped:
+        return
+    # (and only where the snippet assigns a variable of its own that the original never assigns:
+    # new code with its own data, read where the old code's read stood; a generated one-word edit
+    # or a renamed read changes a read without one)
+    new_vars = {_target(al.snorm[s]) for s in (spliced.origin[row][0] for row in spliced.new_rows())
+                if al.swidth[s] > 0} - {None}
+    if not new_vars - {_target(norm) for norm in al.onorm}:
+        return
+    names = {word for o in dropped for word in _WORD.findall(al.onorm[o])}
+    reads_before = _reads(al.onorm, names)
+    reads_after = _reads([line.strip() for line in spliced.lines], names)
+    assigned = _indented_assignments(spliced.lines, names)
+    for o in dropped:
+        for name in dict.fromkeys(_WORD.findall(al.onorm[o])):
+            if name in assigned and reads_before[name] > 0 and reads_after[name] == 0 \
+                    and _target(al.onorm[o]) != name:
+                row = next((r for r, (_, at) in enumerate(spliced.origin) if at > o), len(spliced.origin) - 1)
+                item = snippet_item_near(al, spliced, max(row, 0))
+                raise ValidationError(
+                    f"the merge would drop or rewrite original line {o + 1} ({al.orig[o].strip()!r}), near snippet line "
+                    f"{item.number}, the last line that reads {name!r}, and keep {name!r} assigned: the "
+                    "snippet's new lines may have been paired with the wrong block. Put a '... existing "
+                    "code ...' marker where that line is if it stays, or delete the assignment too if it "
+                    "goes", code=ErrorCode.CONTENT_LOST, line=item.number)
+
+
+def _target(norm: str) -> str | None:
+    found = _ASSIGN.match(norm)
+    return found.group(1) if found else None
+
+
+def _reads(norms: list[str], names: set[str]) -> Counter[str]:
+    """How often each of `names` occurs in `norms` other than as the target of an assignment."""
+    counts: Counter[str] = Counter()
+    for norm in norms:
+        if not norm or norm.startswith(COMMENT_STARTS):
+            continue
+        words = _WORD.findall(norm)
+        if not names.intersection(words):
+            continue
+        target = _target(norm)
+        for index, word in enumerate(words):
+            if word in names and not (index == 0 and word == target
+                                      or index == 1 and word == target and words[0] in ("const", "let", "var")):
+                counts[word] += 1
+    return counts
+
+
+def _indented_assignments(lines: list[str], names: set[str]) -> set[str]:
+    """The names of `names` that an indented line of `lines` assigns."""
+    found = set()
+    for line in lines:
+        if line[:1].isspace():
+            norm = line.strip()
+            target = _target(norm)
+            if target in names and not norm.endswith((",", "(")):  # (not a keyword argument)
+                found.add(target)
+    return found

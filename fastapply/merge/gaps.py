@@ -60,6 +60,8 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
     if index is None or out[index][2] >= b - gap:
         return count
     if out[index][2] == b - gap - 1:  # pure insertion into the blank lines between a and b
+        if count == 0 and _bare_comments_between(out, index, after):
+            return 0  # (griffecli's license header: each blank line between its paragraphs became `#`)
         if count == 0 and all(out[k][0].strip() for k in range(index + 1, after)) \
                 and (indent_width(out[before][0]) > indent_width(out[after][0]) or _starts_section(out[after][0])):
             # no blank line around or inside new code that ends the block or record above b: the
@@ -118,6 +120,20 @@ def _extends_comment(out: list[tuple[str, str, int, int]], index: int, after: in
     return bool(new) and is_comment(anchor.strip()) and not is_comment(out[after][0].strip()) \
         and all(line.strip() and is_comment(line.strip()) and indent_width(line) == indent_width(anchor)
                 for line in new)
+
+
+def _bare_comments_between(out: list[tuple[str, str, int, int]], index: int, after: int) -> bool:
+    """The new lines between the anchors out[index] and out[after], both comment lines, are bare
+    comment markers (`#`, `//`) at their indentation: they take the place of the blank lines
+    between two comment paragraphs, joining them. O(those lines)."""
+    anchor, below = out[index][0], out[after][0]
+    new = [out[k][0] for k in range(index + 1, after)]
+    width = indent_width(anchor)
+    return bool(new) and is_comment(anchor.strip()) and is_comment(below.strip()) and indent_width(below) == width \
+        and all(line.strip() in _BARE_COMMENTS and indent_width(line) == width for line in new)
+
+
+_BARE_COMMENTS = frozenset({"#", "//", "--", ";", "*", "%"})
 
 
 def _statements_for_block(out: list[tuple[str, str, int, int]], index: int, after: int, orig: list[str],

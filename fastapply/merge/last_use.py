@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 # `name = ...`, `name: T = ...`, `const name = ...` (not `==`, not `+=`)
-_ASSIGN = re.compile(r"^(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=(?!=)")
+# (a space before `=`: `target=self._main_loop,` inside a call is a keyword argument)
+_ASSIGN = re.compile(r"^(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)(?:\s*:[^=]*)?\s+=(?!=)")
 
 
 def check_last_use_kept(al: Aligner, spliced: Spliced) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .lines import opens_block
+from .lines import continues_block, opens_block
 from .similar import FUZZY_MIN, similarity
 
 if TYPE_CHECKING:
@@ -45,7 +45,10 @@ def unpair_misparented(al: Aligner) -> None:
         if len(heads) != 1:
             continue
         po = heads.pop()
-        edited = _earlier_header(al, ps, po, taken) if po >= 0 and po not in taken else None
+        if po < 0 or po in taken or continues_block(al.onorm[po]):
+            continue  # (an `else:` goes on the statement above it: execnet folded `if x is None: ...
+            # else: ...` into `if x is not None:` over the else branch's body)
+        edited = _earlier_header(al, ps, po, taken)
         above = _code_above(al, ps)
         if edited is None or above is None or not al.pairs.get(above, edited) < edited:
             continue  # (the line above the header must sit above the edited one: no crossing)

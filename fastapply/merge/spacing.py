@@ -91,6 +91,8 @@ class Spacing:
             first = self._original_index(text)
             if written == 0 and first is not None and first > 0 and self.orig[first - 1].strip() == prev_norm:
                 return None  # moved code that glues the two as the file does (`},` and the next key)
+            if written == 0 and width > 0 and DATA_ASSIGNMENT.match(norm) and "." in norm.split("=", 1)[0]:
+                return None  # an attribute given a literal is a statement, glued as written (langchain-core)
             if prev_at < 0 and written == 0 and self._glued_run(out, before):
                 return None  # new siblings glued like the first of them to the code above them
             if prev_at < 0 and written == 0 and packed_siblings(out, before, width):

@@ -737,3 +737,113 @@ def test_new_lines_written_above_a_repeated_context_line_before_a_marker_go_abov
  * @optional {Boolean} allowDuplicateKeys
  *           When set, duplicate keys will override each other.
 """)
+
+
+GATEWAY = '''class Serializer:
+    def __init__(self, stream, channel_or_gateway=None):
+        if isinstance(channel_or_gateway, Channel):
+            gw = channel_or_gateway.gateway
+        else:
+            gw = channel_or_gateway
+        if channel_or_gateway is None:
+            strconfig = None
+        else:
+            strconfig = channel_or_gateway._strconfig
+        if strconfig:
+            self.py2str_as_py3str, self.py3str_as_py2str = strconfig
+        self.stream = stream
+'''
+
+
+def test_an_if_else_folded_into_one_if_keeps_the_else_branch_body() -> None:
+    # execnet: `if x is None: a = None / else: a = x._c` became `if x is not None: a = x._c`; the
+    # body line pairs with the else branch's, not with the edited `if`'s (misparented.py stays out)
+    snippet = '''# ... existing code ...
+        else:
+            gw = channel_or_gateway
+        if channel_or_gateway is not None:
+            strconfig = channel_or_gateway._strconfig
+# ... existing code ...
+'''
+    merged = apply(GATEWAY, snippet, filename="gateway_base.py").merged_code
+    assert merged == GATEWAY.replace('''        if channel_or_gateway is None:
+            strconfig = None
+        else:
+''', "        if channel_or_gateway is not None:\n")
+
+
+def test_a_keyword_argument_line_is_no_assignment_for_the_last_read_check() -> None:
+    # apscheduler: `Thread(target=..., name=...)` split over lines; `target=` is an argument
+    original = '''class BackgroundScheduler(BaseScheduler):
+    def start(self, *args, **kwargs):
+        BaseScheduler.start(self, *args, **kwargs)
+        self._thread = Thread(target=self._main_loop, name='APScheduler')
+        self._thread.daemon = self._daemon
+        self._thread.start()
+'''
+    snippet = '''# ... existing code ...
+        BaseScheduler.start(self, *args, **kwargs)
+        self._thread = Thread(
+            target=self._main_loop, name="APScheduler", daemon=self._daemon
+        )
+        self._thread.start()
+'''
+    merged = apply(original, snippet, filename="background.py").merged_code
+    assert merged == original.replace('''        self._thread = Thread(target=self._main_loop, name='APScheduler')
+        self._thread.daemon = self._daemon
+''', '''        self._thread = Thread(
+            target=self._main_loop, name="APScheduler", daemon=self._daemon
+        )
+''')
+
+
+GRIFFE = """# SPDX-License-Identifier: ISC
+
+# Copyright (c) 2021, contributors
+
+# Permission to use, copy, modify, and/or distribute this software.
+
+import sys
+"""
+
+
+def test_bare_comment_lines_written_between_comment_paragraphs_take_the_blank_lines_place() -> None:
+    # griffecli: each blank line between the license header's paragraphs became `#`
+    snippet = GRIFFE.replace("\n\n#", "\n#\n#").split("\nimport sys")[0] + "\n# ... existing code ...\n"
+    merged = apply(GRIFFE, snippet, filename="__init__.py").merged_code
+    assert merged == GRIFFE.replace("\n\n#", "\n#\n#")
+
+
+def test_an_attribute_given_a_literal_right_under_a_closing_line_stays_glued() -> None:
+    # langchain-core: `self._fields = {` written right under a call's `)`, as the file would
+    original = '''class Stream:
+    def finish(self, data):
+        self._kwargs = cast(
+            "dict[str, Any] | None",
+            data.get("additional_kwargs"),
+        )
+
+        # Finalize any unswept chunks.
+        self._sweep()
+'''
+    snippet = '''# ... existing code ...
+            data.get("additional_kwargs"),
+        )
+        self._fields = {
+            key: value
+            for key in KEYS
+        }
+
+        # Finalize any unswept chunks.
+# ... existing code ...
+'''
+    merged = apply(original, snippet, filename="stream.py").merged_code
+    assert merged == original.replace('''        )
+
+        # Finalize''', '''        )
+        self._fields = {
+            key: value
+            for key in KEYS
+        }
+
+        # Finalize''')

@@ -10,7 +10,8 @@ new lines with the wrong block. It is refused.
 
 Only indented assignments count (a module-level name may be read by other modules), and only names
 the file reads elsewhere than in their assignments, and only when the snippet assigns a variable
-the original never does. O(merged text + original text) when some lines are deleted between
+the original never does and reads it where the old read stood (in the line read as its edit, or
+among the new lines put where it was deleted). O(merged text + original text) when some lines are deleted between
 anchors or read as edited, nothing otherwise.
 """
 
@@ -38,7 +39,7 @@ def check_last_use_kept(al: Aligner, spliced: Spliced) -> None:
     """Refuse a merge whose deletions between anchors, or lines read as edited, remove every line
     that reads a variable the merge keeps assigned in an indented block (see the module's docstring)."""
     # (lines deleted between anchors, and lines an edited snippet line was read to replace)
-    edited = [o for s, o in spliced.origin if s >= 0 and o >= 0 and s in al.fuzzy and al.snorm[s] != al.onorm[o]]
+    edited = {o: s for s, o in spliced.origin if s >= 0 and o >= 0 and s in al.fuzzy and al.snorm[s] != al.onorm[o]}
     dropped = sorted(o for o in [*(o for start, stop in spliced.deleted for o in range(start, stop)), *edited]
                      if al.onorm[o] and not al.onorm[o].startswith(COMMENT_STARTS))
     if not dropped:
@@ -47,8 +48,8 @@ def check_last_use_kept(al: Aligner, spliced: Spliced) -> None:
     # new code with its own data, read where the old code's read stood; a generated one-word edit
     # or a renamed read changes a read without one)
     new_vars = {_target(al.snorm[s]) for s in (spliced.origin[row][0] for row in spliced.new_rows())
-                if al.swidth[s] > 0} - {None}
-    if not new_vars - {_target(norm) for norm in al.onorm}:
+                if al.swidth[s] > 0} - {None} - {_target(norm) for norm in al.onorm}
+    if not new_vars:
         return
     names = {word for o in dropped for word in _WORD.findall(al.onorm[o])}
     reads_before = _reads(al.onorm, names)
@@ -57,7 +58,7 @@ def check_last_use_kept(al: Aligner, spliced: Spliced) -> None:
     for o in dropped:
         for name in dict.fromkeys(_WORD.findall(al.onorm[o])):
             if name in assigned and reads_before[name] > 0 and reads_after[name] == 0 \
-                    and _target(al.onorm[o]) != name:
+                    and _target(al.onorm[o]) != name and _reads_new_variable(al, spliced, o, edited, new_vars):
                 row = next((r for r, (_, at) in enumerate(spliced.origin) if at > o), len(spliced.origin) - 1)
                 item = snippet_item_near(al, spliced, max(row, 0))
                 raise ValidationError(
@@ -66,6 +67,21 @@ def check_last_use_kept(al: Aligner, spliced: Spliced) -> None:
                     "snippet's new lines may have been paired with the wrong block. Put a '... existing "
                     "code ...' marker where that line is if it stays, or delete the assignment too if it "
                     "goes", code=ErrorCode.CONTENT_LOST, line=item.number)
+
+
+def _reads_new_variable(al: Aligner, spliced: Spliced, o: int, edited: dict[int, int], new_vars: set[str]) -> bool:
+    """The snippet line read as the edit of original line o, or a new line the merge puts where o
+    was deleted (between the kept lines around it), reads one of the snippet's new variables: the
+    new code's own data took the old read's place (pandas's `in whitespace` for `in
+    unicode_sensitive`; a generated `Ok(entry)` for `Ok(fixed_offset)` reads no new variable).
+    O(the merged rows around o)."""
+    if o in edited:
+        return bool(new_vars.intersection(_WORD.findall(al.snorm[edited[o]])))
+    row_of = spliced.row_of()
+    above = next((row_of[k] for k in range(o - 1, -1, -1) if k in row_of), -1)
+    below = next((row_of[k] for k in range(o + 1, len(al.orig)) if k in row_of), len(spliced.origin))
+    return any(s >= 0 > at and new_vars.intersection(_WORD.findall(al.snorm[s]))
+               for s, at in spliced.origin[above + 1:below])
 
 
 def _target(norm: str) -> str | None:

@@ -847,3 +847,32 @@ def test_an_attribute_given_a_literal_right_under_a_closing_line_stays_glued() -
         }
 
         # Finalize''')
+
+
+def test_a_read_replaced_by_a_word_that_is_no_new_variable_is_no_lost_last_read() -> None:
+    # chrono (generated one-word edit): `Ok(fixed_offset)` became `Ok(entry)` while the snippet
+    # elsewhere assigns a new variable; `entry` is none of the snippet's new variables
+    original = '''fn arbitrary(u: &mut Unstructured) -> Result<FixedOffset> {
+    let secs = u.int_in_range(-86_399..=86_399)?;
+    let fixed_offset = FixedOffset::east_opt(secs)
+        .expect("Could not generate a valid offset.");
+    Ok(fixed_offset)
+}
+
+fn fallback(value: Option<i64>) -> i64 {
+    value.unwrap_or(0)
+}
+'''
+    snippet = '''// ... existing code ...
+    let fixed_offset = FixedOffset::east_opt(secs)
+        .context("Could not generate a valid offset.");
+    Ok(entry)
+}
+
+fn fallback(value: Option<i64>) -> i64 {
+    let found = value.unwrap_or(0);
+    found
+}
+'''
+    merged = apply(original, snippet, filename="fixed.rs").merged_code
+    assert "Ok(entry)" in merged and "let found = value.unwrap_or(0);" in merged

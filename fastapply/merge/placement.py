@@ -368,7 +368,7 @@ def _check_unplaced_opener(al: Aligner) -> None:
     that line opens, so that line is existing code too; when it is a copy of original lines
     (`disabled_tests += [`, found three times) that the alignment could not place, kept as new
     code it would open a second, empty block and the marker would stand for nothing (definitions
-    new to the file are provenance.markers_in_new_definitions' case)."""
+    new to the file are new_definitions.markers_in_new_definitions' case)."""
     for m in al.marker_list:
         if al.items[m].kind != "marker":
             continue

@@ -32,7 +32,8 @@ from .slides import slide_to_markers
 from .moves import find_moves
 from .order import file_order
 from .placement import check_copies
-from .provenance import check_provenance, markers_in_new_definitions
+from .new_definitions import markers_in_new_definitions
+from .provenance import check_provenance
 from .refusals import fail_ambiguous_context, fail_better_copy, fail_copied_tail, fail_needless_deletion, \
     fail_needless_rewrite, fail_no_change, fail_unanchored
 from .renames import find_renames

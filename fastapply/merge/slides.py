@@ -59,6 +59,8 @@ def _slide(al: Aligner, run: list[int], last: int) -> None:
     first = run[-1]  # the earlier copy of the last line, the run's start
     if not any(al.items[k].kind == "code" and k not in al.pairs for k in range(run[0] + 1, last)):
         return  # (no new line between: nothing to slide past)
+    if any(al.snorm[k] and al.swidth[k] < al.swidth[first] for k in range(first + 1, last)):
+        return  # (the lines between leave the block the two copies stand in: no one stretch of new lines)
     o, end = al.pairs[first], al.pairs[run[0]]
     later = min((al.pairs[k] for k in al.pairs if k > last), default=len(al.orig))
     if any(end < copy < later for copy in al.opos.get(al.snorm[last], ())):

@@ -876,3 +876,70 @@ fn fallback(value: Option<i64>) -> i64 {
 '''
     merged = apply(original, snippet, filename="fixed.rs").merged_code
     assert "Ok(entry)" in merged and "let found = value.unwrap_or(0);" in merged
+
+
+def test_a_repeated_line_is_not_slid_across_the_end_of_the_block_it_stands_in() -> None:
+    # returns: the part's last `deps=deps,` repeats the part's first one, but the lines between
+    # close that call and open another block: no stretch of new lines written above context
+    original = '''def assert_equal(first, second, *, deps=None, backend: str = 'asyncio') -> None:
+    assert _convert(
+        first, deps=deps, backend=backend,
+    ) == _convert(
+        second, deps=deps, backend=backend,
+    ), '{0} == {1}'.format(first, second)
+
+
+def _convert(container, *, deps, backend: str):
+    from returns.interfaces.specific import future, reader
+
+    if isinstance(container, future.AwaitableFutureN):
+        import anyio
+
+        return _convert(
+            anyio.run(container.awaitable, backend=backend),
+            deps=deps,
+            backend=backend,
+        )
+    elif isinstance(container, reader.Contextable):
+        return _convert(
+            container(deps),
+            deps=deps,
+            backend=backend,
+        )
+    return container
+'''
+    snippet = '''    // ... existing code ...
+    assert _convert(
+        first,
+        deps=deps,
+        backend=backend,
+    ) == _convert(
+        second,
+        deps=deps,
+        backend=backend,
+    ), f'{first} == {second}'
+
+
+def _convert(container, *, deps, backend: str):
+    from returns.interfaces.specific import future, reader  # noqa: PLC0415
+
+    if isinstance(container, future.AwaitableFutureN):
+        import anyio  # noqa: PLC0415
+
+        return _convert(
+            // ... existing code ...
+            deps=deps,
+            backend=backend,
+        )
+    if isinstance(container, reader.Contextable):
+        return _convert(
+            container(deps),
+            deps=deps,
+            // ... existing code ...
+'''
+    try:
+        merged = apply(original, snippet, filename="asserts.py").merged_code
+    except ApplyError:
+        return  # a refusal is fine here; a merge must be the right one
+    assert "    elif isinstance(container, reader.Contextable):" not in merged
+    assert merged.count("isinstance(container, reader.Contextable)") == 1

@@ -58,7 +58,7 @@ def check_last_use_kept(al: Aligner, spliced: Spliced) -> None:
     for o in dropped:
         for name in dict.fromkeys(_WORD.findall(al.onorm[o])):
             if name in assigned and reads_before[name] > 0 and reads_after[name] == 0 \
-                    and _target(al.onorm[o]) != name and _reads_new_variable(al, spliced, o, edited, new_vars):
+                    and _target(al.onorm[o]) != name and _reads_new_variable(al, spliced, o, edited, new_vars - {name}):
                 row = next((r for r, (_, at) in enumerate(spliced.origin) if at > o), len(spliced.origin) - 1)
                 item = snippet_item_near(al, spliced, max(row, 0))
                 raise ValidationError(
@@ -84,6 +84,16 @@ def _reads_new_variable(al: Aligner, spliced: Spliced, o: int, edited: dict[int,
                for s, at in spliced.origin[above + 1:below])
 
 
+def _declared(norm: str) -> str | None:
+    """The name a line declares with an annotation and no value yet (`format: Optional[`, a field
+    whose type goes on below): a declaration, not a read."""
+    found = _DECLARATION.match(norm)
+    return found.group(1) if found else None
+
+
+_DECLARATION = re.compile(r"^([A-Za-z_]\w*)\s*:(?!=)\s*\S")
+
+
 def _target(norm: str) -> str | None:
     found = _ASSIGN.match(norm)
     return found.group(1) if found else None
@@ -98,7 +108,7 @@ def _reads(norms: list[str], names: set[str]) -> Counter[str]:
         words = _WORD.findall(norm)
         if not names.intersection(words):
             continue
-        target = _target(norm)
+        target = _target(norm) or _declared(norm)
         for index, word in enumerate(words):
             if word in names and not (index == 0 and word == target
                                       or index == 1 and word == target and words[0] in ("const", "let", "var")):

@@ -116,8 +116,11 @@ def _rewritten_header(al: Aligner, anc: int, s: int, o: int) -> bool:
     rather than making s new code and the old header a second definition. O(lines between the
     previous pair and o)."""
     outer = al.snippet_parents()[anc]
-    if outer is not None and outer not in al.pairs:
-        return False  # (inside a new block itself: `asyncRoute(async (req, res) => {` of a new route)
+    if outer is not None and outer not in al.pairs and not continues_block(al.snorm[outer]) \
+            and not ((key := al.key_of(al.snorm[outer])) is not None and al._okeys_for(key)):
+        return False  # (inside a new block itself: `asyncRoute(async (req, res) => {` of a new route;
+        # an `else:` not paired yet is no new block: python-statemachine's `def getter` under one;
+        # nor is a class whose header was edited: pythran's `class FixedSizeList(FunctionAnalysis[...])`)
     h = al._header_of(o)
     key = al.key_of(al.snorm[anc])
     if h < 0 or key is None or al.key_of(al.onorm[h]) != key and not rewritten_in_place(al, anc) \

@@ -943,3 +943,128 @@ def _convert(container, *, deps, backend: str):
         return  # a refusal is fine here; a merge must be the right one
     assert "    elif isinstance(container, reader.Contextable):" not in merged
     assert merged.count("isinstance(container, reader.Contextable)") == 1
+
+
+FIXED_SIZE = '''from pythran.passmanager import FunctionAnalysis
+from pythran.tables import MODULES
+
+import gast as ast
+
+
+class FixedSizeList(FunctionAnalysis):
+
+    def __init__(self):
+        self.result = set()
+        from pythran.analyses import Aliases, DefUseChains, Ancestors
+        from pythran.analyses import ArgumentEffects
+        super(FixedSizeList, self).__init__(Aliases, DefUseChains, Ancestors,
+                                            ArgumentEffects)
+
+    def is_fixed_size_list_def(self, node):
+        if isinstance(node, ast.List):
+            return True
+
+        return False
+'''
+
+
+def test_a_method_under_a_class_whose_header_was_edited_keeps_its_place() -> None:
+    # pythran: the class header gained type arguments and its __init__ went; the method shown under
+    # it is the old one (the guard against headers inside new blocks leaves edited classes alone)
+    snippet = '''# ... existing code ...
+from pythran.tables import MODULES
+from pythran.analyses import Aliases, Ancestors
+from pythran.analyses.use_def_chain import DefUseChains
+from pythran.analyses import ArgumentEffects
+
+import gast as ast
+
+
+class FixedSizeList(FunctionAnalysis[Aliases, DefUseChains, Ancestors, ArgumentEffects]):
+
+    ResultType = set
+
+    def is_fixed_size_list_def(self, node):
+        if isinstance(node, ast.List):
+            return True
+        # ... existing code ...
+'''
+    merged = apply(FIXED_SIZE, snippet, filename="fixed_size_list.py").merged_code
+    assert merged == FIXED_SIZE.replace('''from pythran.tables import MODULES
+''', '''from pythran.tables import MODULES
+from pythran.analyses import Aliases, Ancestors
+from pythran.analyses.use_def_chain import DefUseChains
+from pythran.analyses import ArgumentEffects
+''').replace('''class FixedSizeList(FunctionAnalysis):
+
+    def __init__(self):
+        self.result = set()
+        from pythran.analyses import Aliases, DefUseChains, Ancestors
+        from pythran.analyses import ArgumentEffects
+        super(FixedSizeList, self).__init__(Aliases, DefUseChains, Ancestors,
+                                            ArgumentEffects)
+''', '''class FixedSizeList(FunctionAnalysis[Aliases, DefUseChains, Ancestors, ArgumentEffects]):
+
+    ResultType = set
+''')
+
+
+def test_an_annotated_field_is_declared_not_read_for_the_last_read_check() -> None:
+    # mashumaro: a dataclass field's multi-line annotation rewritten on one line
+    original = '''@dataclass
+class JSONSchema:
+    const: Optional[Any] = None
+    format: Optional[
+        Union[JSONSchemaStringFormat, JSONSchemaInstanceFormatExtension]
+    ] = None
+    title: Optional[str] = None
+'''
+    snippet = '''# ... existing code ...
+    const: Optional[Any] = None
+    format: Optional[JSONSchemaInstanceFormat] = None
+    title: Optional[str] = None
+'''
+    merged = apply(original, snippet, filename="models.py").merged_code
+    assert merged == original.replace('''    format: Optional[
+        Union[JSONSchemaStringFormat, JSONSchemaInstanceFormatExtension]
+    ] = None
+''', "    format: Optional[JSONSchemaInstanceFormat] = None\n")
+
+
+DIAGRAM = '''class DotGraphMachine:
+    def _actions_getter(self):
+        if isinstance(self.machine, StateMachine):
+
+            def getter(grouper):
+                return self.machine._get_callbacks(grouper.key)
+        else:
+
+            def getter(grouper):
+                all_names = set(dir(self.machine))
+                return ", ".join(
+                    str(c) for c in grouper if not c.is_convention or c.func in all_names
+                )
+
+        return getter
+'''
+
+
+def test_a_rewritten_header_under_an_else_pairs_with_the_old_one() -> None:
+    # python-statemachine: both `def getter(grouper):` gained `-> str`; the one under `else:`
+    snippet = '''    # ... existing code ...
+    def _actions_getter(self):
+        if isinstance(self.machine, StateMachine):
+
+            def getter(grouper) -> str:
+                return self.machine._callbacks.str(grouper.key)
+        else:
+
+            def getter(grouper) -> str:
+                all_names = set(dir(self.machine))
+                return ", ".join(
+                    str(c) for c in grouper if not c.is_convention or c.func in all_names
+    # ... existing code ...
+'''
+    merged = apply(DIAGRAM, snippet, filename="diagram.py").merged_code
+    assert merged == DIAGRAM.replace("def getter(grouper):", "def getter(grouper) -> str:").replace(
+        "self.machine._get_callbacks(grouper.key)", "self.machine._callbacks.str(grouper.key)")

@@ -27,6 +27,7 @@ import random
 import re
 import sys
 import urllib.request
+from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -117,11 +118,11 @@ def dependencies(registry: str, meta: dict) -> list[str]:
 def crawl(starts: Iterable[tuple[str, str]], limit: int, meta: Meta) -> list[tuple[str, str]]:
     """Breadth first over dependencies from `starts`, up to `limit` names (the starts included).
     O(limit) metadata reads."""
-    queue = list(dict.fromkeys(starts))
+    queue = deque(dict.fromkeys(starts))
     seen = set(queue)
     out: list[tuple[str, str]] = []
     while queue and len(out) < limit:
-        registry, name = queue.pop(0)
+        registry, name = queue.popleft()
         data = meta(registry, name)
         if data is None:
             continue

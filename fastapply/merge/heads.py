@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .lines import COMMENT_STARTS, bound_names
+from .lines import COMMENT_STARTS, IDENTIFIER, bound_names
 from .segments import SnippetLine, is_gap
 
 # A one-line import: JS/TS, Python, Rust `use`, CommonJS `require`.
@@ -60,7 +60,7 @@ def imports_left_unused(head: list[str], items: list[SnippetLine], pairs: dict[i
         if o >= start and depth == 0 and norm:
             outside.append(norm)
     names = {name for norm in head if norm for name in _imported_names(norm)}
-    return not names & set(_WORD.findall("\n".join(outside)))
+    return not names & set(IDENTIFIER.findall("\n".join(outside)))
 
 
 def unused_imports(head: list[str], rest: list[str], items: list[SnippetLine]) -> bool:
@@ -73,8 +73,8 @@ def unused_imports(head: list[str], rest: list[str], items: list[SnippetLine]) -
     names = [name for norm in solid for name in _imported_names(norm)]
     if not names:
         return False
-    words = set(_WORD.findall("\n".join(item.norm for item in items if item.kind == "code")))
-    used = set(_WORD.findall("\n".join(rest)))
+    words = set(IDENTIFIER.findall("\n".join(item.norm for item in items if item.kind == "code")))
+    used = set(IDENTIFIER.findall("\n".join(rest)))
     return all(name in used and name not in words for name in names)
 
 
@@ -85,7 +85,7 @@ def rebound_head(head: list[str], lead: list[str], rest: list[str]) -> bool:
     Any.REGEX` and four more became `from ._ucre_data import SRC_ANY, ...`; kept, each name would be
     bound twice). O(lines above + the file's text)."""
     new = {name for norm in lead for name in [*_imported_names(norm), _assigned(norm)] if name}
-    used = set(_WORD.findall("\n".join(norm for norm in rest if not norm.startswith(COMMENT_STARTS))))
+    used = set(IDENTIFIER.findall("\n".join(norm for norm in rest if not norm.startswith(COMMENT_STARTS))))
     rebound = False
     for line in head:
         if not line.strip():
@@ -133,7 +133,7 @@ def _declared(line: str) -> list[str]:
     found = _DESTRUCTURED.match(line)
     if found:
         names = (part.split(":")[-1].split("=")[0].strip().removeprefix("...") for part in found.group(1).split(","))
-        return [name for name in names if _WORD.fullmatch(name)]
+        return [name for name in names if IDENTIFIER.fullmatch(name)]
     name = _assigned(line)
     return [name] if name else []
 
@@ -151,7 +151,6 @@ def _imported_names(norm: str) -> list[str]:
     return bound_names(norm)
 
 
-_WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _JS_LIKE = re.compile(r"['\"`{]|\bfrom\b")
 
 

@@ -22,14 +22,13 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
-from .lines import COMMENT_STARTS
+from .lines import COMMENT_STARTS, IDENTIFIER
 from .placement import snippet_item_near
 from .splice import Spliced
 
 if TYPE_CHECKING:
     from .anchor import Aligner
 
-_WORD = re.compile(r"[A-Za-z_$][\w$]*")
 # `name = ...`, `name: T = ...`, `const name = ...` (not `==`, not `+=`)
 # (a space before `=`: `target=self._main_loop,` inside a call is a keyword argument)
 _ASSIGN = re.compile(r"^(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)(?:\s*:[^=]*)?\s+=(?!=)")
@@ -48,15 +47,17 @@ def check_last_use_kept(al: Aligner, spliced: Spliced) -> None:
     # new code with its own data, read where the old code's read stood; a generated one-word edit
     # or a renamed read changes a read without one)
     new_vars = {_target(al.snorm[s]) for s in (spliced.origin[row][0] for row in spliced.new_rows())
-                if al.swidth[s] > 0} - {None} - {_target(norm) for norm in al.onorm}
+                if al.swidth[s] > 0} - {None}
+    if new_vars:  # (the original's assignments read only when the snippet has one: most merges stop here)
+        new_vars -= {_target(norm) for norm in al.onorm if norm and "=" in norm}
     if not new_vars:
         return
-    names = {word for o in dropped for word in _WORD.findall(al.onorm[o])}
+    names = {word for o in dropped for word in IDENTIFIER.findall(al.onorm[o])}
     reads_before = _reads(al.onorm, names)
     reads_after = _reads([line.strip() for line in spliced.lines], names)
     assigned = _indented_assignments(spliced.lines, names)
     for o in dropped:
-        for name in dict.fromkeys(_WORD.findall(al.onorm[o])):
+        for name in dict.fromkeys(IDENTIFIER.findall(al.onorm[o])):
             if name in assigned and reads_before[name] > 0 and reads_after[name] == 0 \
                     and _target(al.onorm[o]) != name and _reads_new_variable(al, spliced, o, edited, new_vars - {name}):
                 row = next((r for r, (_, at) in enumerate(spliced.origin) if at > o), len(spliced.origin) - 1)
@@ -76,11 +77,11 @@ def _reads_new_variable(al: Aligner, spliced: Spliced, o: int, edited: dict[int,
     unicode_sensitive`; a generated `Ok(entry)` for `Ok(fixed_offset)` reads no new variable).
     O(the merged rows around o)."""
     if o in edited:
-        return bool(new_vars.intersection(_WORD.findall(al.snorm[edited[o]])))
+        return bool(new_vars.intersection(IDENTIFIER.findall(al.snorm[edited[o]])))
     row_of = spliced.row_of()
     above = next((row_of[k] for k in range(o - 1, -1, -1) if k in row_of), -1)
     below = next((row_of[k] for k in range(o + 1, len(al.orig)) if k in row_of), len(spliced.origin))
-    return any(s >= 0 > at and new_vars.intersection(_WORD.findall(al.snorm[s]))
+    return any(s >= 0 > at and new_vars.intersection(IDENTIFIER.findall(al.snorm[s]))
                for s, at in spliced.origin[above + 1:below])
 
 
@@ -105,7 +106,7 @@ def _reads(norms: list[str], names: set[str]) -> Counter[str]:
     for norm in norms:
         if not norm or norm.startswith(COMMENT_STARTS):
             continue
-        words = _WORD.findall(norm)
+        words = IDENTIFIER.findall(norm)
         if not names.intersection(words):
             continue
         target = _target(norm) or _declared(norm)

@@ -16,6 +16,8 @@ _TRIVIAL_WORDS = {
     "else if", "});", "})", ")}", "end)", "end,", "nil", "null", "None", "self", "this", "super",
 }
 _WORD = re.compile(r"\w")
+# a name in C-like languages, JavaScript's `$` included (heads, renames, last_use, markers)
+IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _NAME = re.compile(r"[A-Za-z_]\w+")
 
 _KEYWORD_HEADER = re.compile(

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from .lines import IDENTIFIER
+
 # Comment openers and closers of every language we know, longest first so `{/*` wins over `/*`.
 _OPEN = r"(?:\{\s*/\*+|<!--|/\*+|//+|#+|--+(?:\[\[)?|;+|%+|\(\*|\"\"\"|'''|')?"
 _CLOSE = r"(?:\*+/\s*\}|-->|\*+/|\*\)|\]\]|\"\"\"|''')?"
@@ -30,7 +32,6 @@ _BODY = re.compile(
 _HAS_COMMENT = re.compile(r"^\s*(?:\{\s*/\*|<!--|/\*|//|#|--|;|%|\(\*)")
 _DELETE = re.compile(r"^\s*(?://+|#+|--+|/\*+|<!--)\s*\(?\s*(?:remove|removed|delete|deleted|drop|dropped)\b"
                      r"(?P<what>.*?)\)?\s*(?:\*/|-->)?\s*$", re.IGNORECASE)
-_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def is_marker(line: str) -> bool:
@@ -70,7 +71,7 @@ def delete_target(line: str) -> list[str] | None:
     called = [name.rsplit(".", 1)[-1].rsplit("::", 1)[-1]
               for name in re.findall(r"([A-Za-z_$][\w$.:]*)\s*\(", what)]
     quoted = re.findall(r"[`'\"]([A-Za-z_$][\w$]*)[`'\"]", what)
-    words = [w for w in _IDENT.findall(what) if w.lower() not in _FILLER]
+    words = [w for w in IDENTIFIER.findall(what) if w.lower() not in _FILLER]
     ordered: list[str] = []
     for name in [*called, *quoted, *words]:
         if name not in ordered:

@@ -1,7 +1,7 @@
 """Markers inside definitions the original does not have: such a marker stands for that
-definition's existing body, which does not exist (a rename that was not recognised), unless the
-header was rewritten in place. Moved out of provenance.py, which runs these checks; complexity per
-function below.
+definition's existing body, which does not exist (a rename that was not recognised; a header
+rewritten in place is paired by renames.rewritten_in_place before these checks run). Moved out of
+provenance.py, which runs them; complexity per function below.
 """
 
 from __future__ import annotations
@@ -71,31 +71,13 @@ def check_markers_in_new_definitions(al: Aligner, suspects: list[tuple[SnippetLi
     index_of = {id(item): s for s, item in enumerate(al.items)}
     for header, marker in suspects:
         s = index_of.get(id(header))
-        if s is None or s in al.pairs or _replaces_header(al, s):
+        if s is None or s in al.pairs:
             continue
         raise ValidationError(
             f"snippet line {header.number} ({header.text.strip()!r}) starts a definition the original does "
             f"not have, but the marker on snippet line {marker.number} inside it stands for existing code "
             "of it. If it renames a definition, keep the old name or show the whole definition",
             code=ErrorCode.ANCHOR_NOT_FOUND, line=header.number)
-
-
-def _replaces_header(al: Aligner, s: int) -> bool:
-    """The unpaired header s stands between two pairs where the original has one unpaired header
-    of its own, at the same depth below the body line that follows (paired inside that header's
-    block): a header rewritten in place (mimic-response's `module.exports = (from, to) => {` became
-    `export default function mimicResponse(from, to) {`), and the marker inside it stands for
-    that block's code. O(the lines between the two pairs)."""
-    body = next((k for k in range(s + 1, len(al.items)) if al.snorm[k] or k in al.markers), None)
-    above = next((k for k in range(s - 1, -1, -1) if k in al.pairs or k in al.markers), None)
-    if body is None or body not in al.pairs or above is None or above not in al.pairs:
-        return False
-    lines = [o for o in range(al.pairs[above] + 1, al.pairs[body]) if al.onorm[o]]
-    if len(lines) != 1 or any(al.snorm[k] for k in range(above + 1, s)):
-        return False
-    h = lines[0]
-    return opens_block(al.onorm[h]) and al.owidth[al.pairs[body]] - al.owidth[h] == al.swidth[body] - al.swidth[s] \
-        and h not in set(al.pairs.values())
 
 
 def _open_header(al: Aligner, m: int, width: int) -> int:

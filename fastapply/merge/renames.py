@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .lines import header_key, is_trivial, opens_block
+from .lines import IDENTIFIER, header_key, is_trivial, opens_block
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -115,7 +115,6 @@ def rewritten_in_place(al: Aligner, s: int) -> bool:
         and not _named_elsewhere(al, h, pre, end)
 
 
-_WORD = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def _named_elsewhere(al: Aligner, h: int, lo: int, hi: int) -> bool:
@@ -129,7 +128,7 @@ def _named_elsewhere(al: Aligner, h: int, lo: int, hi: int) -> bool:
     if al._word_lines is None:
         al._word_lines = {}
         for o, norm in enumerate(al.onorm):
-            for word in set(_WORD.findall(norm)):
+            for word in set(IDENTIFIER.findall(norm)):
                 al._word_lines.setdefault(word, []).append(o)
     return any(not lo <= o <= hi for o in al._word_lines.get(name, ()))
 

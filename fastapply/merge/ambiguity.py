@@ -101,9 +101,10 @@ def ambiguous_block(al: Aligner) -> int | None:
                 or all(is_closer(al.snorm[b]) or is_trivial(al.snorm[b]) for b in block):
             continue  # one short line (`pass`) ends many blocks; a decorator sits right on its definition
         first, o = block[0], al.pairs[block[0]]
+        above = _paired_above(al, marker)
         for c in nearest_below(al.opos[al.snorm[first]], o):
-            if al.owidth[c] != al.owidth[o]:
-                continue
+            if al.owidth[c] != al.owidth[o] or c <= above:
+                continue  # (a copy at or above what the snippet shows before the marker is no other place)
             run, at, last = 0, c, c
             for b in block:
                 while at < o and not al.onorm[at]:
@@ -123,6 +124,16 @@ def ambiguous_block(al: Aligner) -> int | None:
                 # tuple_variant and struct_variant end alike: deleting the second fits too)
                 return first
     return None
+
+
+def _paired_above(al: Aligner, marker: int) -> int:
+    """The original line paired with the last paired snippet line above `marker`, -1 when none
+    (acorn-static-class-features: the part above the marker already holds the first copy of
+    `return super.parseClassElement.apply(this, arguments)`). O(the lines walked)."""
+    for s in range(marker - 1, -1, -1):
+        if s in al.pairs:
+            return al.pairs[s]
+    return -1
 
 
 def ambiguous_tail(al: Aligner) -> int | None:

@@ -32,6 +32,10 @@ _SCALAR_FIELD = re.compile(r"^[\w.-]+: \S")
 _EAGER_WIDTHS = 5_000  # original lines from which their indentation is measured all at once
 
 
+def within_range(o: int, bounds: tuple[int, int]) -> bool:
+    return bounds[0] <= o <= bounds[1]
+
+
 def _opens_all(norms: list[str]) -> list[bool]:
     """blocks.opens_at of every line at once: opens_block once per distinct text (code repeats `}`,
     `return 1;` all over), and the Allman brace (the next non-empty line is `{`) read walking back
@@ -80,6 +84,10 @@ class Aligner:
         self.fuzzy: set[int] = set()
         self.joined: set[int] = set()  # original lines a formatter's join or split folded into a pair (joined.py)
         self._hidden_ends: set[tuple[int, int]] = set()  # closing lines seen through a marker (steps.align_range)
+        # snippet line -> original lines [first, last] of the definition matched with the one holding
+        # it (defmatch.ranges), where the parse was done anyway: its copy is looked for there
+        self.def_range: dict[int, tuple[int, int]] = {}
+        self.sibling_doubt: SnippetLine | None = None  # context fitting a new sibling and an edit (siblings.py)
 
     def rebase(self, items: list[SnippetLine], pairs: dict[int, int]) -> None:
         """Use a new snippet line list (with assumed markers added) and its pairs."""
@@ -265,7 +273,7 @@ class Aligner:
         """True when align_range would make (s, o) its only candidate: the same text, and a line it reads
         (not new code, not a trivial line that is no ruler)."""
         norm = self.snorm[s]
-        if not norm or norm != self.onorm[o]:
+        if not norm or norm != self.onorm[o] or s in self.def_range and not within_range(o, self.def_range[s]):
             return False
         fresh = self._fresh or self.fresh_flags()
         return not (fresh[s] or self.items[s].fresh or self.strivial[s] and not is_ruler(norm))

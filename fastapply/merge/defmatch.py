@@ -87,6 +87,30 @@ class DefinitionMatch:
             if len(srows) == len(orows):
                 self._anchors.update(zip(srows, orows))
 
+    def ranges(self) -> dict[int, tuple[int, int]]:
+        """Snippet line -> the first and last original line of the matched definition that holds it
+        (the innermost one): the line alignment looks for its copy there first, GumTree's "align the
+        lines inside each matched definition" (absl's edited method, whose edited lines read like
+        another class's copy of it). O(the lines of the matched definitions x their depth)."""
+        out: dict[int, tuple[int, int]] = {}
+        for s in sorted(self.pairs):  # outermost first: an inner definition's range overrides its parent's
+            sd, od = self.snippet[s], self.original[self.pairs[s]]
+            if not sd.complete or self.local_statement(self.pairs[s]):
+                continue  # (a parse error can stretch its end over what follows: koa's `/**` after it)
+            for row in range(sd.header, sd.last + 1):
+                out[row] = (od.first, od.last)
+        return out
+
+    def local_statement(self, index: int) -> bool:
+        """A declaration in a function's body (`const engine = {...}` in a method), not a definition
+        of its own: a snippet that shows one in another function copies it there (bowser's new iOS
+        branch built its `engine` like the WebKit method does). Its match says nothing of where the
+        snippet's lines stand: no move (moves.py), no range (ranges)."""
+        od = self.original[index]
+        if od.parent < 0 or any(word in od.kind for word in _BODY_OWNERS):
+            return False
+        return any(word in self.original[od.parent].kind for word in _BODY_OWNERS)
+
     def anchor(self, s_line: int) -> int | None:
         """The original line that snippet line `s_line` stands for through a matched definition."""
         return self._anchors.get(s_line)
@@ -117,8 +141,50 @@ class DefinitionMatch:
                 continue  # (one line alike is a line match, for the aligner to weigh)
             found = by_digest.get((category(d.kind), d.digest), [])
             if len(found) == 1 and shown[(category(d.kind), d.digest)] == 1 and found[0] not in self._taken:
+                namesake = self._namesake_in_place(s, found[0])
+                if namesake is not None:
+                    self._pair(s, namesake)  # an edit of that one, alike to another by chance
+                    continue
                 self._pair(s, found[0])
                 self._children(s, found[0])
+
+    def _namesake_in_place(self, s: int, o: int) -> int | None:
+        """The one other original definition of snippet definition s's name and kind, in another
+        scope, that stands where the snippet shows s, when the definition s is identical to (o)
+        stands elsewhere (an overload beside it may as well have been moved): the
+        edit made s read like a namesake in another class (absl's `_extra_xml_dom_elements` in
+        `MultiEnumClassFlag`, its comment removed, like `EnumClassFlag`'s). Where: in s's scope when
+        the snippet shows it; else between the original places of the nearest snippet definitions
+        before and after s whose names the original defines once. O(d)."""
+        sd, od = self.snippet[s], self.original[o]
+        namesakes = [k for k, d in enumerate(self.original) if k != o and k not in self._taken
+                     and d.name == sd.name and category(d.kind) == category(sd.kind) and d.scope != od.scope]
+        if not namesakes:
+            return None
+        if self._known[s]:
+            inside = [k for k in namesakes if self.original[k].scope == sd.scope]
+            return inside[0] if len(inside) == 1 and od.scope != sd.scope else None
+        names: dict[tuple[str, str], list[int]] = defaultdict(list)
+        for k, d in enumerate(self.original):
+            names[(category(d.kind), d.name)].append(k)
+        before: tuple[int, int] | None = None  # (snippet header, original header) of the nearest ones
+        after: tuple[int, int] | None = None
+        for k, d in enumerate(self.snippet):
+            once = names.get((category(d.kind), d.name), [])
+            if k == s or sd.header <= d.header <= sd.last or len(once) != 1:
+                continue
+            if d.header < sd.header and (before is None or d.header > before[0]):
+                before = (d.header, self.original[once[0]].header)
+            elif d.header > sd.last and (after is None or d.header < after[0]):
+                after = (d.header, self.original[once[0]].header)
+        if before is None and after is None:
+            return None
+        lo = before[1] if before is not None else -1
+        hi = after[1] if after is not None else max(d.last for d in self.original) + 1
+        if lo < od.header < hi:
+            return None
+        inside = [k for k in namesakes if lo < self.original[k].header < hi]
+        return inside[0] if len(inside) == 1 else None
 
     def _children(self, s: int, o: int) -> None:
         """Pair the definitions inside two identical definitions in order (same lines, same nesting)."""
@@ -216,6 +282,7 @@ class DefinitionMatch:
 
 
 _FUNCTION_WORDS = ("function", "method", "constructor", "init_declaration", "fn", "func", "sub")
+_BODY_OWNERS = ("function", "method", "constructor", "init_declaration")  # kinds whose body holds statements
 _TYPE_WORDS = ("class", "struct", "interface", "trait", "impl", "enum", "module", "object", "record", "namespace",
                "union", "protocol")
 

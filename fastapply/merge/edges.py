@@ -51,7 +51,9 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
         or lead >= 1 and rebound_imports(orig[:first_o], [i.norm for i in items[:first_s]])
     # (or the file's last lines edited line for line, however many: patsy's version comment)
     cut_tail = after == 0 or trail >= 1 and (after <= EDGE_LINES
-                                             or _edits_tail(items[last_s + 1:], onorm[last_o + 1:]))
+                                             or _edits_tail(items[last_s + 1:], onorm[last_o + 1:])) \
+        or after <= EDGE_LINES and _moved_tail(items, pairs, last_o, onorm)  # (fork-ts-checker's
+    # `exports.f = f;` moved from the file's end to its head, in a snippet of the whole file)
     # imports above a snippet that reaches the file's end and uses none of their names: what the
     # edit left unused and deleted (typeshed's stubs drop `from _typeshed import Incomplete` with
     # its last use), not context left out
@@ -97,8 +99,18 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
     unedited = _unedited(items, pairs, onorm)
     reaches_end = not marked_end and (not any(onorm[pairs[last_s] + 1:])
                                       or _reaches_end(items, pairs, last_s, orig, onorm)
-                                      or _context_tail(items, pairs, onorm) and (is_gap(items[0]) or not unedited))
+                                      or _context_tail(items, pairs, onorm, unedited) and (is_gap(items[0]) or not unedited))
     if not marked_end and not reaches_end:
+        if _context_tail(items, pairs, onorm, True) and (is_gap(items[0]) or not unedited):
+            # (the same last part with more lines after it than _context_tail reads as deleted)
+            rest = sum(1 for norm in onorm[pairs[last_s] + 1:] if norm)
+            raise MergeError(
+                f"the snippet ends with unchanged lines after a marker (snippet line {items[-1].number}) "
+                f"and no marker after them, while the file goes on for {rest} more lines from original "
+                f"line {_tail_start(onorm, pairs[last_s]) + 1}: the snippet may end the file there or "
+                "have left out its last marker. End it with a '... existing code ...' marker to keep "
+                "those lines, or send the edit that deletes them with the lines before and after it",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=items[-1].number)
         if _replaces_last_definition(items, pairs, last_s, orig, onorm):
             raise MergeError(
                 f"the snippet ends with new code (snippet line {items[-1].number}) and no marker, while "
@@ -177,7 +189,7 @@ def _reaches_end(items: list[SnippetLine], pairs: dict[int, int], last_s: int, o
         or _shows_last_definition(trail, onorm)
 
 
-def _context_tail(items: list[SnippetLine], pairs: dict[int, int], onorm: list[str]) -> bool:
+def _context_tail(items: list[SnippetLine], pairs: dict[int, int], onorm: list[str], unedited: bool) -> bool:
     """The snippet's last part, after a marker and with none after it, is unchanged lines of the file
     and no edit, with at most _CONTEXT_TAIL lines after them in the file: such a part says nothing but
     where the file now ends (django-filter's `VERSION = parse_version(__version__)` above the deprecated
@@ -185,9 +197,12 @@ def _context_tail(items: list[SnippetLine], pairs: dict[int, int], onorm: list[s
     left out its last marker ends with its edit, not with a part of unchanged lines written after a
     marker. Not for closing lines alone, which place nothing; the caller asks for a marker at the
     snippet's start or an edit: open at both ends and changing nothing, there is no telling which end
-    it cuts. O(n + m)."""
+    it cuts. At most _CONTEXT_TAIL lines after them, unless the snippet changes nothing else
+    (`unedited`): kept, those lines would make the merge the original itself, and a snippet is sent
+    to change something (pytest-localserver's release deleted `main()` and the `__main__` block
+    under a server class's last method). O(n + m)."""
     if not any(is_gap(item) for item in items) \
-            or sum(1 for norm in onorm[pairs[max(pairs)] + 1:] if norm) > _CONTEXT_TAIL:
+            or not unedited and sum(1 for norm in onorm[pairs[max(pairs)] + 1:] if norm) > _CONTEXT_TAIL:
         return False
     last = code_segments(items)[-1]
     return bool(last) and not all(is_trivial(items[s].norm) for s in last) and _unchanged(last, items, pairs, onorm)

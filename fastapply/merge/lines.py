@@ -45,7 +45,8 @@ _HTML_HEADER = re.compile(r"^<(?P<tag>[a-zA-Z][\w-]*)(?P<attrs>[^>]*?\bid=[\"'](
 _NOT_NAMES = {"if", "for", "while", "switch", "catch", "return", "elif", "with", "foreach", "until", "unless",
               "match", "when", "else", "do", "try", "new", "await", "yield", "sizeof", "typeof", "assert",
               "print", "println", "super", "this", "and", "or", "not", "in", "lock", "using", "fixed", "raise",
-              "throw", "delete", "echo", "puts", "go", "defer", "panic", "emit", "del", "except", "catch"}
+              "throw", "delete", "echo", "puts", "go", "defer", "panic", "emit", "del", "except", "catch",
+              "import"}  # (`from x import (`, Go's `import (`: no definition)
 _LABELS = {"try", "finally", "default", "public", "private", "protected", "internal", "else", "then"}
 _OPENERS = ("{", "(", "[", ":", "do", "then", "=>", "->", "=")
 _CLOSER = re.compile(r"^(?:[}\])]+[;,)]*(?: &&| \|\|)?|end\b.*|fi|done|esac|</[\w.-]+>|\)\s*[:{].*|\]\s*[,;]?)$")

@@ -56,7 +56,7 @@ def find_moves(al: Aligner, defs: DefIndex) -> set[int]:
     for code in segments:
         check_deadline()  # thread mode cannot kill a merge: it stops between steps instead
         where = unique_anchors(al, code, counts)
-        hulls.append((min(where), max(where)) if where else None)
+        hulls.append(_stretch(where))
         if any(a >= b for a, b in zip(where, where[1:])):
             # its unique lines stand in the original in another order: something in it moved
             match = defs.match()
@@ -75,8 +75,18 @@ def _hull(al: Aligner, code: list[int], counts: Counter[str], match: DefinitionM
     """The first and last original line the segment's anchors stand for (without `skip`'s lines)."""
     left_out = set(skip.lines) if skip is not None else set()
     lines = [s for s in code if s not in left_out]
-    where = [o for s in lines if (o := anchor_of(al, s, counts, match)) is not None]
-    return (min(where), max(where)) if where else None
+    return _stretch([o for s in lines if (o := anchor_of(al, s, counts, match)) is not None])
+
+
+def _stretch(where: list[int]) -> tuple[int, int] | None:
+    """The first and last original line of a segment's anchors (in snippet order), leaving out a
+    lone anchor out of order with both its neighbours, which are in order with each other: an
+    edited line that now reads like a line elsewhere (absl's `for enum_value in
+    self.parser.enum_values:` without its comment, like another class's), not a stretch the
+    segment covers. O(anchors)."""
+    kept = [o for k, o in enumerate(where)
+            if not (0 < k < len(where) - 1 and where[k - 1] < where[k + 1] and not where[k - 1] < o < where[k + 1])]
+    return (min(kept), max(kept)) if kept else None
 
 
 def _interleaved(hulls: list[tuple[int, int] | None]) -> bool:
@@ -268,7 +278,7 @@ def _keep_namesakes(units: list[_Unit], olds: list[tuple[int, int] | None], matc
 def _old_copy(al: Aligner, unit: _Unit, match: DefinitionMatch) -> tuple[int, int] | None:
     """[first, stop) of the original definition a unit may be a moved copy of, when it holds all
     of the unit's anchors and the unit carries most of its lines along."""
-    if unit.old is None or _local_statement(match, unit.old):
+    if unit.old is None or match.local_statement(unit.old):
         return None
     od = match.original[unit.old]
     first, stop = od.first, od.last + 1
@@ -291,20 +301,6 @@ def _old_copy(al: Aligner, unit: _Unit, match: DefinitionMatch) -> tuple[int, in
     # written elsewhere, `def clear(...)` added to a subclass, not the base class's moved)
     body = [norm for norm in al.onorm[od.header + 1:stop] if norm and not is_closer(norm)]
     return (first, stop) if sum(1 for norm in body if norm in shown) * 2 >= len(body) else None
-
-
-_FUNCTION_WORDS = ("function", "method", "constructor", "init_declaration")
-
-
-def _local_statement(match: DefinitionMatch, index: int) -> bool:
-    """A declaration in a function's body (`const engine = {...}` in a method), not a definition
-    of its own: a snippet that shows one in another function copies it there (bowser's new iOS
-    branch built its `engine` like the WebKit method does), and moving it would cut it out of a
-    body the snippet never showed."""
-    od = match.original[index]
-    if od.parent < 0 or any(word in od.kind for word in _FUNCTION_WORDS):
-        return False
-    return any(word in match.original[od.parent].kind for word in _FUNCTION_WORDS)
 
 
 def _units(code: list[int], match: DefinitionMatch) -> list[_Unit]:

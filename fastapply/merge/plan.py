@@ -28,6 +28,7 @@ from .edges import open_edges, settle_edges
 from .indent import Style, detect_style
 from .last_use import check_last_use_kept
 from .misparented import unpair_misparented
+from .siblings import pair_copied_siblings
 from .slides import slide_to_markers
 from .moves import find_moves
 from .order import file_order
@@ -97,6 +98,9 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         if reordered is not items:
             items = reordered
             aligner.rebase(items, {})
+    match = defs.computed()
+    if match is not None and aligner.items is defs.items:  # (reordered items number other lines)
+        aligner.def_range = match.ranges()
     pairs = _pair_up(aligner)
     method = grammar_method
     if explicit == 0:
@@ -144,6 +148,8 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         fail_ambiguous_context(items[line])
     if explicit and (line := needless_deletion(aligner)) is not None:
         fail_needless_deletion(items[line])
+    if explicit and aligner.sibling_doubt is not None:
+        fail_needless_rewrite(aligner.sibling_doubt)
     if explicit and (line := needless_rewrite(aligner)) is not None:
         fail_needless_rewrite(items[line])
     if explicit and (line := ambiguous_tail(aligner)) is not None:
@@ -182,6 +188,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
 
 def _pair_up(aligner: Aligner) -> dict[int, int]:
     aligner.align()
+    pair_copied_siblings(aligner)
     release_context(aligner)
     pair_joined(aligner)
     for stage in (pair_closers, prune_orphans, uncross, place_stragglers, unpair_misparented, extend_fuzzy, pair_rewritten_headers,

@@ -33,6 +33,7 @@ class Spacing:
         self._usual: dict[int, int | None] = {}
         self._most: dict[int | None, int] = {}
         self._lines: dict[str, int] | None = None
+        self._pairs: set[tuple[str, str]] | None = None  # (_glued_pairs)
         self._strings: list[bool] | None = None  # per original line: starts inside a """ string
         self._single: int | None = None  # (single_after_blocks)
 
@@ -88,9 +89,9 @@ class Spacing:
             # mend), one written with a doubled blank line gets one.
             moved = self._original_index(out[head][0])
             written = after - before - 1
-            first = self._original_index(text)
-            if written == 0 and first is not None and first > 0 and self.orig[first - 1].strip() == prev_norm:
-                return None  # moved code that glues the two as the file does (`},` and the next key)
+            if written == 0 and (prev_norm, text.strip()) in self._glued_pairs():
+                return None  # code that glues the two as the file does (`},` and the next key; a
+                # new entry copied from its siblings, each with `test() {...},` over `describe() {`)
             if written == 0 and width > 0 and DATA_ASSIGNMENT.match(norm) and "." in norm.split("=", 1)[0]:
                 return None  # an attribute given a literal is a statement, glued as written (langchain-core)
             if prev_at < 0 and written == 0 and self._glued_run(out, before):
@@ -316,6 +317,13 @@ class Spacing:
                 key = text.strip()
                 self._lines[key] = -1 if key in self._lines else index
         return self._lines.get(line.strip())
+
+    def _glued_pairs(self) -> set[tuple[str, str]]:
+        """Every two neighbouring non-blank original lines, stripped. O(n) once."""
+        if self._pairs is None:
+            stripped = [line.strip() for line in self.orig]
+            self._pairs = {(a, b) for a, b in zip(stripped, stripped[1:]) if a and b}
+        return self._pairs
 
     def single_after_blocks(self) -> int:
         """How many times the original puts one blank line between an indented line and top-level

@@ -55,15 +55,19 @@ def align_range(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list
     cands: list[tuple[int, int, float]] = []
     snorm, opos, spos, items = al.snorm, al.opos, al.spos, al.items
     trivial, fresh, weights = al.strivial, al._fresh or al.fresh_flags(), al._weights
+    ranges = al.def_range
     for s in range(s_lo, s_hi):
         norm = snorm[s]
         if not norm or fresh[s] or items[s].fresh or trivial[s] and not is_ruler(norm):
             continue  # (fresh: in_new_definition, inline)
+        lo, hi = o_lo, o_hi
+        if ranges and s in ranges:  # inside a matched definition: its copy is one in the old one
+            lo, hi = max(o_lo, ranges[s][0]), min(o_hi, ranges[s][1] + 1)
         where = opos.get(norm)
         if where:
             # (chain.span and count_in, inlined: once per code line of every step; a text the
             # snippet has once is there once in any range around it)
-            first, last = bisect_left(where, o_lo), bisect_left(where, o_hi)
+            first, last = bisect_left(where, lo), bisect_left(where, hi)
             if last - first == 1 and (len(copies := spos[norm]) == 1
                                       or bisect_left(copies, s_hi) - bisect_left(copies, s_lo) == 1):
                 weight = weights.get(norm)
@@ -77,11 +81,13 @@ def align_range(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list
         key = al._skey(s)
         if key is not None:
             okeys = al._okeys_for(key)
-            first, last = span(okeys, o_lo, o_hi)
+            first, last = span(okeys, lo, hi)
             if last - first == 1 and count_in(al._skey_index()[key], s_lo, s_hi) == 1:
                 o = okeys[first]
                 if not _paired_exactly(al, o, s_lo, s_hi):
                     cands.append((s, o, 1.0))
+    if len(cands) > 1:
+        cands = [c for c in cands if not _context_below(al, c[0], c[1], s_lo, o_lo, o_hi)]
     several = al._code_upto[s_hi] - al._code_upto[s_lo] > 1
     if several:  # (with one code line there is one candidate at most: _best_chain reads no set)
         al._hidden_ends = set()
@@ -113,6 +119,32 @@ def align_range(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list
     if prev_s + 1 < s_hi and prev_o + 1 < o_hi:
         gaps.append((prev_s + 1, s_hi, prev_o + 1, o_hi))
     return gaps
+
+
+def _context_below(al: Aligner, s: int, o: int, s_lo: int, o_lo: int, o_hi: int) -> bool:
+    """True when one of the few code lines right above s in its part (no marker between) is context
+    that must stand below o: a line the original has more than once, every copy in range after o,
+    in the part's leading run of lines that the original has (context, not new code that happens to
+    read like a later line). Paired at o, s would leave that context nowhere to go but new code
+    (bleak's new `except BaseException:` clause copies `del self._disconnect_callbacks[...]` from the
+    clause above, under the context `finally:` / `del self._disconnect_futures[...]` that the
+    original has only below that clause). O(_LOOK_UP x log n)."""
+    seen, t, crossing = 0, s - 1, False
+    while t >= s_lo and seen < _LOOK_UP and t not in al.markers:
+        norm = al.snorm[t]
+        if norm and not al.strivial[t] and not al.items[t].fresh:
+            seen += 1
+            where = al.opos.get(norm)
+            if where and not crossing:
+                first, mid, last = bisect_left(where, o_lo), bisect_left(where, o), bisect_left(where, o_hi)
+                crossing = last - first > 1 and mid == first and last > mid
+            elif crossing and not where:
+                return False  # new code above it: it is no leading context
+        t -= 1
+    return crossing and (t < 0 or t in al.markers)
+
+
+_LOOK_UP = 6  # code lines above a candidate checked by _context_below
 
 
 def _resume_above(al: Aligner, chain: list[tuple[int, int]], s_lo: int, s_hi: int,

@@ -1,0 +1,154 @@
+"""A new sibling written like the one above it: context, new lines, the same context again.
+
+Models add a branch, a case or an `except` clause by copying its neighbour: after a marker the
+snippet shows the end of the block above (`buffer = ""; break;`), the new branch, which ends the
+same way, and the next unchanged line. The original has that ending right above the unchanged line,
+and earlier copies of it too (every sibling ends alike). Read from the left, the context pairs with
+the first copy and the new branch goes over the sibling between the two copies (rrweb-cssom's
+`@layer` branch over `@container`); a line the new branch copies from its neighbour can also pair
+with that neighbour (bleak's `del self._disconnect_callbacks[...]`), and the neighbour's other lines
+are lost. Read as written, the marker stands for everything up to the copy right above the unchanged
+line, the context pairs there, and nothing is lost. That reading is the one kept here.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import TYPE_CHECKING
+
+from .lines import header_key, opens_block
+from .shapes import PREAMBLE
+from .similar import FUZZY_MIN, similarity
+
+if TYPE_CHECKING:
+    from .anchor import Aligner
+
+_MAX_CONTEXT = 4  # context lines repeated at both ends of the new lines
+_MAX_NEW = 60  # new lines between them
+_MAX_COPIES = 20  # copies of the context looked at for the sibling above
+
+
+def pair_copied_siblings(al: Aligner) -> None:
+    """For each run of code lines between a marker and the paired line after it shaped H + X + H:
+    - H: up to _MAX_CONTEXT lines that end a block (no header, no line that opens one, not ending
+      with a decorator or comment), which the original has right above the paired line;
+    - X: two lines or more, no deeper than H, its first line one the original does not have and no
+      header of a name the original defines, no definition the original has once among them;
+    pair the first H right above the paired line and leave X and the second H new, unless X reads
+    as an edit of the sibling between that copy of H and the one above it (_edits_sibling). When X
+    is as many lines as that sibling, each like its own, both readings fit: `al.sibling_doubt` is
+    set (plan.py refuses). O(markers x (_MAX_CONTEXT + _MAX_NEW) x _MAX_CONTEXT) tests, each
+    O(_MAX_NEW) plus, for the few that get that far, _MAX_COPIES copies of H looked at."""
+    for marker in al.marker_list:
+        _check_run(al, marker)
+
+
+def _check_run(al: Aligner, marker: int) -> None:
+    lines: list[int] = []
+    s = marker + 1
+    while s < len(al.items) and s not in al.markers and len(lines) <= 2 * _MAX_CONTEXT + _MAX_NEW:
+        if al.snorm[s]:
+            lines.append(s)
+        s += 1
+    for end, anchor in enumerate(lines):
+        if end >= 3 and anchor in al.pairs and al.snorm[anchor] == al.onorm[al.pairs[anchor]] \
+                and _pair_sibling(al, marker, lines[:end], al.pairs[anchor]):
+            return
+
+
+def _pair_sibling(al: Aligner, marker: int, run: list[int], oa: int) -> bool:
+    """The test and the pairing for one run ending right above the snippet line paired with oa."""
+    norms = [al.snorm[t] for t in run]
+    for k in range(min(_MAX_CONTEXT, (len(run) - 1) // 2), 0, -1):
+        if norms[:k] != norms[-k:]:
+            continue
+        if norms[k - 1].startswith(PREAMBLE) or any(header_key(n) is not None or opens_block(n) for n in norms[:k]):
+            continue  # the end of a sibling, not a decorator or comment (they go with what follows)
+            # nor a header (returns' overloads, each opening `def maybe_to_result(`)
+        middle = run[k:-k]
+        key = _defines(al, run, k)
+        if al.opos.get(norms[k]) or al.swidth[middle[0]] > al.swidth[run[0]] or key is not None and al._okeys_for(key):
+            continue  # its first new line is one the original has (an edit of that line's block), or
+            # a header of a name the original defines (go-playground's `registrationFunc` with a
+            # new signature), or it opens no sibling (deeper than the context)
+        if len(middle) < 2:
+            continue  # one new line (`- toolchain: beta-v2`): as likely an edit of the sibling above
+        if any((name := _defines(al, run, i)) is not None and len(al._okeys_for(name)) == 1
+               for i in range(k, len(run) - k)):
+            continue  # it shows a definition the file has once (symfony's castConf under a new method)
+        above = _lines_above(al, oa, k)
+        if above is None or [al.onorm[o] for o in above] != norms[:k]:
+            continue
+        sibling = _sibling_above(al, above, norms[:k])
+        if sibling is not None and _edits_sibling(al, middle, sibling):
+            continue
+        if sibling is not None and _line_for_line(al, middle, sibling):
+            # as many lines, each like the sibling's (go-isatty's `token[0] !=` run edited to
+            # `options[0] !=`; rrweb-cssom's `@layer` branch written like the `@container` one):
+            # an edit of it or a new one after it, the lines cannot tell
+            al.sibling_doubt = al.items[run[0]]
+            return True
+        if al.pairs.get(run[0]) == above[0]:
+            return False  # already read so
+        previous = max((o for t, o in al.pairs.items() if t < marker), default=-1)
+        if previous >= above[0]:
+            continue
+        for t in run:
+            al.pairs.pop(t, None)
+            al.fuzzy.discard(t)
+        for t, o in zip(run[:k], above):
+            al.pairs[t] = o
+        return True
+    return False
+
+
+def _defines(al: Aligner, run: list[int], i: int) -> str | None:
+    """The name run[i] defines when it opens a definition's block (on its line or the next one):
+    `var ms = ...` names no definition here."""
+    norm = al.snorm[run[i]]
+    key = al.key_of(norm)
+    if key is None or not (opens_block(norm) or i + 1 < len(run) and al.snorm[run[i + 1]] == "{"):
+        return None
+    return key
+
+
+def _sibling_above(al: Aligner, above: list[int], context: list[str]) -> list[int] | None:
+    """The non-blank original lines between the copy of `context` nearest above `above` and `above`
+    itself (the sibling the new lines may edit), or None without such a copy. O(copies + the lines
+    between)."""
+    copies = al.opos.get(context[0], [])
+    at = bisect_left(copies, above[0])
+    for start in reversed(copies[max(0, at - _MAX_COPIES):at]):
+        rows = [o for o in range(start, above[0]) if al.onorm[o]][:len(context)]
+        if [al.onorm[o] for o in rows] == context:
+            return [o for o in range(rows[-1] + 1, above[0]) if al.onorm[o]]
+    return None
+
+
+def _line_for_line(al: Aligner, new: list[int], sibling: list[int]) -> bool:
+    return len(new) == len(sibling) and all(similarity(al.snorm[t], al.onorm[o]) >= FUZZY_MIN
+                                            for t, o in zip(new, sibling))
+
+
+def _edits_sibling(al: Aligner, new: list[int], sibling: list[int]) -> bool:
+    """The new lines may as well edit the sibling: they are mostly its lines (`}` aside), or they
+    carry half or more of the lines it alone has in the file (tmp's template check rewritten under
+    its `/* istanbul ignore else */`, keeping its one `throw new Error(`Invalid template...`)`).
+    O(len(new) + len(sibling))."""
+    texts = {al.onorm[o] for o in sibling}
+    if 2 * sum(1 for t in new if al.snorm[t] in texts and not al.strivial[t]) >= len(new):
+        return True
+    own = {al.onorm[o] for o in sibling if len(al.opos[al.onorm[o]]) == 1}
+    carried = sum(1 for t in new if al.snorm[t] in own)
+    return carried > 0 and 2 * carried >= len(own)
+
+
+def _lines_above(al: Aligner, o: int, count: int) -> list[int] | None:
+    """The `count` non-blank original lines right above line o, in order; None at the file's top."""
+    found: list[int] = []
+    o -= 1
+    while o >= 0 and len(found) < count:
+        if al.onorm[o]:
+            found.append(o)
+        o -= 1
+    return found[::-1] if len(found) == count else None

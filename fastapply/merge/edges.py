@@ -99,9 +99,9 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
     unedited = _unedited(items, pairs, onorm)
     reaches_end = not marked_end and (not any(onorm[pairs[last_s] + 1:])
                                       or _reaches_end(items, pairs, last_s, orig, onorm)
-                                      or _context_tail(items, pairs, onorm, unedited) and (is_gap(items[0]) or not unedited))
+                                      or _context_tail(items, pairs, onorm) and (is_gap(items[0]) or not unedited))
     if not marked_end and not reaches_end:
-        if _context_tail(items, pairs, onorm, True) and (is_gap(items[0]) or not unedited):
+        if _context_tail(items, pairs, onorm, most=len(onorm)) and (is_gap(items[0]) or not unedited):
             # (the same last part with more lines after it than _context_tail reads as deleted)
             rest = sum(1 for norm in onorm[pairs[last_s] + 1:] if norm)
             raise MergeError(
@@ -189,7 +189,7 @@ def _reaches_end(items: list[SnippetLine], pairs: dict[int, int], last_s: int, o
         or _shows_last_definition(trail, onorm)
 
 
-def _context_tail(items: list[SnippetLine], pairs: dict[int, int], onorm: list[str], unedited: bool) -> bool:
+def _context_tail(items: list[SnippetLine], pairs: dict[int, int], onorm: list[str], most: int = 0) -> bool:
     """The snippet's last part, after a marker and with none after it, is unchanged lines of the file
     and no edit, with at most _CONTEXT_TAIL lines after them in the file: such a part says nothing but
     where the file now ends (django-filter's `VERSION = parse_version(__version__)` above the deprecated
@@ -197,12 +197,11 @@ def _context_tail(items: list[SnippetLine], pairs: dict[int, int], onorm: list[s
     left out its last marker ends with its edit, not with a part of unchanged lines written after a
     marker. Not for closing lines alone, which place nothing; the caller asks for a marker at the
     snippet's start or an edit: open at both ends and changing nothing, there is no telling which end
-    it cuts. At most _CONTEXT_TAIL lines after them, unless the snippet changes nothing else
-    (`unedited`): kept, those lines would make the merge the original itself, and a snippet is sent
-    to change something (pytest-localserver's release deleted `main()` and the `__main__` block
-    under a server class's last method). O(n + m)."""
+    it cuts. At most `most` (default _CONTEXT_TAIL) lines after them: with more, open_edges refuses
+    (pytest-localserver's release deleted `main()` and the `__main__` block, seventeen lines, under
+    such a part; a model that sent unchanged lines by mistake would lose as many). O(n + m)."""
     if not any(is_gap(item) for item in items) \
-            or not unedited and sum(1 for norm in onorm[pairs[max(pairs)] + 1:] if norm) > _CONTEXT_TAIL:
+            or sum(1 for norm in onorm[pairs[max(pairs)] + 1:] if norm) > (most or _CONTEXT_TAIL):
         return False
     last = code_segments(items)[-1]
     return bool(last) and not all(is_trivial(items[s].norm) for s in last) and _unchanged(last, items, pairs, onorm)

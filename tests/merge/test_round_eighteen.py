@@ -184,15 +184,18 @@ if __name__ == "__main__":  # pragma: no cover
 '''
 
 
-def test_a_last_part_of_unchanged_lines_ends_the_file_however_much_follows() -> None:
+def test_a_last_part_of_unchanged_lines_over_a_long_rest_is_refused_not_kept() -> None:
     # pytest-localserver: the release deleted `main()` and the `__main__` block (seventeen lines);
-    # a snippet whose last part, after a marker, is unchanged lines says where the file now ends
+    # the snippet's last part, after a marker, is unchanged lines with no marker after them. Kept,
+    # the merge silently changed nothing; deleted, a snippet sent unchanged by mistake would lose as
+    # many lines. Refused, with what to send for either reading
     snippet = '''# ... existing code ...
     def __repr__(self):  # pragma: no cover
         return "<smtp.Server %s:%s>" % self.addr
 '''
-    merged = apply(SERVER_PY, snippet, filename="smtp.py").merged_code
-    assert merged == SERVER_PY[:SERVER_PY.index("\n\n\ndef main") + 1]
+    with pytest.raises(ApplyError, match="may end the file there or have left out its last marker") as error:
+        apply(SERVER_PY, snippet, filename="smtp.py")
+    assert error.value.line == 3 and "goes on for 16 more lines from original line 18" in str(error.value)
 
 
 FLAGS_PY = '''class EnumFlag(Flag):

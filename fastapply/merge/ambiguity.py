@@ -101,7 +101,7 @@ def ambiguous_block(al: Aligner) -> int | None:
                 or all(is_closer(al.snorm[b]) or is_trivial(al.snorm[b]) for b in block):
             continue  # one short line (`pass`) ends many blocks; a decorator sits right on its definition
         first, o = block[0], al.pairs[block[0]]
-        above = _paired_above(al, marker)
+        above = paired_above(al, marker)
         for c in nearest_below(al.opos[al.snorm[first]], o):
             if al.owidth[c] != al.owidth[o] or c <= above:
                 continue  # (a copy at or above what the snippet shows before the marker is no other place)
@@ -126,10 +126,11 @@ def ambiguous_block(al: Aligner) -> int | None:
     return None
 
 
-def _paired_above(al: Aligner, marker: int) -> int:
+def paired_above(al: Aligner, marker: int) -> int:
     """The original line paired with the last paired snippet line above `marker`, -1 when none
     (acorn-static-class-features: the part above the marker already holds the first copy of
-    `return super.parseClassElement.apply(this, arguments)`). O(the lines walked)."""
+    `return super.parseClassElement.apply(this, arguments)`; siblings.py: no pairing above it).
+    O(the lines walked)."""
     for s in range(marker - 1, -1, -1):
         if s in al.pairs:
             return al.pairs[s]

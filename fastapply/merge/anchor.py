@@ -32,10 +32,6 @@ _SCALAR_FIELD = re.compile(r"^[\w.-]+: \S")
 _EAGER_WIDTHS = 5_000  # original lines from which their indentation is measured all at once
 
 
-def within_range(o: int, bounds: tuple[int, int]) -> bool:
-    return bounds[0] <= o <= bounds[1]
-
-
 def _opens_all(norms: list[str]) -> list[bool]:
     """blocks.opens_at of every line at once: opens_block once per distinct text (code repeats `}`,
     `return 1;` all over), and the Allman brace (the next non-empty line is `{`) read walking back
@@ -273,7 +269,7 @@ class Aligner:
         """True when align_range would make (s, o) its only candidate: the same text, and a line it reads
         (not new code, not a trivial line that is no ruler)."""
         norm = self.snorm[s]
-        if not norm or norm != self.onorm[o] or s in self.def_range and not within_range(o, self.def_range[s]):
+        if not norm or norm != self.onorm[o] or s in self.def_range and not self.def_range[s][0] <= o <= self.def_range[s][1]:
             return False
         fresh = self._fresh or self.fresh_flags()
         return not (fresh[s] or self.items[s].fresh or self.strivial[s] and not is_ruler(norm))

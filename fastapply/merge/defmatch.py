@@ -71,6 +71,7 @@ class DefinitionMatch:
         self.copies: list[tuple[int, int]] = []  # (snippet, original definition): see _by_similarity
         self._placed = placed
         self._taken: set[int] = set()  # original definitions already matched
+        self._names: dict[tuple[str, str], list[int]] | None = None  # (_original_names)
         self._known = [d.parent >= 0 or indent_width(stext[d.header]) == 0 for d in snippet]
         self._identical()
         self._by_name()
@@ -149,24 +150,23 @@ class DefinitionMatch:
                 self._children(s, found[0])
 
     def _namesake_in_place(self, s: int, o: int) -> int | None:
-        """The one other original definition of snippet definition s's name and kind, in another
-        scope, that stands where the snippet shows s, when the definition s is identical to (o)
-        stands elsewhere (an overload beside it may as well have been moved): the
-        edit made s read like a namesake in another class (absl's `_extra_xml_dom_elements` in
-        `MultiEnumClassFlag`, its comment removed, like `EnumClassFlag`'s). Where: in s's scope when
-        the snippet shows it; else between the original places of the nearest snippet definitions
-        before and after s whose names the original defines once. O(d)."""
+        """When snippet definition s is identical to original definition o but o stands elsewhere,
+        the one other original definition of s's name and kind, in another scope than o, that stands
+        where the snippet shows s: the edit made s read like a namesake in another class (absl's
+        `_extra_xml_dom_elements` in `MultiEnumClassFlag`, its comment removed, like
+        `EnumClassFlag`'s). A namesake in o's own scope is an overload, which may as well have moved.
+        Where: in s's scope when the snippet shows it; else between the original places of the
+        nearest snippet definitions before and after s whose names the original defines once.
+        O(d) for the name index (once per match), then O(snippet definitions + namesakes)."""
         sd, od = self.snippet[s], self.original[o]
-        namesakes = [k for k, d in enumerate(self.original) if k != o and k not in self._taken
-                     and d.name == sd.name and category(d.kind) == category(sd.kind) and d.scope != od.scope]
+        names = self._original_names()
+        namesakes = [k for k in names.get((category(sd.kind), sd.name), ())
+                     if k != o and k not in self._taken and self.original[k].scope != od.scope]
         if not namesakes:
             return None
         if self._known[s]:
             inside = [k for k in namesakes if self.original[k].scope == sd.scope]
             return inside[0] if len(inside) == 1 and od.scope != sd.scope else None
-        names: dict[tuple[str, str], list[int]] = defaultdict(list)
-        for k, d in enumerate(self.original):
-            names[(category(d.kind), d.name)].append(k)
         before: tuple[int, int] | None = None  # (snippet header, original header) of the nearest ones
         after: tuple[int, int] | None = None
         for k, d in enumerate(self.snippet):
@@ -185,6 +185,14 @@ class DefinitionMatch:
             return None
         inside = [k for k in namesakes if lo < self.original[k].header < hi]
         return inside[0] if len(inside) == 1 else None
+
+    def _original_names(self) -> dict[tuple[str, str], list[int]]:
+        """(category, name) -> indexes of the original definitions, in order; built on first use."""
+        if self._names is None:
+            self._names = defaultdict(list)
+            for k, d in enumerate(self.original):
+                self._names[(category(d.kind), d.name)].append(k)
+        return self._names
 
     def _children(self, s: int, o: int) -> None:
         """Pair the definitions inside two identical definitions in order (same lines, same nesting)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
+from .ambiguity import paired_above
 from .lines import header_key, opens_block
 from .shapes import PREAMBLE
 from .similar import FUZZY_MIN, similarity
@@ -90,8 +91,7 @@ def _pair_sibling(al: Aligner, marker: int, run: list[int], oa: int) -> bool:
             return True
         if al.pairs.get(run[0]) == above[0]:
             return False  # already read so
-        previous = max((o for t, o in al.pairs.items() if t < marker), default=-1)
-        if previous >= above[0]:
+        if paired_above(al, marker) >= above[0]:
             continue
         for t in run:
             al.pairs.pop(t, None)

@@ -21,7 +21,7 @@ from itertools import accumulate, compress
 from .blocks import block_last, enclosing, opens_at, within
 from .chain import SortedIndices
 from .lines import (LazyWidths, Widths, block_end, block_stop, call_inside_call, header_key, is_closer, is_trivial,
-                    opens_block, widths_of)
+                    name_count, opens_block, widths_of)
 from .renames import rewritten_in_place
 from .segments import GAP_KINDS, SnippetLine, code_segments
 from .steps import align_range, is_ruler
@@ -207,9 +207,12 @@ class Aligner:
                     # a new record's own `key: value` fields are new wherever the same pair occurs
                     # elsewhere; a nested block (`notes:` and its items) may be context
                     fresh[index] = bool(_SCALAR_FIELD.match(norm))
-                elif parent is not None and fresh[parent] and not scloser[parent]:
-                    fresh[index] = True  # (not under a closing line: ` * ` of a doc comment after a new `}`)
-                elif scloser[index] and width in last_at:
+                elif parent is not None and fresh[parent] and (not scloser[parent] or sopens[parent]):
+                    fresh[index] = True  # (not under a closing line: ` * ` of a doc comment after a new `}`;
+                    # but under one that opens the body, `) -> dict[str, Any]:` of a wrapped signature)
+                elif (scloser[index] or norm[0] == ")") and width in last_at:
+                    # (a wrapped signature's `) -> dict[str, Any]:` too; not `},{}],3:[function(`
+                    # of a bundle, which closes one module and opens the next)
                     fresh[index] = fresh[last_at[width]]
                 elif norm.startswith("- ") and norm not in opos and self._has_children(index):
                     records.add(index)  # a new record of a YAML list: its `key: value` lines are its own
@@ -223,12 +226,21 @@ class Aligner:
                     back = index - 1
                     while fresh[index] and back >= 0 and snorm[back] and back not in markers \
                             and swidth[back] == width \
-                            and snorm[back].startswith(("@", "#[", "//", "/*", "*", "#", "--")):
+                            and snorm[back].startswith(("@", "#[", "//", "/*", "*", "#", "--")) \
+                            and not self._kept_comment(back):
                         fresh[back] = True  # its decorators and doc comment are new too
                         back -= 1
                 last_at[width] = index
             self._fresh = fresh
         return self._fresh
+
+    def _kept_comment(self, s: int) -> bool:
+        """A comment line above a new definition that the original has once, as the snippet does,
+        with two names or more: the comment of the code the new definition replaces, kept
+        (pip's "# Kinds of temporary directories." over a new enum class), not a new one. O(1)."""
+        norm = self.snorm[s]
+        return norm[:1] in "#/-" and len(self.opos.get(norm, ())) == 1 and len(self.spos.get(norm, ())) == 1 \
+            and name_count(norm) >= 2
 
     def _has_children(self, s: int) -> bool:
         """True when the next code line of the same segment is indented deeper than line s."""

@@ -223,6 +223,7 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
     steps = [entry for entry in runs if _lock_step(al, *entry[2][-1], s_end, o_end, step)]
     if len(steps) > 1 or not runs:
         return False  # (two places the snippet rewrites alike: a guess)
+    sure = sure or s not in al.pairs and _last_unpaired_copy(al, s, s_end)
     if not sure and (not steps or steps[0][2][0][1] == al.pairs.get(s)
                      or not any(header_key(snorm[k]) is not None for k in _between(steps[0][2][-1][0], s_end))):
         return False  # (only an edit run through a definition's header says more than the alignment did)
@@ -241,8 +242,14 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         # rewritten by them (mysql-connector's options loop, after a trivial `continue` under a
         # marker); at any other depth, or a definition, the snippet may delete it, or not
         opened = _opened(al, run[-1][0], s_end, o_end)
+        # (a one-line local declaration inside the anchor's own block, above the copy, is a
+        # statement of that body: graphql-codegen's `const declarationKind = ...` in the method
+        # whose header is the anchor, rewritten away with the lines around it)
+        inside = step < 0 and al.o_opens(o_end) and copy <= al._orig_end(o_end)
         if any(_leaves_block(onorm[o], al.owidth[o], al.owidth[copy])
-               and (header_key(onorm[o]) is not None or al.owidth[o] not in opened) for o in between if onorm[o]):
+               and (header_key(onorm[o]) is not None or al.owidth[o] not in opened)
+               and not (inside and al.owidth[o] > al.owidth[o_end] and not opens_block(onorm[o]))
+               for o in between if onorm[o]):
             return False
         # what the new lines replace must show in them: each dropped statement shares a name with
         # them (a statement they do not mention is code the snippet left out, not rewrote), but
@@ -261,6 +268,20 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         al.pairs[s2] = o2
         al.fuzzy.add(s2)
     return True
+
+
+def _last_unpaired_copy(al: Aligner, s: int, s_end: int) -> bool:
+    """s's line, written as often in the snippet as in the file, has every other copy paired: one
+    copy in each is left, and the snippet line is no new line (icmplib's `~~~~~~~` under and over
+    a docstring's title, the lower one paired, the upper one after the marker). Not when a line
+    between s and the anchor s_end is written more often in the snippet than in the file: a
+    copied sibling, whose pairs are a guess (exceljs' new `case 't':` block, like `case 'v':`).
+    O(copies + the lines between)."""
+    copies = al.spos.get(al.snorm[s], ())
+    if len(copies) != len(al.opos.get(al.snorm[s], ())) or any(k not in al.pairs for k in copies if k != s):
+        return False
+    return all(len(al.spos.get(al.snorm[k], ())) <= len(al.opos.get(al.snorm[k], ()))
+               for k in _between(s, s_end) if al.snorm[k] in al.opos)
 
 
 def _shallower_opener(al: Aligner, run: list[tuple[int, int]], s_end: int, o_end: int) -> bool:

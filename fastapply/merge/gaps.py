@@ -63,7 +63,8 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
         if count == 0 and _bare_comments_between(out, index, after):
             return 0  # (griffecli's license header: each blank line between its paragraphs became `#`)
         if count == 0 and all(out[k][0].strip() for k in range(index + 1, after)) \
-                and (indent_width(out[before][0]) > indent_width(out[after][0]) or _starts_section(out[after][0])):
+                and (indent_width(out[before][0]) > indent_width(out[after][0])
+                     or _starts_section(out[after][0]) and not _call_statement(out[after][0])):
             # no blank line around or inside new code that ends the block or record above b: the
             # file's run follows it (a statement written right above a statement at its own depth
             # took the blank line's place)
@@ -75,8 +76,10 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
             return gap
         if count == 0 and _extends_comment(out, index, after):
             return gap  # a line added to the comment block above keeps that block's blank line below it
-        if count == 0 and new_definition_ends(out, before, indent_width(out[after][0])):
-            return gap  # (the same for a new Python definition that its body's indentation ends)
+        if count == 0 and new_definition_ends(out, before, indent_width(out[after][0])) \
+                and not _glued_definitions(orig, b):
+            return gap  # (the same for a new Python definition that its body's indentation ends;
+            # not among one-line definitions the file glues, a stub's `def f(...) -> T: ...` lines)
         return min(count, gap)
     if count == 0 and _statements_for_block(out, index, after, orig, b - gap):
         return 0
@@ -87,6 +90,13 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
             and (not _starts_section(out[after][0]) or STATEMENT.match(out[after][0].strip())):
         return 0  # a rewritten block's body glued to the statement after it, as the snippet writes it
     return gap
+
+
+def _glued_definitions(orig: list[str], b: int) -> bool:
+    """Original line b opens a definition and the next line is another at its depth, glued to it
+    (a stub file's `def write_i16_le(...) -> None: ...` over `def write_i16_be(...)`). O(1)."""
+    return b + 1 < len(orig) and indent_width(orig[b + 1]) == indent_width(orig[b]) \
+        and header_key(orig[b].strip()) is not None and header_key(orig[b + 1].strip()) is not None
 
 
 def _removed_block_above(orig: list[str], start: int, end: int, width: int) -> bool:
@@ -166,6 +176,14 @@ def _starts_section(line: str) -> bool:
     item, a comment."""
     norm = line.strip()
     return opens_block(norm) or header_key(norm) is not None or norm.startswith(("[", "- ")) or is_comment(norm)
+
+
+def _call_statement(line: str) -> bool:
+    """A statement that only opens a call's parentheses (`logger.critical(`): no section starts
+    there, and a statement written right above it at its depth took the blank line's place
+    (pip's `req_disp = req.format_without_marker()`). O(len)."""
+    norm = line.strip()
+    return norm.endswith("(") and header_key(norm) is None and not is_comment(norm)
 
 
 def _previous_anchor(out: list[tuple[str, str, int, int]], index: int) -> int | None:

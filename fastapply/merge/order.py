@@ -121,7 +121,7 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
     """(first anchor, last anchor, segment index) of every segment with code, or None when a
     segment has no anchor, or too few in the order of its lines (a deletion may lie between).
     Lines of a moved definition (moves.py: fresh) do not count."""
-    spans: list[tuple[int, int, int]] = []
+    parts: list[tuple[int, list[int], list[tuple[int, int]]]] = []
     for index, seg in enumerate(segments):
         code = [s for s in seg if al.items[s].kind == "code"]
         if not code or index == len(segments) - 1 and _closing_tail(al, segments):
@@ -140,7 +140,16 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
             best = best_copy(al, telling_code(al, code))
             if best is not None and set(found) <= set(best):
                 found = best
-        found = _without_moved(found)
+        parts.append((index, code, found))
+    # the places of the parts whose anchors are in order: lines another part moved out of one of
+    # them lie between its anchors, where the alignment drops them
+    places = [(where[0], where[-1]) for _, _, found in parts
+              if (where := [o for _, o in found]) and all(a < b for a, b in zip(where, where[1:]))]
+    spans: list[tuple[int, int, int]] = []
+    moved_out: list[int] = []
+    for index, code, found in parts:
+        found, moved = _without_moved(found, places)
+        moved_out += moved
         where = [o for _, o in found]
         if any(a >= b for a, b in zip(where, where[1:])):
             # a wrapped definition line unique only by its wrapping (`def __new__(`) stands for no place
@@ -153,19 +162,30 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
                 and not _context_next_to(al, code, *found[0]):
             return None
         spans.append((min(where), max(where), index))
+    for s in moved_out:  # (lines moved out of another part's place: new code where they stand now)
+        al.items[s].fresh = True
     return spans
 
 
-def _without_moved(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _without_moved(found: list[tuple[int, int]], places: list[tuple[int, int]]
+                   ) -> tuple[list[tuple[int, int]], list[int]]:
     """`found` without the one anchor, or two neighbours, that break its file order, when the rest
     are in order, at least _MIN_ANCHORS + 1 and twice as many: lines the edit moved within their
     part (pygments' `from importlib.metadata import entry_points`, out of a function's `try` to the
     module's head) are unique in both texts but stand for no place; the part's other anchors place
-    it. O(len(found))."""
+    it. Or without the anchors that lie between two anchors of another part in order (`places`:
+    its first and last), when some are left, in order: lines moved out of that part's place
+    (httpcore's comment on a server-side disconnect, from `has_expired` into the request
+    handler, both parts shown); a part has no marker between its anchors, so the other part
+    cannot stand there; their snippet lines are returned too, new code where they stand.
+    O(len(found) * len(places))."""
     where = [o for _, o in found]
     bad = next((k for k in range(len(where) - 1) if where[k] >= where[k + 1]), None)
     if bad is None:
-        return found
+        return found, []
+    rest = [(s, o) for s, o in found if not any(a < o < b for a, b in places)]
+    if rest and all(a[1] < b[1] for a, b in zip(rest, rest[1:])):  # (one left: _spans asks more of it)
+        return rest, [s for s, o in found if any(a < o < b for a, b in places)]
     for lo, hi in ((bad, bad + 1), (bad + 1, bad + 2), (bad - 1, bad + 1), (bad + 1, bad + 3), (bad, bad + 2)):
         rest = where[:max(lo, 0)] + where[hi:]
         if lo < 0 or hi > len(where) or len(rest) < _MIN_ANCHORS + 1 or len(rest) < 2 * (hi - lo):
@@ -173,8 +193,8 @@ def _without_moved(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
         # (its original lines within the part's other lines: the alignment drops them there, between
         # two anchors; ones outside would stay under a marker, and the moved lines come twice)
         if all(a < b for a, b in zip(rest, rest[1:])) and all(rest[0] < o < rest[-1] for o in where[lo:hi]):
-            return found[:lo] + found[hi:]
-    return found
+            return found[:lo] + found[hi:], []
+    return found, []
 
 
 def _nested(found: list[tuple[int, int]], al: Aligner) -> list[tuple[int, int]]:

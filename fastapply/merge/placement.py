@@ -352,8 +352,8 @@ def _check_unplaced_context(al: Aligner) -> None:
                     run.append(s)
                 s += step
             if not run or any(not al.opos.get(al.snorm[r]) for r in run) \
-                    or all(is_trivial(al.snorm[r]) for r in run):
-                continue
+                    or all(is_trivial(al.snorm[r]) and not _underline(al.snorm[r]) for r in run):
+                continue  # (a docstring's `----------` under a section's name is context, not new)
             item = al.items[run[0]]
             raise ValidationError(
                 f"snippet line {item.number} ({item.text.strip()!r}) next to the marker on snippet line "
@@ -361,6 +361,12 @@ def _check_unplaced_context(al: Aligner) -> None:
                 "but it could not be placed, so it would be added a second time. Show one more unchanged, "
                 "distinctive line next to it",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _underline(norm: str) -> bool:
+    """A line of one punctuation mark, four or more (`----------` under `Parameters`), shorter than
+    a ruler (steps.is_ruler: those anchor where they are unique, and are refused elsewhere). O(len)."""
+    return 4 <= len(norm) < 12 and norm[0] in "-=~*^#" and norm == norm[0] * len(norm)
 
 
 def _check_unplaced_opener(al: Aligner) -> None:

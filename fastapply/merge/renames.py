@@ -111,8 +111,25 @@ def rewritten_in_place(al: Aligner, s: int) -> bool:
         return False  # (nothing stands for the old lines it does not show: a new sibling above it)
     before = _unique_near(al, s - 1, -1, pre, end)
     after = _unique_near(al, body + 1, +1, pre, end)
+    if before is None and pre < h and _shows_comment(al, s, pre, h):
+        before = pre - 1  # (a marker, then the old header's comment as it is: prompt's `// Now,
+        # iterate and assemble the result.` over `async.forEachSeries(` rewritten `eachSeries(`)
     return before is not None and before < pre and (after is None or after > end) \
         and not _named_elsewhere(al, h, pre, end)
+
+
+def _shows_comment(al: Aligner, s: int, pre: int, h: int) -> bool:
+    """The snippet's lines right above s, up to a marker, are the last of the original's comment
+    lines [pre, h) above header h, as they are, one of them not trivial. O(h - pre)."""
+    above = []
+    k = s - 1
+    while k >= 0 and k not in al.markers:
+        if al.snorm[k]:
+            above.append(al.snorm[k])
+        k -= 1
+    comment = [norm for norm in al.onorm[pre:h] if norm]
+    shown = above[::-1]
+    return k >= 0 and bool(shown) and comment[-len(shown):] == shown and any(not is_trivial(n) for n in shown)
 
 
 

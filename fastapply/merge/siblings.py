@@ -152,3 +152,34 @@ def _lines_above(al: Aligner, o: int, count: int) -> list[int] | None:
             found.append(o)
         o -= 1
     return found[::-1] if len(found) == count else None
+
+
+def pair_reopened_header(al: Aligner) -> None:
+    """P, H + X, H, marker: after a paired line P, a new block written like the one below it (its
+    opening line H, new lines X ending with a closing line at H's depth) and then H again, right
+    before a marker that stands for H's body (langgraph's second `from ... import (` block, written
+    above the first one). The alignment pairs the first H, right under P, and the second one is left
+    over; but a marker cannot stand for the body of a block the snippet opens anew, so the second H
+    is the original's, and the first H with X is new. Only where the first H is paired right under
+    P's line. O(markers x the lines between the two copies of H)."""
+    for marker in al.marker_list:
+        s = al.code_above(marker)
+        if s < 0 or s in al.pairs or not opens_block(al.snorm[s]):
+            continue
+        k = s - 1
+        while k >= 0 and k not in al.markers and al.snorm[k] != al.snorm[s]:
+            k -= 1
+        if k < 0 or k in al.markers or k not in al.pairs:
+            continue
+        o = al.pairs[k]
+        new = [t for t in range(k + 1, s) if al.snorm[t]]
+        above = al.code_above(k)
+        if len(new) < 2 or any(t in al.pairs and al.snorm[t][:1] not in ")]}" for t in new) \
+                or al.swidth[new[-1]] != al.swidth[s] \
+                or al.swidth[k] != al.swidth[s] or al.snorm[new[-1]][:1] not in ")]}" or above < 0 \
+                or al.pairs.get(above) != next((p for p in range(o - 1, -1, -1) if al.onorm[p]), None):
+            continue
+        for t in (k, *new):  # (a closing line of X may have paired with H's own)
+            al.pairs.pop(t, None)
+            al.fuzzy.discard(t)
+        al.pairs[s] = o

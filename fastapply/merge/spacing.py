@@ -89,9 +89,12 @@ class Spacing:
             # mend), one written with a doubled blank line gets one.
             moved = self._original_index(out[head][0])
             written = after - before - 1
-            if written == 0 and (prev_norm, text.strip()) in self._glued_pairs():
+            if written == 0 and ((prev_norm, text.strip()) in self._glued_pairs()
+                                 or prev_norm.endswith(",") and self._glued_after(prev_norm, width)):
                 return None  # code that glues the two as the file does (`},` and the next key; a
-                # new entry copied from its siblings, each with `test() {...},` over `describe() {`)
+                # new entry copied from its siblings, each with `test() {...},` over `describe() {`;
+                # a new `path(` call in a list whose entries the file glues under `),`: an entry's
+                # end, with its comma; `}` alone may end a function the file glues its code to)
             if written == 0 and width > 0 and DATA_ASSIGNMENT.match(norm) and "." in norm.split("=", 1)[0]:
                 return None  # an attribute given a literal is a statement, glued as written (langchain-core)
             if prev_at < 0 and written == 0 and self._glued_run(out, before):
@@ -324,6 +327,22 @@ class Spacing:
             stripped = [line.strip() for line in self.orig]
             self._pairs = {(a, b) for a, b in zip(stripped, stripped[1:]) if a and b}
         return self._pairs
+
+    def _glued_after(self, closer: str, width: int) -> bool:
+        """True when the original writes the closing line `closer` at `width` with a sibling glued
+        under it, and never with blank lines between it and one. O(n) per call (one per new
+        block written glued under a closing line)."""
+        glued = spaced = 0
+        orig = self.orig
+        for at, line in enumerate(orig):
+            if line.strip() != closer or indent_width(line) != width:
+                continue
+            below = at + 1
+            while below < len(orig) and not orig[below].strip():
+                below += 1
+            if below < len(orig) and indent_width(orig[below]) == width:
+                glued, spaced = glued + (below == at + 1), spaced + (below > at + 1)
+        return glued > 0 and spaced == 0
 
     def single_after_blocks(self) -> int:
         """How many times the original puts one blank line between an indented line and top-level

@@ -1,0 +1,584 @@
+"""Issue 8, nineteenth round: real release edits of the eighteenth round's kept-aside batch check-15
+(now tune-43) and of the fresh batches tune-44 and tune-45, read case by case."""
+
+from __future__ import annotations
+
+import pytest
+
+from fastapply import ApplyError, apply
+
+HEADER_PY = """'''
+    icmplib
+    ~~~~~~~
+
+    The power to forge ICMP packets and do ping and traceroute.
+
+        https://github.com/ValentinBELYN/icmplib
+
+    :copyright: Copyright 2017-2022 Valentin BELYN.
+    :license: GNU LGPLv3, see the LICENSE for details.
+
+    ~~~~~~~
+
+    This program is free software: you can redistribute it and/or
+    modify it under the terms of the GNU Lesser General Public License.
+'''
+
+from .ping import ping
+"""
+
+
+def test_a_title_underline_written_twice_pairs_with_the_copy_left_over() -> None:
+    # `~~~~~~~` over and under the title: the lower one pairs between unique lines, the upper one,
+    # right after the marker, is the other copy; read as new, the old description line stayed
+    snippet = """# ... existing code ...
+    ~~~~~~~
+
+    Easily forge ICMP packets and make your own ping and traceroute.
+
+        https://github.com/ValentinBELYN/icmplib
+
+    :copyright: Copyright 2017-2023 Valentin BELYN.
+    :license: GNU LGPLv3, see the LICENSE for details.
+
+    ~~~~~~~
+
+    This program is free software: you can redistribute it and/or
+# ... existing code ...
+"""
+    merged = apply(HEADER_PY, snippet, filename="__init__.py").merged_code
+    assert merged == HEADER_PY.replace("The power to forge ICMP packets and do ping and traceroute.",
+                                       "Easily forge ICMP packets and make your own ping and traceroute.") \
+        .replace("2017-2022", "2017-2023")
+
+
+READER_JS = """function parse(node, c) {
+  switch (node.name) {
+    case 'c':
+      break;
+    case 'f':
+      if (c) {
+        current = c.f = {text: ''};
+      }
+      break;
+    case 'v':
+      if (c) {
+        current = c.v = {text: ''};
+      }
+      break;
+    case 'mergeCell':
+      break;
+  }
+}
+"""
+
+
+def test_a_copied_case_does_not_make_the_context_above_it_a_sure_copy() -> None:
+    # the snippet writes `if (c) {` and `current = c.v` twice (the old case and a new one like it):
+    # which copy pairs where is a guess, and pairing the first one with case 'f' deleted it
+    snippet = """    // ... existing code ...
+      if (c) {
+        current = c.v = {text: ''};
+      }
+      break;
+    case 'is':
+    case 't':
+      if (c) {
+        current = c.v = {text: ''};
+      }
+      break;
+    case 'mergeCell':
+    // ... existing code ...
+"""
+    try:
+        merged = apply(READER_JS, snippet, filename="reader.js").merged_code
+    except ApplyError as error:
+        assert error.code == "ambiguous_anchor"
+    else:
+        assert "current = c.f = {text: ''};" in merged
+
+
+HTTP11_PY = '''class Connection:
+    def handle_request(self, request):
+        if not self.can_handle_request(request.url.origin):
+            raise RuntimeError(f"Attempted to send request to {request.url.origin} on connection to {self._origin}")
+
+        with self._state_lock:
+            if self._state in (State.NEW, State.IDLE):
+                self._request_count += 1
+                self._state = State.ACTIVE
+                self._expire_at = None
+            else:
+                raise ConnectionNotAvailable()
+        return self._send(request)
+
+    def has_expired(self) -> bool:
+        now = time.monotonic()
+        # Read `_expire_at` once into a local: on free-threaded builds another
+        # thread may reset it to `None` between the check and the comparison.
+        expire_at = self._expire_at
+        keepalive_expired = expire_at is not None and now > expire_at
+
+        # If the HTTP connection is idle but the socket is readable, then the
+        # only valid state is that the socket is about to return b"", indicating
+        # a server-initiated disconnect.
+        server_disconnected = self._state == State.IDLE and self._stream.get_extra_info("is_readable")
+
+        return keepalive_expired or server_disconnected
+
+    def is_idle(self) -> bool:
+        return self._state == State.IDLE
+
+    def is_closed(self) -> bool:
+        return self._state == State.CLOSED
+
+    def close(self) -> None:
+        with self._state_lock:
+            self._state = State.CLOSED
+            self._stream.close()
+
+    def start_tls(self) -> None:
+        with self._state_lock:
+            self._stream = self._stream.start_tls()
+'''
+
+HTTP11_EXPECTED = HTTP11_PY.replace('''        with self._state_lock:
+            if self._state in''', '''        with self._state_lock:
+            # If the HTTP connection is idle but the socket is readable, then the
+            # only valid state is that the socket is about to return b"", indicating
+            # a server-initiated disconnect.
+            if self._state == State.IDLE and self._stream.get_extra_info("is_readable"):
+                self.close()
+            if self._state in''').replace('''        expire_at = self._expire_at
+        keepalive_expired = expire_at is not None and now > expire_at
+
+        # If the HTTP connection is idle but the socket is readable, then the
+        # only valid state is that the socket is about to return b"", indicating
+        # a server-initiated disconnect.
+        server_disconnected = self._state == State.IDLE and self._stream.get_extra_info("is_readable")
+
+        return keepalive_expired or server_disconnected
+''', '''        expire_at = self._expire_at
+        return expire_at is not None and now > expire_at
+''')
+
+
+@pytest.mark.parametrize("order", ["request first", "expiry first"])
+def test_lines_moved_out_of_another_parts_place_do_not_place_their_part(order: str) -> None:
+    # the comment moved from `has_expired` into the request handler is unique in both texts, but it
+    # lies between two anchors of the other part: it stands for no place, and is new where it is
+    request = '''        # ... existing code ...
+        with self._state_lock:
+            # If the HTTP connection is idle but the socket is readable, then the
+            # only valid state is that the socket is about to return b"", indicating
+            # a server-initiated disconnect.
+            if self._state == State.IDLE and self._stream.get_extra_info("is_readable"):
+                self.close()
+            if self._state in (State.NEW, State.IDLE):
+'''
+    expiry = '''        # ... existing code ...
+        # thread may reset it to `None` between the check and the comparison.
+        expire_at = self._expire_at
+        return expire_at is not None and now > expire_at
+
+    def is_idle(self) -> bool:
+'''
+    parts = [request, expiry] if order == "request first" else [expiry, request]
+    snippet = "".join(parts) + "        # ... existing code ...\n"
+    assert apply(HTTP11_PY, snippet, filename="http11.py").merged_code == HTTP11_EXPECTED
+
+
+URLS_PY = """def admin_urlpatterns(name_prefix=''):
+    def maybe_wrap(view):
+        return view
+
+    return [
+        # Dashboard
+        path('', maybe_wrap(stats), name=f'{name_prefix}home'),
+        path(
+            'queues/<int:queue_index>/<str:job_id>/results/<str:result_id>/',
+            maybe_wrap(views.result_detail),
+            name=f'{name_prefix}result_detail',
+        ),
+        path('queues/<int:queue_index>/<str:job_id>/delete/', maybe_wrap(views.delete_job), name=f'{name_prefix}delete_job'),
+        # Schedulers
+        path(
+            'cron-schedulers/<int:connection_index>/<str:scheduler_name>/',
+            maybe_wrap(cron_views.cron_scheduler_detail),
+            name=f'{name_prefix}cron_scheduler_detail',
+        ),
+    ]
+
+
+app_name = "django_rq"
+"""
+
+
+def test_a_new_entry_glued_under_a_closing_line_that_the_file_glues_stays_glued() -> None:
+    # the file writes `),` with the next entry right under it; a new `path(` with a comment above
+    # it, written so, got the blank line a new definition gets after a sibling's end
+    new_entry = """        # `path` rather than `str`: a cron job's name may contain slashes
+        path(
+            'cron-schedulers/<int:connection_index>/<str:scheduler_name>/jobs/<path:cron_job_name>/',
+            maybe_wrap(cron_views.cron_job_detail),
+            name=f'{name_prefix}cron_job_detail',
+        ),
+"""
+    snippet = """            # ... unchanged ...
+            maybe_wrap(cron_views.cron_scheduler_detail),
+            name=f'{name_prefix}cron_scheduler_detail',
+        ),
+""" + new_entry + """    ]
+
+
+app_name = "django_rq"
+"""
+    merged = apply(URLS_PY, snippet, filename="urls.py").merged_code
+    assert merged == URLS_PY.replace("        ),\n    ]\n", "        ),\n" + new_entry + "    ]\n")
+
+
+MIXTURE_PY = '''class BayesianGaussianMixture:
+    def _estimate_wishart_full(self, nk, xk, sk):
+        """Estimate the full Wishart distribution parameters.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        nk : array-like of shape (n_components,)
+        """
+        return nk
+
+    def _m_step(self, X, log_resp):
+        """M step.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        log_resp : array, shape (n_samples, n_components)
+            Logarithm of the posterior probabilities (or responsibilities) of
+            the point of each sample in X.
+        """
+        return log_resp
+'''
+
+
+def test_a_section_underline_right_after_a_marker_is_context_not_new() -> None:
+    # `----------` after the marker is the underline right above `log_resp`; kept as a new line,
+    # the old `X` entry stayed between two underlines: refused instead
+    snippet = '''        # ... existing code ...
+        ----------
+        log_resp : array, shape (n_samples, n_components)
+            Logarithm of the posterior probabilities (or responsibilities) of
+            # ... existing code ...
+'''
+    try:
+        merged = apply(MIXTURE_PY, snippet, filename="mixture.py").merged_code
+    except ApplyError as error:
+        assert error.code == "ambiguous_anchor" and error.line == 2
+    else:
+        assert merged.count("----------") == 2
+
+
+VISITOR_JS = """class BaseTypesVisitor {
+    getInputObjectDeclarationBlock(node) {
+        return new DeclarationBlock(this._declarationBlockConfig)
+            .export()
+            .asKind(this._parsedConfig.declarationKind.input)
+            .withName(this.convertName(node))
+            .withComment(node.description?.value)
+            .withBlock(node.fields.join('\\n'));
+    }
+    getInputObjectOneOfDeclarationBlock(node) {
+        // As multiple fields always result in a union, we have
+        // to force a declaration kind of `type` in this case
+        const declarationKind = node.fields.length === 1 ? this._parsedConfig.declarationKind.input : 'type';
+        return new DeclarationBlock(this._declarationBlockConfig)
+            .export()
+            .asKind(declarationKind)
+            .withName(this.convertName(node))
+            .withComment(node.description?.value)
+            .withContent(`\\n` + node.fields.join('\\n  |'));
+    }
+    InputObjectTypeDefinition(node) {
+        return new DeclarationBlock(this._declarationBlockConfig)
+            .export()
+            .asKind('type')
+            .withName(this.convertName(node))
+            .withBlock(node.fields.join('\\n'));
+    }
+}
+"""
+
+
+def test_the_line_before_a_marker_pairs_inside_the_method_its_part_rewrites() -> None:
+    # `.withName(...)` occurs in every method; the one in the method whose header the part shows
+    # is meant, across the local `const declarationKind` the rewrite drops
+    snippet = """    // ... existing code ...
+    getInputObjectOneOfDeclarationBlock(node) {
+        return new DeclarationBlock(this._declarationBlockConfig)
+            .export()
+            .asKind(getOneOfInputDeclarationKind({
+            fieldCount: node.fields.length,
+            inputDeclarationKind: this._parsedConfig.declarationKind.input,
+        }))
+            .withName(this.convertName(node))
+            // ... existing code ...
+"""
+    merged = apply(VISITOR_JS, snippet, filename="visitor.js").merged_code
+    assert merged == VISITOR_JS.replace("""        // As multiple fields always result in a union, we have
+        // to force a declaration kind of `type` in this case
+        const declarationKind = node.fields.length === 1 ? this._parsedConfig.declarationKind.input : 'type';
+        return new DeclarationBlock(this._declarationBlockConfig)
+            .export()
+            .asKind(declarationKind)
+""", """        return new DeclarationBlock(this._declarationBlockConfig)
+            .export()
+            .asKind(getOneOfInputDeclarationKind({
+            fieldCount: node.fields.length,
+            inputDeclarationKind: this._parsedConfig.declarationKind.input,
+        }))
+""")
+
+
+TEMP_DIR_PY = '''import logging
+from contextlib import ExitStack, contextmanager
+
+from pip._internal.utils.misc import enum, rmtree
+
+logger = logging.getLogger(__name__)
+
+
+# Kinds of temporary directories. Only needed for ones that are
+# globally-managed.
+tempdir_kinds = enum(
+    BUILD_ENV="build-env",
+    REQ_BUILD="req-build",
+)
+
+
+_tempdir_manager = None
+
+
+@contextmanager
+def global_tempdir_manager():
+    with ExitStack() as stack:
+        yield
+'''
+
+
+def test_the_comment_over_a_replaced_definition_is_kept_context_not_new() -> None:
+    # the comment lines over `tempdir_kinds` stay over the new class that replaces it; read as the
+    # new class's own comment, the marker above them kept the old `enum(...)` too
+    snippet = '''# ... existing code ...
+# Kinds of temporary directories. Only needed for ones that are
+# globally-managed.
+class TempDirectoryKind(str, Enum):
+    BUILD_ENV = "build-env"
+    REQ_BUILD = "req-build"
+
+
+_tempdir_manager = None
+# ... existing code ...
+'''
+    try:
+        merged = apply(TEMP_DIR_PY, snippet, filename="temp_dir.py").merged_code
+    except ApplyError as error:
+        assert error.code == "content_lost"  # (the enum's entries rewritten: the loss check asks)
+    else:
+        assert "tempdir_kinds = enum(" not in merged and merged.count("# Kinds of temporary") == 1
+
+
+MESSAGE_PY = """from typing import Any
+
+from langgraph.graph.state import StateGraph
+from langgraph.pregel._messages import (
+    _messages_delta_reducer as _messages_delta_reducer,
+)
+
+__all__ = (
+    "add_messages",
+    "REMOVE_ALL_MESSAGES",
+)
+
+REMOVE_ALL_MESSAGES = "__remove_all__"
+"""
+
+
+def test_a_new_block_written_above_its_twin_before_a_marker_goes_above_it() -> None:
+    # the second `from ... import (` stands right before a marker that stands for its body: it is
+    # the original's block, and the first one, with its new lines, is new
+    snippet = """# ... existing code ...
+from langgraph.graph.state import StateGraph
+from langgraph.pregel._messages import (
+    REMOVE_ALL_MESSAGES as REMOVE_ALL_MESSAGES,
+)
+from langgraph.pregel._messages import (
+# ... existing code ...
+"""
+    merged = apply(MESSAGE_PY, snippet, filename="message.py").merged_code
+    assert merged == MESSAGE_PY.replace("""from langgraph.graph.state import StateGraph
+""", """from langgraph.graph.state import StateGraph
+from langgraph.pregel._messages import (
+    REMOVE_ALL_MESSAGES as REMOVE_ALL_MESSAGES,
+)
+""")
+
+
+CHAIN_PY = '''def _iter_fileobject_protocol_options(fileobject, protocol, storage_options):
+    so = storage_options.copy()
+    while True:
+        if fileobject is None:
+            yield fileobject, protocol, so
+            break
+        fileobject, protocol, so = next_link(fileobject, protocol, so)
+    yield fileobject, protocol, so
+
+
+class FSSpecChainParser:
+    """parse an fsspec chained urlpath"""
+
+    def __init__(self) -> None:
+        self.link = "::"
+'''
+
+
+def test_the_body_of_a_new_function_with_a_wrapped_signature_is_new_code() -> None:
+    # `) -> dict[str, Any]:` closes the new header's parameter list and opens its body: the body is
+    # the new function's (its `so = storage_options.copy()` is no anchor), so the line right after
+    # the marker pairs with the copy of it right above the class
+    new = '''
+
+def _merge_protocol_options(
+    protocol: str,
+    storage_options: dict[str, Any],
+    /,
+) -> dict[str, Any]:
+    """merges storage options nested under protocol, flat options take precedence"""
+    if protocol not in storage_options:
+        return storage_options
+    so = storage_options.copy()
+    return {**so.pop(protocol), **so}
+'''
+    snippet = '''    # ... unchanged ...
+    yield fileobject, protocol, so
+''' + new + '''
+
+class FSSpecChainParser:
+    # ... unchanged ...
+'''
+    merged = apply(CHAIN_PY, snippet, filename="_chain.py").merged_code
+    assert merged == CHAIN_PY.replace("    yield fileobject, protocol, so\n\n\nclass",
+                                      "    yield fileobject, protocol, so\n" + new + "\n\nclass")
+
+
+PROMPT_JS = """prompt.get = function (schema, callback) {
+  var iterator = [],
+      result = {};
+
+  //
+  // Now, iterate and assemble the result.
+  //
+  async.forEachSeries(iterator, function (branch, next) {
+    get(branch, function assembler(err, line) {
+      if (err) {
+        return next(err);
+      }
+      result[line.name] = line.value;
+      next();
+    });
+  }, function (err) {
+    return err ? callback(err) : callback(null, result);
+  });
+};
+"""
+
+
+def test_a_call_rewritten_under_its_comment_after_a_marker_is_an_edit_in_place() -> None:
+    # `async.forEachSeries(` became `eachSeries(`: the comment shown above it, as it is, says the
+    # new line stands where the old one stood, and the marker inside stands for the old lines
+    snippet = """  // ... rest of the file unchanged ...
+  // Now, iterate and assemble the result.
+  //
+  eachSeries(iterator, function (branch, next) {
+    get(branch, function assembler(err, line) {
+      if (err) {
+        return next(err);
+    // ... rest of the file unchanged ...
+"""
+    merged = apply(PROMPT_JS, snippet, filename="prompt.js").merged_code
+    assert merged == PROMPT_JS.replace("  async.forEachSeries(iterator", "  eachSeries(iterator")
+
+
+STRINGS_PYI = """from typing import final
+
+from mypy_extensions import i64, i32, i16, u8
+
+@final
+class BytesWriter:
+    def getvalue(self) -> str: ...
+    def __len__(self) -> i64: ...
+
+def write_i16_le(b: BytesWriter, n: i16, /) -> None: ...
+def write_i16_be(b: BytesWriter, n: i16, /) -> None: ...
+def read_i16_le(b: bytes, index: i64, /) -> i16: ...
+"""
+
+
+def test_new_stub_definitions_stay_glued_to_the_glued_ones_below_them() -> None:
+    # the snippet keeps the blank line under the class and glues the new stubs to the old ones,
+    # as the file glues its stubs: no blank line between the new ones and `write_i16_le`
+    snippet = """# ... existing code ...
+    def __len__(self) -> i64: ...
+
+def write_i8(b: BytesWriter, n: i8, /) -> None: ...
+def read_i8(b: bytes, index: i64, /) -> i8: ...
+def write_i16_le(b: BytesWriter, n: i16, /) -> None: ...
+# ... existing code ...
+"""
+    merged = apply(STRINGS_PYI, snippet, filename="strings.pyi").merged_code
+    assert merged == STRINGS_PYI.replace("\ndef write_i16_le", "\ndef write_i8(b: BytesWriter, n: i8, /) -> None: ...\n"
+                                         "def read_i8(b: bytes, index: i64, /) -> i8: ...\ndef write_i16_le")
+
+
+FINDER_PY = """def find_requirement(self, req, upgrade):
+    if best_candidate is None:
+        if not best_candidate_result.all_candidates:
+            version_type = "version"
+            if allows_pre is False:
+                version_type = "final version"
+
+        logger.critical(
+            "Could not find a %s that satisfies the requirement %s",
+            version_type,
+            req,
+        )
+
+        raise DistributionNotFound(f"No matching distribution found for {req}")
+    return best_candidate
+"""
+
+
+def test_a_statement_glued_above_a_call_took_the_blank_lines_place() -> None:
+    # the new line stands where the blank line stood, at the depth of `logger.critical(`, which
+    # opens a call, not a section: no blank line comes back between them
+    snippet = """    # ... existing code ...
+            if allows_pre is False:
+                version_type = "final version"
+        req_disp = req.format_without_marker()
+        logger.critical(
+            "Could not find a %s that satisfies the requirement %s",
+            version_type,
+            req_disp,
+        )
+
+        raise DistributionNotFound(f"No matching distribution found for {req_disp}")
+    # ... existing code ...
+"""
+    merged = apply(FINDER_PY, snippet, filename="package_finder.py").merged_code
+    assert merged == FINDER_PY.replace('''                version_type = "final version"
+
+        logger''', '''                version_type = "final version"
+        req_disp = req.format_without_marker()
+        logger''').replace("            req,\n", "            req_disp,\n").replace("for {req}", "for {req_disp}")

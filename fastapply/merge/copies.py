@@ -223,7 +223,8 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
     steps = [entry for entry in runs if _lock_step(al, *entry[2][-1], s_end, o_end, step)]
     if len(steps) > 1 or not runs:
         return False  # (two places the snippet rewrites alike: a guess)
-    sure = sure or s not in al.pairs and _last_unpaired_copy(al, s, s_end)
+    sure = sure or s not in al.pairs and (_last_unpaired_copy(al, s, s_end)
+                                          or not steps and _long_run(al, runs, s_end, o_end))
     if not sure and (not steps or steps[0][2][0][1] == al.pairs.get(s)
                      or not any(header_key(snorm[k]) is not None for k in _between(steps[0][2][-1][0], s_end))):
         return False  # (only an edit run through a definition's header says more than the alignment did)
@@ -282,6 +283,25 @@ def _last_unpaired_copy(al: Aligner, s: int, s_end: int) -> bool:
         return False
     return all(len(al.spos.get(al.snorm[k], ())) <= len(al.opos.get(al.snorm[k], ()))
                for k in _between(s, s_end) if al.snorm[k] in al.opos)
+
+
+_LONG_RUN = 3  # lines of a run that follow on from a copy as they are
+_FEW_EDITED = 3  # lines between such a run and the anchor, as many on each side
+
+
+def _long_run(al: Aligner, runs: list[tuple[int, int, list[tuple[int, int]]]], s_end: int, o_end: int) -> bool:
+    """Of the copies in the anchor's block (no shallower opener between), one only from which the
+    snippet's lines go on as they are for _LONG_RUN lines or more, with as many lines left between
+    the run and the anchor on each side, _FEW_EDITED at most: those are edited in place, and the
+    run is that copy (selenium's `select_by_value` tail, `matched = True` and the loop above it,
+    under two rewritten lines; the loop's lines are in every method). O(runs x the lines between)."""
+    inside = [entry for entry in runs if not _shallower_opener(al, entry[2], s_end, o_end)]
+    if len(inside) != 1 or len(inside[0][2]) < _LONG_RUN:
+        return False
+    (s_last, o_last) = inside[0][2][-1]
+    edited_s = sum(1 for k in _between(s_last, s_end) if al.snorm[k])
+    edited_o = sum(1 for o in _between(o_last, o_end) if al.onorm[o])
+    return 1 <= edited_s == edited_o <= _FEW_EDITED
 
 
 def _shallower_opener(al: Aligner, run: list[tuple[int, int]], s_end: int, o_end: int) -> bool:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from ..errors import ErrorCode, MergeError
-from .heads import deleted_head, import_head, imports_left_unused, note_head, obsolete_head, prologue_head, \
-    rebound_head, rebound_imports, unused_imports
+from .heads import deleted_head, import_head, imports_left_unused, linter_head, note_head, obsolete_head, \
+    prologue_head, rebound_head, rebound_imports, unused_imports
 from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_closer, is_trivial, \
     opens_block
 from .segments import SnippetLine, code_segments, is_gap
@@ -125,6 +125,7 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
         lead = sum(1 for i in items[:first_s] if i.kind == "code")
         head = onorm[:pairs[first_s]]
         dropped = lead == 0 and (obsolete_head(head) or note_head(head) or prologue_head(head, unedited)
+                                 or linter_head(head)
                                  or before <= EDGE_LINES and (
             marked_end and deleted_head(head) and unedited
             or import_head(head, items[first_s].norm) and (marked_end or reaches_end and not unedited)

@@ -178,6 +178,20 @@ def note_head(head: list[str]) -> bool:
     return line is not None and line.startswith(COMMENT_STARTS) and not _DIRECTIVE.search(line)
 
 
+# a file-wide "skip this file's warnings" line of a Python linter (an eslint or `@ts-check` line stays:
+# test_round_seven; no real edit dropped one so far)
+_LINTER = re.compile(r"^#\s*(?:(?:flake8|ruff)\s*:\s*)?noqa\b", re.IGNORECASE)
+
+
+def linter_head(head: list[str]) -> bool:
+    """True when the one line above the snippet's first line is the file's first, right above it,
+    and a comment that only tells a linter something about the file (`# flake8: noqa`, `# ruff:
+    noqa: PLC0414`): a snippet that starts on the very next line, with the file's head, drops it
+    (mac_alias and array-api-compat did); a shebang, an encoding, a licence or another tool's
+    directive stays. O(1)."""
+    return len(head) == 1 and bool(_LINTER.match(head[0]))
+
+
 _USE_STRICT = re.compile(r"""^(['"])use strict\1;?$""")
 
 

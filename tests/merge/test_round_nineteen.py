@@ -1,5 +1,6 @@
-"""Issue 8, nineteenth round: real release edits of the eighteenth round's kept-aside batch check-15
-(now tune-43) and of the fresh batches tune-44 and tune-45, read case by case."""
+"""Issue 8, nineteenth round: real release edits of the kept-aside batches check-15 and check-16
+(now tune-43 and tune-46) and of the fresh batches tune-44, tune-45, tune-47 and tune-48, read case
+by case."""
 
 from __future__ import annotations
 
@@ -582,3 +583,135 @@ def test_a_statement_glued_above_a_call_took_the_blank_lines_place() -> None:
         logger''', '''                version_type = "final version"
         req_disp = req.format_without_marker()
         logger''').replace("            req,\n", "            req_disp,\n").replace("for {req}", "for {req_disp}")
+
+
+SELECT_PY = '''class Select:
+    def select_by_value(self, value: str) -> None:
+        """Select all options that have a value matching the argument.
+
+        Example:
+            When given "foo" this would select an option like:
+
+                `<option value="foo">Bar</option>`
+
+        Raises:
+            NoSuchElementException: If there is no option with specified value in SELECT
+        """
+        css = f"option[value ={self._escape_string(value)}]"
+        opts = self._el.find_elements(By.CSS_SELECTOR, css)
+        matched = False
+        for opt in opts:
+            self._set_selected(opt)
+            if not self.is_multiple:
+                return
+            matched = True
+        if not matched:
+            raise NoSuchElementException(f"Cannot locate option with value: {value}")
+
+    def deselect_by_value(self, value: str) -> None:
+        """Deselect all options that have a value matching the argument.
+
+        Example:
+            When given "foo" this would deselect an option like:
+
+                `<option value="foo">Bar</option>`
+
+        Raises:
+            NoSuchElementException: If there is no option with specified value in SELECT
+        """
+        if not self.is_multiple:
+            raise NotImplementedError("You may only deselect options of a multi-select")
+        matched = False
+        css = f"option[value = {self._escape_string(value)}]"
+        opts = self._el.find_elements(By.CSS_SELECTOR, css)
+        for opt in opts:
+            self._unset_selected(opt)
+            matched = True
+        if not matched:
+            raise NoSuchElementException(f"Could not locate element with value: {value}")
+'''
+
+
+def test_the_tail_of_a_loop_every_method_has_pairs_under_its_rewritten_lines() -> None:
+    # the parts out of file order; in the second, from the copy of `matched = True` in
+    # `select_by_value` the snippet's lines go on as they are for six lines, under two rewritten
+    # ones: that copy, not new lines after the old loop
+    snippet = '''    # ... existing code ...
+        Raises:
+            NoSuchElementException: If there is no option with specified value in SELECT
+        """
+        if not self.is_multiple:
+            raise NotImplementedError("You may only deselect options of a multi-select")
+        matched = False
+        xpath = f".//option[@value = {self._escape_string(value)}]"
+        opts = self._el.find_elements(By.XPATH, xpath)
+        for opt in opts:
+            self._unset_selected(opt)
+            matched = True
+        if not matched:
+            raise NoSuchElementException(f"Could not locate element with value: {value}")
+            # ... existing code ...
+            When given "foo" this would select an option like:
+
+                `<option value="foo">Bar</option>`
+
+        Raises:
+            NoSuchElementException: If there is no option with specified value in SELECT
+        """
+        xpath = f".//option[@value = {self._escape_string(value)}]"
+        opts = self._el.find_elements(By.XPATH, xpath)
+        matched = False
+        for opt in opts:
+            self._set_selected(opt)
+            if not self.is_multiple:
+                return
+            matched = True
+        # ... existing code ...
+'''
+    merged = apply(SELECT_PY, snippet, filename="select.py").merged_code
+    assert merged == SELECT_PY.replace('''        css = f"option[value ={self._escape_string(value)}]"
+        opts = self._el.find_elements(By.CSS_SELECTOR, css)''', '''        xpath = f".//option[@value = {self._escape_string(value)}]"
+        opts = self._el.find_elements(By.XPATH, xpath)''').replace('''        css = f"option[value = {self._escape_string(value)}]"
+        opts = self._el.find_elements(By.CSS_SELECTOR, css)''', '''        xpath = f".//option[@value = {self._escape_string(value)}]"
+        opts = self._el.find_elements(By.XPATH, xpath)''')
+
+
+ALIAS_INIT_PY = """# flake8: noqa
+from .alias import *
+from .bookmark import *
+
+__version__ = "2.2.2"
+
+__all__ = [
+    "__version__",
+    "ALIAS_KIND_FILE",
+]
+"""
+
+
+def test_a_snippet_starting_right_under_a_linter_line_drops_it() -> None:
+    # the snippet starts on the file's second line, without a marker: the `# flake8: noqa` above it
+    # went with the release (a shebang, an encoding or a licence line would stay)
+    snippet = """from .alias import *
+from .bookmark import *
+
+__version__ = "2.2.3"
+
+__all__ = [
+    "__version__",
+# ... existing code ...
+"""
+    merged = apply(ALIAS_INIT_PY, snippet, filename="__init__.py").merged_code
+    assert merged == ALIAS_INIT_PY.replace("# flake8: noqa\n", "").replace("2.2.2", "2.2.3")
+
+
+def test_a_snippet_starting_right_under_a_shebang_keeps_it() -> None:
+    original = ALIAS_INIT_PY.replace("# flake8: noqa", "#!/usr/bin/env python3")
+    snippet = """from .alias import *
+from .bookmark import *
+
+__version__ = "2.2.3"
+# ... existing code ...
+"""
+    merged = apply(original, snippet, filename="__init__.py").merged_code
+    assert merged == original.replace("2.2.2", "2.2.3")

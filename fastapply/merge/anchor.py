@@ -13,22 +13,19 @@ and fuzzy_pairs.py.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from bisect import bisect_right
 from itertools import accumulate, compress
 
 from .blocks import block_last, enclosing, opens_at, within
 from .chain import SortedIndices
-from .lines import (LazyWidths, Widths, block_end, block_stop, call_inside_call, header_key, is_closer, is_trivial,
-                    name_count, opens_block, widths_of)
-from .renames import rewritten_in_place
+from .fresh import new_code_flags
+from .lines import LazyWidths, Widths, block_end, block_stop, header_key, is_closer, is_trivial, opens_block, widths_of
 from .segments import GAP_KINDS, SnippetLine, code_segments
 from .steps import align_range, is_ruler
 
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
 STEP_PASSES = 8
-_SCALAR_FIELD = re.compile(r"^[\w.-]+: \S")
 _EAGER_WIDTHS = 5_000  # original lines from which their indentation is measured all at once
 
 
@@ -187,69 +184,11 @@ class Aligner:
         return self.fresh_flags()[s] or self.items[s].fresh
 
     def fresh_flags(self) -> list[bool]:
-        """in_new_definition's per-line answers from the snippet's structure (computed once per
-        rebase, O(m)); a line is also new when its item was marked fresh later (moves.py)."""
+        """in_new_definition's per-line answers from the snippet's structure (fresh.py; computed
+        once per rebase, O(m)); a line is also new when its item was marked fresh later (moves.py)."""
         if self._fresh is None:
-            parent_of = self.snippet_parents()
-            fresh = [False] * len(self.items)
-            records: set[int] = set()
-            last_at: dict[int, int] = {}  # indentation -> last line with it (a closer's opener)
-            snorm, markers, swidth, opos = self.snorm, self.markers, self.swidth, self.opos  # (per line: local)
-            scloser, sopens = self.scloser, self.sopens
-            for index, norm in enumerate(snorm):
-                if index in markers:
-                    last_at = {}
-                if not norm:
-                    continue
-                width = swidth[index]
-                parent = parent_of[index]
-                if parent is not None and parent in records:
-                    # a new record's own `key: value` fields are new wherever the same pair occurs
-                    # elsewhere; a nested block (`notes:` and its items) may be context
-                    fresh[index] = bool(_SCALAR_FIELD.match(norm))
-                elif parent is not None and fresh[parent] and (not scloser[parent] or sopens[parent]):
-                    fresh[index] = True  # (not under a closing line: ` * ` of a doc comment after a new `}`;
-                    # but under one that opens the body, `) -> dict[str, Any]:` of a wrapped signature)
-                elif (scloser[index] or norm[0] == ")") and width in last_at:
-                    # (a wrapped signature's `) -> dict[str, Any]:` too; not `},{}],3:[function(`
-                    # of a bundle, which closes one module and opens the next)
-                    fresh[index] = fresh[last_at[width]]
-                elif norm.startswith("- ") and norm not in opos and self._has_children(index):
-                    records.add(index)  # a new record of a YAML list: its `key: value` lines are its own
-                elif sopens[index]:
-                    # (a line the original has is not new: its name is not asked; `highlighter(`
-                    # inside an open `(` or `[` of its parent is a call: no definition)
-                    fresh[index] = norm not in opos and (key := self.key_of(norm)) is not None \
-                        and not self._okeys_for(key) \
-                        and not call_inside_call(norm, snorm[parent] if parent is not None else None) \
-                        and not rewritten_in_place(self, index)
-                    back = index - 1
-                    while fresh[index] and back >= 0 and snorm[back] and back not in markers \
-                            and swidth[back] == width \
-                            and snorm[back].startswith(("@", "#[", "//", "/*", "*", "#", "--")) \
-                            and not self._kept_comment(back):
-                        fresh[back] = True  # its decorators and doc comment are new too
-                        back -= 1
-                last_at[width] = index
-            self._fresh = fresh
+            self._fresh = new_code_flags(self)
         return self._fresh
-
-    def _kept_comment(self, s: int) -> bool:
-        """A comment line above a new definition that the original has once, as the snippet does,
-        with two names or more: the comment of the code the new definition replaces, kept
-        (pip's "# Kinds of temporary directories." over a new enum class), not a new one. O(1)."""
-        norm = self.snorm[s]
-        return norm[:1] in "#/-" and len(self.opos.get(norm, ())) == 1 and len(self.spos.get(norm, ())) == 1 \
-            and name_count(norm) >= 2
-
-    def _has_children(self, s: int) -> bool:
-        """True when the next code line of the same segment is indented deeper than line s."""
-        for index in range(s + 1, len(self.items)):
-            if index in self.markers:
-                return False
-            if self.snorm[index]:
-                return self.swidth[index] > self.swidth[s]
-        return False
 
     # -- public -------------------------------------------------------------------------------
 

@@ -93,9 +93,14 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
 
 
 def _glued_definitions(orig: list[str], b: int) -> bool:
-    """Original line b opens a definition and the next line is another at its depth, glued to it
-    (a stub file's `def write_i16_le(...) -> None: ...` over `def write_i16_be(...)`). O(1)."""
-    return b + 1 < len(orig) and indent_width(orig[b + 1]) == indent_width(orig[b]) \
+    """Original line b opens a definition (after its decorators, when b is one) and the next line
+    is another at its depth, glued to it (a stub file's `def write_i16_le(...) -> None: ...` over
+    `def write_i16_be(...)`; `@classmethod` over `def from_proto(...) -> T: ...` over `def
+    to_proto(...)`). O(decorators)."""
+    width = indent_width(orig[b])
+    while b + 1 < len(orig) and orig[b].strip().startswith("@") and indent_width(orig[b + 1]) == width:
+        b += 1
+    return b + 1 < len(orig) and indent_width(orig[b + 1]) == width \
         and header_key(orig[b].strip()) is not None and header_key(orig[b + 1].strip()) is not None
 
 

@@ -13,6 +13,7 @@ line, the context pairs there, and nothing is lost. That reading is the one kept
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
@@ -161,7 +162,9 @@ def pair_reopened_header(al: Aligner) -> None:
     above the first one). The alignment pairs the first H, right under P, and the second one is left
     over; but a marker cannot stand for the body of a block the snippet opens anew, so the second H
     is the original's, and the first H with X is new. Only where the first H is paired right under
-    P's line. O(markers x the lines between the two copies of H)."""
+    P's line, and unless the original's block under it is followed by another H and X starts as
+    that block's body does (then X rewrites that block and the second H is the next one).
+    O(markers x the lines between the two copies of H, and the original block's length)."""
     for marker in al.marker_list:
         s = al.code_above(marker)
         if s < 0 or s in al.pairs or not opens_block(al.snorm[s]):
@@ -179,7 +182,24 @@ def pair_reopened_header(al: Aligner) -> None:
                 or al.swidth[k] != al.swidth[s] or al.snorm[new[-1]][:1] not in ")]}" or above < 0 \
                 or al.pairs.get(above) != next((p for p in range(o - 1, -1, -1) if al.onorm[p]), None):
             continue
+        end = al._orig_end(o)
+        after = next((p for p in range(end + 1, len(al.onorm)) if al.onorm[p]), None)
+        body = next((p for p in range(o + 1, end) if al.onorm[p]), None)
+        if after is not None and al.onorm[after] == al.snorm[s] and body is not None \
+                and _first_word(al.onorm[body]) == _first_word(al.snorm[new[0]]):
+            continue  # (the original's block is followed by another H, and X starts as its body
+            # does: X may rewrite that block and the second H be the next one, autograd's
+            # `defjvp(` blocks, `anp.prod, lambda ...` rewritten over three lines)
         for t in (k, *new):  # (a closing line of X may have paired with H's own)
             al.pairs.pop(t, None)
             al.fuzzy.discard(t)
         al.pairs[s] = o
+
+
+_WORD = re.compile(r"^\W*([\w.]+)")
+
+
+def _first_word(norm: str) -> str | None:
+    """The first name or word of a line (`anp.prod` of `anp.prod, lambda g: ...`). O(len)."""
+    match = _WORD.match(norm)
+    return match.group(1) if match else None

@@ -715,3 +715,109 @@ __version__ = "2.2.3"
 """
     merged = apply(original, snippet, filename="__init__.py").merged_code
     assert merged == original.replace("2.2.2", "2.2.3")
+
+
+JVPS_PY = """defjvp(anp.sum, "same")
+defjvp(anp._primitive_mean, "same")
+defjvp(
+    anp.prod, lambda g, ans, x, axis=None, keepdims=False: ans * anp.sum(g / x, axis=axis, keepdims=keepdims)
+)
+defjvp(
+    anp.linspace,
+    lambda g, ans, start, stop, *args, **kwargs: anp.linspace(g, 0, *args, **kwargs),
+)
+"""
+
+
+def test_a_rewritten_block_followed_by_its_next_twin_is_not_read_as_new() -> None:
+    # `defjvp(` again before the marker: the original's block under the first one is followed by
+    # another `defjvp(`, so the new lines may rewrite that block (they do) and the second `defjvp(`
+    # be the next one: not the langgraph reading (new block above its twin), refused or merged right
+    snippet = """# ... existing code ...
+defjvp(anp._primitive_mean, "same")
+defjvp(
+    anp.prod,
+    lambda g, ans, x, axis=None, keepdims=False, **kwargs: (
+        ans * anp.sum(g / x, axis=axis, keepdims=keepdims)
+    ),
+)
+defjvp(
+    # ... existing code ...
+"""
+    expected = JVPS_PY.replace("""    anp.prod, lambda g, ans, x, axis=None, keepdims=False: ans * anp.sum(g / x, axis=axis, keepdims=keepdims)
+""", """    anp.prod,
+    lambda g, ans, x, axis=None, keepdims=False, **kwargs: (
+        ans * anp.sum(g / x, axis=axis, keepdims=keepdims)
+    ),
+""")
+    try:
+        merged = apply(JVPS_PY, snippet, filename="numpy_jvps.py").merged_code
+    except ApplyError as error:
+        assert error.code in ("ambiguous_anchor", "syntax_regressed")
+    else:
+        assert merged == expected
+
+
+def test_a_new_stub_glued_above_a_decorated_stub_stays_glued() -> None:
+    # as librt's, but the anchor under the new stub is `@classmethod` over its stub
+    original = """class Value:
+    real: 'Value'
+    imag: 'Value'
+
+    @classmethod
+    def from_proto(cls, msg: Proto) -> Value: ...
+    def to_proto(self, msg: Proto | None = None) -> Proto: ...
+"""
+    snippet = """    # ... existing code ...
+    imag: 'Value'
+
+    # needed because np.generic declares __new__ as abstract.
+    def __new__(cls, *args: Any, **kwargs: Any) -> Value: ...
+    @classmethod
+    def from_proto(cls, msg: Proto) -> Value: ...
+    # ... existing code ...
+"""
+    merged = apply(original, snippet, filename="units.pyi").merged_code
+    assert merged == original.replace("""
+    @classmethod""", """
+    # needed because np.generic declares __new__ as abstract.
+    def __new__(cls, *args: Any, **kwargs: Any) -> Value: ...
+    @classmethod""")
+
+
+def test_a_new_method_glued_above_a_decorated_method_gets_the_files_blank_line() -> None:
+    # `@classmethod` is glued to its own `def from_call(`, not to a sibling: the methods are spaced,
+    # and the blank line the snippet left out between the new method and the decorator comes back
+    original = '''class CallInfo:
+    @property
+    def result(self):
+        return self._result
+
+    @classmethod
+    def from_call(
+        cls,
+        func,
+    ):
+        return cls(func)
+'''
+    snippet = '''    # ... existing code ...
+        return self._result
+
+    def value_or_default(self, value, default=None):
+        if value is None:
+            return default
+        return value
+    @classmethod
+    # ... existing code ...
+'''
+    merged = apply(original, snippet, filename="runner.py").merged_code
+    assert merged == original.replace('''        return self._result
+
+''', '''        return self._result
+
+    def value_or_default(self, value, default=None):
+        if value is None:
+            return default
+        return value
+
+''')

@@ -118,6 +118,17 @@ class Aligner:
         self.items = items
         self.pairs = pairs
 
+    def shown_above(self, s: int) -> list[str] | None:
+        """The normalised code lines of s's part above s, in order (from the marker before it), or
+        None when the snippet's start comes before a marker. O(the lines above, to the marker)."""
+        above = []
+        k = s - 1
+        while k >= 0 and k not in self.markers:
+            if self.snorm[k]:
+                above.append(self.snorm[k])
+            k -= 1
+        return above[::-1] if k >= 0 else None
+
     def code_above(self, s: int) -> int:
         """The nearest snippet line above s that holds code, or -1 when a marker or the snippet's
         start comes first. O(blank lines skipped)."""
@@ -220,7 +231,8 @@ class Aligner:
         """True when align_range would make (s, o) its only candidate: the same text, and a line it reads
         (not new code, not a trivial line that is no ruler)."""
         norm = self.snorm[s]
-        if not norm or norm != self.onorm[o] or s in self.def_range and not self.def_range[s][0] <= o <= self.def_range[s][1]:
+        if not norm or norm != self.onorm[o] \
+                or s in self.def_range and not self.def_range[s][0] <= o <= self.def_range[s][1]:
             return False
         fresh = self._fresh or self.fresh_flags()
         return not (fresh[s] or self.items[s].fresh or self.strivial[s] and not is_ruler(norm))

@@ -223,16 +223,16 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
     steps = [entry for entry in runs if _lock_step(al, *entry[2][-1], s_end, o_end, step)]
     if len(steps) > 1 or not runs:
         return False  # (two places the snippet rewrites alike: a guess)
+    if not steps:  # (a copy in another block, a shallower opener between, is no candidate: another
+        # class's method that the new lines happen to repeat)
+        runs = [entry for entry in runs if not _shallower_opener(al, entry[2], s_end, o_end)]
     sure = sure or s not in al.pairs and (_last_unpaired_copy(al, s, s_end)
                                           or not steps and _long_run(al, runs, s_end, o_end))
     if not sure and (not steps or steps[0][2][0][1] == al.pairs.get(s)
                      or not any(header_key(snorm[k]) is not None for k in _between(steps[0][2][-1][0], s_end))):
         return False  # (only an edit run through a definition's header says more than the alignment did)
-    if not steps:  # (a copy in another block, a shallower opener between, is no candidate: another
-        # class's method that the new lines happen to repeat)
-        runs = [entry for entry in runs if not _shallower_opener(al, entry[2], s_end, o_end)]
-        if not runs:
-            return False
+    if not runs:
+        return False
     _, _, run = steps[0] if steps else max(runs)
     copy, last = run[0][1], run[-1][1]
     if al.swidth[s] - al.swidth[s_end] != al.owidth[copy] - al.owidth[o_end]:
@@ -289,13 +289,12 @@ _LONG_RUN = 3  # lines of a run that follow on from a copy as they are
 _FEW_EDITED = 3  # lines between such a run and the anchor, as many on each side
 
 
-def _long_run(al: Aligner, runs: list[tuple[int, int, list[tuple[int, int]]]], s_end: int, o_end: int) -> bool:
-    """Of the copies in the anchor's block (no shallower opener between), one only from which the
+def _long_run(al: Aligner, inside: list[tuple[int, int, list[tuple[int, int]]]], s_end: int, o_end: int) -> bool:
+    """Of the copies in the anchor's block (`inside`: no shallower opener between), one only from which the
     snippet's lines go on as they are for _LONG_RUN lines or more, with as many lines left between
     the run and the anchor on each side, _FEW_EDITED at most: those are edited in place, and the
     run is that copy (selenium's `select_by_value` tail, `matched = True` and the loop above it,
     under two rewritten lines; the loop's lines are in every method). O(runs x the lines between)."""
-    inside = [entry for entry in runs if not _shallower_opener(al, entry[2], s_end, o_end)]
     if len(inside) != 1 or len(inside[0][2]) < _LONG_RUN:
         return False
     (s_last, o_last) = inside[0][2][-1]

@@ -104,15 +104,9 @@ def check_record_edit(language: str | None, al: Aligner) -> None:
         norm = al.snorm[s]
         if not norm.startswith("- ") or norm == al.onorm[o]:
             continue
-        above = []
-        k = s - 1
-        while k >= 0 and k not in al.markers:
-            if al.snorm[k]:
-                above.append(al.snorm[k])
-            k -= 1
-        if k < 0 or not above:
+        above = al.shown_above(s)
+        if not above:
             continue
-        above.reverse()
         own = [n for n in al.onorm[o + 1:o + 1 + 2 * len(above)] if n][:len(above)]
         below = [n for n in al.snorm[s + 1:s + 1 + 2 * len(above)] if n][:len(above)]
         if own == above and below == above:

@@ -55,7 +55,8 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
     if sum(1 for seg in segments if any(items[s].kind == "code" for s in seg)) < 2:
         return items  # a single part with code is in file order, whatever its lines say (the answer below)
     counts = Counter(item.norm for item in items if item.kind == "code")
-    spans = _spans(al, segments, counts, None)
+    spans, moved = _spans(al, segments, counts, None)
+    _mark_new(al, moved)
     if spans is not None and [s[2] for s in sorted(spans)] == [s[2] for s in spans]:
         return items  # in file order (most snippets: nothing is parsed)
     if spans is None:
@@ -69,7 +70,9 @@ def file_order(al: Aligner, defs: DefIndex) -> list[SnippetLine]:
         if match is not None:
             # (when the definitions leave a part without anchors of its own, the lines' answer
             # stands: package.json's keys, a part per object, each placed by its unique lines)
-            spans = _spans(al, segments, counts, match) or spans
+            found, moved = _spans(al, segments, counts, match)
+            _mark_new(al, moved)
+            spans = found or spans
     if spans is None:
         return items
     ordered = sorted(spans)
@@ -116,10 +119,17 @@ def _unplaced(al: Aligner, marker: SnippetLine, before: list[SnippetLine], after
         and indent_width(below.text) > indent_width(above.text) and below.norm not in al.opos
 
 
+def _mark_new(al: Aligner, lines: list[int]) -> None:
+    """Lines moved out of another part's place (_without_moved) are new code where they stand now."""
+    for s in lines:
+        al.items[s].fresh = True
+
+
 def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: DefinitionMatch | None
-           ) -> list[tuple[int, int, int]] | None:
+           ) -> tuple[list[tuple[int, int, int]] | None, list[int]]:
     """(first anchor, last anchor, segment index) of every segment with code, or None when a
-    segment has no anchor, or too few in the order of its lines (a deletion may lie between).
+    segment has no anchor, or too few in the order of its lines (a deletion may lie between);
+    and, with the spans, the snippet lines moved out of another part's place (_without_moved).
     Lines of a moved definition (moves.py: fresh) do not count."""
     parts: list[tuple[int, list[int], list[tuple[int, int]]]] = []
     for index, seg in enumerate(segments):
@@ -156,15 +166,13 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
             found = [(s, o) for s, o in found if not bare_opener(al, al.snorm[s])]
             where = [o for _, o in found]
         if any(a >= b for a, b in zip(where, where[1:])) or not where:
-            return None
+            return None, []
         if len(where) < _MIN_ANCHORS and not (found[0][0] in (code[0], code[-1])
                                               and name_count(al.snorm[found[0][0]]) >= _EDGE_WORDS) \
                 and not _context_next_to(al, code, *found[0]):
-            return None
+            return None, []
         spans.append((min(where), max(where), index))
-    for s in moved_out:  # (lines moved out of another part's place: new code where they stand now)
-        al.items[s].fresh = True
-    return spans
+    return spans, moved_out
 
 
 def _without_moved(found: list[tuple[int, int]], places: list[tuple[int, int]]

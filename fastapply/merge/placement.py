@@ -31,6 +31,7 @@ from .markers import is_marker
 from .similar import substituted
 from .segments import SnippetLine
 from .splice import Spliced
+from .steps import is_ruler
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -366,7 +367,7 @@ def _check_unplaced_context(al: Aligner) -> None:
 def _underline(norm: str) -> bool:
     """A line of one punctuation mark, four or more (`----------` under `Parameters`), shorter than
     a ruler (steps.is_ruler: those anchor where they are unique, and are refused elsewhere). O(len)."""
-    return 4 <= len(norm) < 12 and norm[0] in "-=~*^#" and norm == norm[0] * len(norm)
+    return len(norm) >= 4 and norm[0] in "-=~*^#" and norm == norm[0] * len(norm) and not is_ruler(norm)
 
 
 def _check_unplaced_opener(al: Aligner) -> None:

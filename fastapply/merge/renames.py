@@ -121,15 +121,9 @@ def rewritten_in_place(al: Aligner, s: int) -> bool:
 def _shows_comment(al: Aligner, s: int, pre: int, h: int) -> bool:
     """The snippet's lines right above s, up to a marker, are the last of the original's comment
     lines [pre, h) above header h, as they are, one of them not trivial. O(h - pre)."""
-    above = []
-    k = s - 1
-    while k >= 0 and k not in al.markers:
-        if al.snorm[k]:
-            above.append(al.snorm[k])
-        k -= 1
+    shown = al.shown_above(s)
     comment = [norm for norm in al.onorm[pre:h] if norm]
-    shown = above[::-1]
-    return k >= 0 and bool(shown) and comment[-len(shown):] == shown and any(not is_trivial(n) for n in shown)
+    return bool(shown) and comment[-len(shown):] == shown and any(not is_trivial(n) for n in shown)
 
 
 

@@ -47,8 +47,8 @@ def _slide(hunk: list[int], old: list[str], new: list[str], floor: int, ceiling:
     no model writes. Of the equivalent places (the block's lines rotate through equal neighbours),
     the one whose boundaries open the shallowest lines, and whose first and last lines are its
     shallowest, wins: the whole function with its blank lines; a whole call rather than its
-    arguments and the next call's first line. Cost: O(shift range * block) per hunk, within the
-    unchanged lines between two hunks."""
+    arguments and the next call's first line; never a decorator apart from its definition. Cost:
+    O(shift range * block) per hunk, within the unchanged lines between two hunks."""
     i1, i2, j1, j2 = hunk
     if (i1 == i2) == (j1 == j2):
         return  # a replacement (or nothing): its boundaries are the changed lines themselves
@@ -71,10 +71,20 @@ def _slide(hunk: list[int], old: list[str], new: list[str], floor: int, ceiling:
         # starts or ends inside a statement
         inside = block[0] + block[-1] - 2 * min(block) if block else 0
         after_blank = 0 if top == 0 or not lines[top - 1].strip() else 1
-        return _depth(lines, top) + _depth(lines, bottom) + inside, after_blank, abs(shift)
+        # a decorator cut from its definition (the block's first line right under one, or its last
+        # line one): metricflow's new `@property` / `@abstractmethod` method was cut between the two
+        split = (top > 0 and _decorator(lines[top - 1])) + (bottom > top and _decorator(lines[bottom - 1]))
+        return split, _depth(lines, top) + _depth(lines, bottom) + inside, after_blank, abs(shift)
 
     best = min(range(up, down + 1), key=cost)
     hunk[:] = [at + best for at in hunk]
+
+
+def _decorator(line: str) -> bool:
+    """A decorator or annotation line (`@property`, `@Override`, Rust's `#[derive(...)]`; not a
+    CSS at-rule, which opens a block or ends with `;`)."""
+    norm = line.strip()
+    return norm.startswith(("@", "#[")) and not norm.endswith(("{", ";"))
 
 
 def _width(line: str) -> int:

@@ -27,6 +27,20 @@ if TYPE_CHECKING:
 
 
 _WORDS = re.compile(r"[A-Za-z_]\w{2,}")
+# what rules a line out as docstring prose: code punctuation, `a.b`, `a_b`, an opening line's end
+_CODE_MARKS = re.compile(r"\w[._]\w|[=(){}\[\]<>\\|&%$@#\"]|->|::|[:{(\[,;]$")
+_KEYWORDS = frozenset(("return", "if", "elif", "else", "for", "while", "raise", "yield", "import", "from", "def",
+                       "class", "assert", "await", "async", "with", "try", "except", "finally", "del", "pass",
+                       "break", "continue", "global", "nonlocal", "lambda", "not", "print", "throw", "const",
+                       "let", "var", "new", "case", "switch", "do", "end", "fn", "pub", "use", "func", "go"))
+
+
+def _prose(norm: str) -> bool:
+    """A line of docstring prose, dropped like a comment line: four words or more and nothing of
+    code (monty's `- The order of the items in the namedtuple is not deterministic if`). O(len)."""
+    text = norm.lstrip("-* ")
+    words = text.split()
+    return len(words) >= 4 and words[0] not in _KEYWORDS and not _CODE_MARKS.search(text)
 _COMMON = {"self", "this", "return", "None", "null", "nil", "True", "False", "true", "false", "def", "function",
            "for", "while", "not", "and", "else", "elif", "const", "let", "var"}
 
@@ -228,15 +242,22 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         runs = [entry for entry in runs if not _shallower_opener(al, entry[2], s_end, o_end)]
     sure = sure or s not in al.pairs and (_last_unpaired_copy(al, s, s_end)
                                           or not steps and _long_run(al, runs, s_end, o_end))
+    beside = None if sure or steps or s in al.pairs else _beside_anchor(al, runs, o_end)
+    sure = sure or beside is not None
     if not sure and (not steps or steps[0][2][0][1] == al.pairs.get(s)
                      or not any(header_key(snorm[k]) is not None for k in _between(steps[0][2][-1][0], s_end))):
         return False  # (only an edit run through a definition's header says more than the alignment did)
     if not runs:
         return False
-    _, _, run = steps[0] if steps else max(runs)
+    _, _, run = steps[0] if steps else beside or max(runs)
     copy, last = run[0][1], run[-1][1]
     if al.swidth[s] - al.swidth[s_end] != al.owidth[copy] - al.owidth[o_end]:
-        return False
+        # (the anchor may be re-indented, wrapped in a new block: then the copy stands where the
+        # snippet's indentation on the marker's side puts it, cuda-bindings' `continue` over a
+        # rewritten body whose old lines went under a new `if`)
+        near = ordered[near_at] if 0 <= near_at < len(keys) else None
+        if near is None or al.swidth[s] - al.owidth[copy] != al.swidth[near[0]] - al.owidth[near[1]]:
+            return False
     between = _between(last, o_end)
     if not steps:  # (an edit run accounts for every line between, header lines included)
         # a block opener at a depth where the snippet's new lines open a block of their own is
@@ -256,7 +277,13 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         # them (a statement they do not mention is code the snippet left out, not rewrote), but
         # for a local import the rewrite no longer needs
         words = {w for s2 in _between(run[-1][0], s_end) for w in _WORDS.findall(snorm[s2])} - _COMMON
-        if any(not is_comment(onorm[o]) and not onorm[o].startswith(("import ", "from "))
+        # (unless nothing new stands between: the snippet goes from the anchor straight to the
+        # run, two lines or more, and the lines it drops lie deeper, inside the block the run
+        # closes: a deletion shown by its context on both sides, socket.io-parser's `}` / `else {`)
+        shown = len(run) >= 2 and not any(snorm[s2] for s2 in _between(run[-1][0], s_end)) \
+            and all(al.owidth[o] > al.owidth[copy] for o in between if onorm[o])
+        if not shown and any(not is_comment(onorm[o]) and not _prose(onorm[o])
+               and not onorm[o].startswith(("import ", "from "))
                and (named := set(_WORDS.findall(onorm[o])) - _COMMON)
                and named.isdisjoint(words) for o in between if onorm[o]):
             return False
@@ -301,6 +328,20 @@ def _long_run(al: Aligner, inside: list[tuple[int, int, list[tuple[int, int]]]],
     edited_s = sum(1 for k in _between(s_last, s_end) if al.snorm[k])
     edited_o = sum(1 for o in _between(o_last, o_end) if al.onorm[o])
     return 1 <= edited_s == edited_o <= _FEW_EDITED
+
+
+def _beside_anchor(al: Aligner, runs: list[tuple[int, int, list[tuple[int, int]]]],
+                   o_end: int) -> tuple[int, int, list[tuple[int, int]]] | None:
+    """The run, of two lines or more, that ends right next to the anchor in the original (blank
+    lines only between), if any: the snippet shows the lines beside the anchor as they are, and
+    its new lines go between them (backports' `return NULL;` + `}` under a marker, a new C
+    function, then `static PyObject *`: the file has `return NULL;` eighteen times, one of them in
+    a longer run of common lines elsewhere). O(runs)."""
+    for entry in runs:
+        run = entry[2]
+        if len(run) >= 2 and not any(al.onorm[o] for o in _between(run[-1][1], o_end)):
+            return entry
+    return None
 
 
 def _shallower_opener(al: Aligner, run: list[tuple[int, int]], s_end: int, o_end: int) -> bool:

@@ -8,7 +8,8 @@ Where the original has no such duplicate, the merge is refused, naming the snipp
 
 The scan reads indentation only (no YAML parser): a `key:` line belongs to the mapping at its
 indentation; a list item (`- key: value`) opens a new mapping two columns deeper; a block scalar
-(`key: |`) and its deeper lines hold no keys. O(lines).
+(`key: |`) and its deeper lines hold no keys; a document marker (`---` at column 0) starts
+afresh. O(lines).
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ def duplicate_rows(lines: list[str]) -> list[tuple[int, int]]:
     scalar_above = -1  # indentation of a block scalar's key while its lines run
     for row, line in enumerate(lines):
         text = line.strip()
+        if line.rstrip() in ("---", "...") or line.startswith("--- "):
+            stack, scalar_above = [], -1  # a new document (metricflow's `---` between records)
+            continue
         if not text or text.startswith("#") or text in ("---", "..."):
             continue
         width = len(line) - len(line.lstrip(" "))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ErrorCode, MergeError
-from .heads import deleted_head, import_head, imports_left_unused, linter_head, note_head, obsolete_head, \
+from .heads import deleted_head, head_statements, import_head, imports_left_unused, linter_head, note_head, obsolete_head, \
     prologue_head, rebound_head, rebound_imports, unused_imports
 from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_closer, is_trivial, \
     opens_block
@@ -126,9 +126,9 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
         head = onorm[:pairs[first_s]]
         dropped = lead == 0 and (obsolete_head(head) or note_head(head) or prologue_head(head, unedited)
                                  or linter_head(head)
-                                 or before <= EDGE_LINES and (
-            marked_end and deleted_head(head) and unedited
-            or import_head(head, items[first_s].norm) and (marked_end or reaches_end and not unedited)
+                                 or before <= EDGE_LINES and marked_end and deleted_head(head) and unedited
+                                 or head_statements(head) <= EDGE_LINES and (  # (a wrapped import is one)
+            import_head(head, items[first_s].norm) and (marked_end or reaches_end and not unedited)
             or not unedited and imports_left_unused(head, items, pairs, onorm))) \
             or lead >= 1 and rebound_head(orig[:pairs[first_s]], [i.norm for i in items[:first_s]], onorm[pairs[first_s]:])
         if before and not (lead >= 1 and before <= EDGE_LINES) and not dropped:

@@ -14,8 +14,11 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import TYPE_CHECKING
 
+from .lines import is_comment
+
 if TYPE_CHECKING:
     from .anchor import Aligner
+    from .chain import SortedIndices
 
 _UNCROSS_REACH = 50  # original lines between two anchors that uncross looks through
 
@@ -105,24 +108,73 @@ def close_replaced_tails(al: Aligner) -> None:
         tail = len(rest)
         while tail > 0 and (al.strivial[rest[tail - 1]] or al.scloser[rest[tail - 1]]):
             tail -= 1
-        new, trivial = rest[:tail], rest[tail:]
-        if not new or not trivial or len(new) > _REPLACED:
+        # the longest run of trivial lines the original has there, down to the last line alone
+        # (graphql-http's doc example ends `*   return true;`, ` * }`, ` * ````: only the fence is the file's)
+        for cut in range(tail, len(rest) if tail else 0):
+            if _close_tail(al, order, last, rest[:cut], rest[cut:]):
+                break
+
+
+def _close_tail(al: Aligner, order: list[int], last: int, new: list[int], trivial: list[int]) -> bool:
+    """Pair the trivial lines after `new` with the original's own, when the lines after `last`'s
+    pair are as many old ones as new or fewer and then those trivial lines; True when paired."""
+    # (more new lines may replace old ones where all are comment text: a doc comment's example
+    # rewritten at length, graphql-http's `console.log(...)` line gone from under it)
+    prose = all(is_comment(al.snorm[s]) for s in new)
+    if len(new) > _REPLACED and not prose:
+        return False
+    at = bisect_right(order, last)
+    o_hi = al.pairs[order[at]] if at < len(order) else len(al.orig)
+    rows: list[int] = []
+    o = al.pairs[last]
+    while len(rows) < len(new) + len(trivial):
+        o = al._skip_blank(o + 1, o_hi, +1)
+        if o >= o_hi:
+            break
+        rows.append(o)
+    # as many old lines as new ones, or fewer (two new lines for one): the fewest that fit; an
+    # old line the snippet writes elsewhere (al.spos) is kept, not replaced
+    for count in range(1, len(new) + 1):
+        old, ends = rows[:count], rows[count:count + len(trivial)]
+        if len(ends) == len(trivial) and all(al.onorm[r] == al.snorm[s] for s, r in zip(trivial, ends)):
+            if all(al.owidth[r] == al.swidth[new[0]] and al.onorm[r] not in al.spos
+                   and (len(new) <= _REPLACED or is_comment(al.onorm[r])) for r in old):
+                for s, r in zip(trivial, ends):
+                    al.pairs[s] = r
+                return True
+            return False
+    return False
+
+
+def pair_unique_openers(al: Aligner) -> None:
+    """A block opener right above a marker indented under it (the marker stands for the block's
+    existing lines), unpaired because it is a common line (`try:`), pairs with its original when
+    the file has it once, there and in order, opening a block too (pyogrio's `try:` under an
+    edited docstring, the first line of a snippet without a first marker). O(markers)."""
+    taken = set(al.pairs.values())
+    order = None
+    for m in al.marker_list:
+        if al.items[m].kind != "marker":
             continue
-        at = bisect_right(order, last)
-        o_hi = al.pairs[order[at]] if at < len(order) else len(al.orig)
-        rows: list[int] = []
-        o = al.pairs[last]
-        while len(rows) < len(new) + len(trivial):
-            o = al._skip_blank(o + 1, o_hi, +1)
-            if o >= o_hi:
-                break
-            rows.append(o)
-        # as many old lines as new ones, or fewer (two new lines for one): the fewest that fit; an
-        # old line the snippet writes elsewhere (al.spos) is kept, not replaced
-        for count in range(1, len(new) + 1):
-            old, ends = rows[:count], rows[count:count + len(trivial)]
-            if len(ends) == len(trivial) and all(al.onorm[r] == al.snorm[s] for s, r in zip(trivial, ends)):
-                if all(al.owidth[r] == al.swidth[new[0]] and al.onorm[r] not in al.spos for r in old):
-                    for s, r in zip(trivial, ends):
-                        al.pairs[s] = r
-                break
+        p = al.code_above(m)
+        if p < 0 or p in al.pairs or al.swidth[m] <= al.swidth[p] or not al.s_opens(p) or al.in_new_definition(p):
+            continue
+        where = al.opos.get(al.snorm[p], ())
+        if len(where) != 1 or where[0] in taken or not al.o_opens(where[0]):
+            continue
+        order = order or al.pair_order()
+        if al._monotone(p, where[0], order) and not _drops_more(al, p, where[0], order):
+            al.pairs[p] = where[0]
+            taken.add(where[0])
+            order.add(p)
+
+
+def _drops_more(al: Aligner, p: int, o: int, order: SortedIndices) -> bool:
+    """Pairing (p, o) would drop more original code lines, between the pair above p in its part
+    and o, than the snippet writes between them: it would delete code, not place an opener (d3-shape's
+    `} else {`, the file's only one, under a line the file has twice: paired, a class went). O(lines)."""
+    above = order.below(p)
+    if above is None or any(k in al.markers for k in range(above + 1, p)):
+        return False
+    new = sum(1 for k in range(above + 1, p) if al.snorm[k])
+    return sum(1 for k in range(al.pairs[above] + 1, o) if al.onorm[k]) > new

@@ -48,10 +48,13 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
     if a >= 0:  # an edited line paired with original line a: b keeps its blank lines
         edited = out[before][0].strip() != orig[a].strip()
         if not edited and count == 0 and a + 1 < b - gap and not orig[a + 1].strip() \
-                and indent_width(orig[a]) >= indent_width(orig[b]):
-            # the code between a and b went (moved elsewhere or deleted) and the file set it off
-            # with blank lines on both sides: its two neighbours keep the file's blank line, which
-            # the snippet, gluing them, left out (models do not delete the blank line between methods)
+                and indent_width(orig[a]) >= indent_width(orig[b]) \
+                and any(header_key(orig[o].strip()) is not None for o in range(a + 1, b - gap)):
+            # the definitions between a and b went (moved elsewhere or deleted) and the file set
+            # them off with blank lines on both sides: their two neighbours keep the file's blank
+            # line, which the snippet, gluing them, left out (models do not delete the blank line
+            # between methods; a statement block is another matter: monty's `with
+            # contextlib.suppress(...)` went with the blank lines around it)
             return gap
         if edited and count == 0 and _removed_block_above(orig, a + 1, b - gap, indent_width(orig[b])):
             return count  # the blank line set off a block the edit removed (glued as the snippet writes it)
@@ -70,9 +73,11 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
             # took the blank line's place)
             return gap
         if count == 0 and is_closer(last.strip()) and indent_width(last) >= indent_width(out[after][0]) \
-                and not (_closes_literal(out, before) and header_key(out[after][0].strip()) is None):
+                and not (_closes_literal(out, before) and header_key(out[after][0].strip()) is None) \
+                and not _closes_call(out, before):
             # a new block closed right before its next sibling (or its block's end): the file's
-            # spacing; not a literal (`__all__ = [` .. `]`) glued to the statement after it
+            # spacing; not a literal (`__all__ = [` .. `]`) glued to the statement after it, nor a
+            # call statement's arguments (protobuf's `_runtime_version.Validate...(` .. `)`)
             return gap
         if count == 0 and _extends_comment(out, index, after):
             return gap  # a line added to the comment block above keeps that block's blank line below it
@@ -123,6 +128,14 @@ def _closes_literal(out: list[tuple[str, str, int, int]], before: int) -> bool:
     index = new_code_opener(out, before - 1, width) if before > 0 else None
     line = out[index][0] if index is not None else ""
     return indent_width(line) == width and DATA_ASSIGNMENT.match(line.strip()) is not None
+
+
+def _closes_call(out: list[tuple[str, str, int, int]], before: int) -> bool:
+    """out[before], a closing line of new code, ends the arguments of a call statement that the
+    new lines opened at its indentation (`logger.warning(` .. `)`), not a block. O(the call)."""
+    width = indent_width(out[before][0])
+    index = new_code_opener(out, before - 1, width) if before > 0 else None
+    return index is not None and indent_width(out[index][0]) == width and _call_statement(out[index][0])
 
 
 def _extends_comment(out: list[tuple[str, str, int, int]], index: int, after: int) -> bool:

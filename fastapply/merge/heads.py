@@ -30,11 +30,16 @@ def import_head(head: list[str], first: str) -> bool:
     too (at most edges.EDGE_LINES of them, from the file's first line): the snippet shows the file's
     import block without them, so they are deleted (d3-shape dropped `import {path} from
     "d3-path"` and added `import {withPath}` below: a left-out first marker would have the model
-    start its import block on its second line). Never `from __future__`. The caller asks for a
+    start its import block on its second line). The caller asks for a
     marker at the snippet's end, or the file's end and an edit: open at both ends and changing
-    nothing, there is no telling which end it cuts. O(lines)."""
+    nothing, there is no telling which end it cuts. Python 2's `__future__` imports among them go
+    too (webassets' spritemapper: two of them over `from webassets.six import StringIO`, which the
+    snippet's `from io import StringIO` replaced), but never the ones that still act; an import
+    wrapped in parentheses is one (eth-account's `from typing import (`, `Union,`, `)`). O(lines)."""
     solid = [norm for norm in head if norm]
-    return _imports_only(solid) and head[0] == solid[0] and bool(_IMPORT.match(first))
+    current = [norm for norm in _joined_imports(head) if not _PY2_FUTURE.match(norm)]  # (obsolete: they go too)
+    return bool(current) and _imports_only(current) and head[0] == solid[0] \
+        and bool(_IMPORT.match(first) or _WRAPPED_IMPORT.match(first))
 
 
 def imports_left_unused(head: list[str], items: list[SnippetLine], pairs: dict[int, int], onorm: list[str]) -> bool:
@@ -59,7 +64,7 @@ def imports_left_unused(head: list[str], items: list[SnippetLine], pairs: dict[i
         depth += covered[o]
         if o >= start and depth == 0 and norm:
             outside.append(norm)
-    names = {name for norm in head if norm for name in _imported_names(norm)}
+    names = {name for norm in _joined_imports(head) for name in _imported_names(norm)}
     return not names & set(IDENTIFIER.findall("\n".join(outside)))
 
 
@@ -67,7 +72,7 @@ def unused_imports(head: list[str], rest: list[str], items: list[SnippetLine]) -
     """Every code line of `head` is an import (never `from __future__`) whose names the rest of
     the original uses and no snippet line mentions: the edit removed their last use (an import
     the file never used says nothing). O(file and snippet text + head names)."""
-    solid = [norm for norm in head if norm]
+    solid = _joined_imports(head)
     if not _imports_only(solid):
         return False
     names = [name for norm in solid for name in _imported_names(norm)]
@@ -76,6 +81,38 @@ def unused_imports(head: list[str], rest: list[str], items: list[SnippetLine]) -
     words = set(IDENTIFIER.findall("\n".join(item.norm for item in items if item.kind == "code")))
     used = set(IDENTIFIER.findall("\n".join(rest)))
     return all(name in used and name not in words for name in names)
+
+
+def head_statements(head: list[str]) -> int:
+    """The statements of `head`, a Python import wrapped in parentheses counted once. O(lines)."""
+    return len(_joined_imports(head))
+
+
+# the first line of a Python import wrapped in parentheses
+_WRAPPED_IMPORT = re.compile(r"^from\s+[\w.]+\s+import\s*\($")
+
+
+def _joined_imports(head: list[str]) -> list[str]:
+    """The non-blank lines of `head`, a Python import wrapped in parentheses (`from typing import (`,
+    `Union,`, `)`) joined into one line (`from typing import Union`) so that it reads as the one-line
+    imports do (eth-hash's last `Union[...]` rewritten as `bytearray | bytes`). O(lines)."""
+    joined: list[str] = []
+    wrapped: list[str] | None = None
+    for norm in head:
+        if not norm:
+            continue
+        if wrapped is not None:
+            if norm.startswith(")"):
+                joined[-1] += " " + ", ".join(wrapped)
+                wrapped = None
+            else:
+                wrapped.extend(part.strip() for part in norm.split("#")[0].split(",") if part.strip())
+        elif _WRAPPED_IMPORT.match(norm):
+            joined.append(norm[:-1].rstrip())
+            wrapped = []
+        else:
+            joined.append(norm)
+    return joined if wrapped is None else [norm for norm in head if norm]
 
 
 def rebound_head(head: list[str], lead: list[str], rest: list[str]) -> bool:

@@ -8,6 +8,12 @@ of its own, the only one in the file: a unique anchor, and with it that block's 
 The merge then read the old `if` and the local-interface check as deleted and kept the check's
 body under the new header. Such pairs are dropped here, before the fuzzy passes, so the new lines
 pair with the block they edit.
+
+unpair_lone_body_lines drops a pair of the same kind with no edited header to go to: the one
+paired line inside a new block, at another depth than its original, that deletes the original code
+between it and the pair above (pycryptodome's new fast path ends `if result:` /
+`self._check(result, what)`, a line the file has once, further down: paired, it deleted the
+`if output is None:` block the snippet goes on with after a marker).
 """
 
 from __future__ import annotations
@@ -59,6 +65,56 @@ def unpair_misparented(al: Aligner) -> None:
             al.pairs[ps] = edited  # (the header's edit: its body's lines align inside that block again)
             al.fuzzy.add(ps)
             taken.add(edited)
+
+
+def unpair_lone_body_lines(al: Aligner) -> None:
+    """Drop the pair (s, o) of a body line s of an unpaired snippet block opener (new code), when
+    s is the block's only paired line, stands at another depth relative to the pair above it than
+    o does, original code lies unpaired between that pair and o, and the snippet's next lines, up
+    to its marker, have copies in that code: they move there, and the code stays (a rewritten
+    body's lone pair with nothing after it, prance's `if key == "$ref":`, still ends the old body).
+    O(pairs + the original lines between each such pair and the one above)."""
+    parents = al.snippet_parents()
+    pairs = sorted(al.pairs.items())
+    under: dict[int, int] = {}  # new opener -> how many of its lines are paired
+    for s, _ in pairs:
+        up = parents[s]
+        while up is not None:
+            if up not in al.pairs and opens_block(al.snorm[up]):
+                under[up] = under.get(up, 0) + 1
+            up = parents[up]
+    for index, (s, o) in enumerate(pairs):
+        ps = parents[s]
+        if index == 0 or ps is None or under.get(ps) != 1:
+            continue
+        s_prev, o_prev = pairs[index - 1]
+        if s_prev > ps or o_prev >= o or al.swidth[s] - al.swidth[s_prev] == al.owidth[o] - al.owidth[o_prev]:
+            continue  # (the pair above lies inside the block, or the depths agree: code re-indented)
+        if not any(al.onorm[k] for k in range(o_prev + 1, o)):
+            continue
+        moves = _renear(al, pairs[index + 1:], o_prev, s)
+        if moves:  # (the snippet's next lines have copies above o: the code between stays)
+            del al.pairs[s]
+            al.pairs.update(moves)
+
+
+def _renear(al: Aligner, after: list[tuple[int, int]], o_prev: int, s: int) -> dict[int, int]:
+    """New places for the pairs that follow the pair of s up to the next marker, lines the file
+    has more than once (`if output is None:`): their first free copies after o_prev, in order, as
+    long as there are such; {} when the first has none. O(those pairs x their copies)."""
+    taken = set(al.pairs.values())
+    moves: dict[int, int] = {}
+    last = s
+    for s2, o2 in after:
+        if any(k in al.markers for k in range(last, s2)) or len(al.opos.get(al.snorm[s2], ())) < 2:
+            break
+        copies = [c for c in al.opos[al.snorm[s2]] if o_prev < c < o2 and c not in taken]
+        if not copies:
+            break
+        moves[s2] = o_prev = copies[0]
+        taken.add(o_prev)
+        last = s2
+    return moves
 
 
 def _code_above(al: Aligner, s: int) -> int | None:

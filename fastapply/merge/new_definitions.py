@@ -32,8 +32,15 @@ def markers_in_new_definitions(al: Aligner) -> list[tuple[SnippetLine, SnippetLi
             # a marker written less indented than the code before it (at column 0) says little
             # about where it is: a block still open before it is the one it sits in
             header = _open_braced_block(al, m)
-            if header < 0 or header in al.pairs:
+            if header < 0:
                 continue
+            if header in al.pairs or header_key(al.snorm[header]) is None:
+                # a call left open inside a new definition (lfm2-vl's `self._is_image_too_large(`,
+                # the file's copy of it paired, then a column-0 marker): the marker stands for that
+                # definition's existing lines, which do not exist
+                header = _new_definition_around(al, header)
+                if header < 0:
+                    continue
         if _ends_with_exit(al, header, m):
             continue
         parent = al.snippet_parents()[header]
@@ -41,6 +48,23 @@ def markers_in_new_definitions(al: Aligner) -> list[tuple[SnippetLine, SnippetLi
                 and not call_inside_call(al.snorm[header], al.snorm[parent] if parent is not None else None):
             found.append((al.items[header], al.items[m]))
     return found
+
+
+def _new_definition_around(al: Aligner, s: int) -> int:
+    """The nearest enclosing snippet line of s that opens a definition, when it is new (unpaired, a
+    name the original lacks), else -1. O(depth)."""
+    parents = al.snippet_parents()
+    outer = parents[s]
+    # (a wrapped signature's `) -> T:` stands for its definition: its body's parent)
+    while outer is not None and header_key(al.snorm[outer]) is None \
+            and not (al.snorm[outer].startswith(")") and opens_block(al.snorm[outer])):
+        outer = parents[outer]
+    if outer is not None and al.snorm[outer].startswith(")"):
+        k = outer - 1  # (up to the signature's first line, `def _get_split_layout(`)
+        while k >= 0 and k not in al.markers and not (al.swidth[k] == al.swidth[outer] and al.snorm[k]):
+            k -= 1
+        outer = k if k >= 0 and k not in al.markers and header_key(al.snorm[k]) is not None else None
+    return outer if outer is not None and outer not in al.pairs and al.in_new_definition(outer) else -1
 
 
 _EXIT = re.compile(r"^(?:return|raise|throw)\b")

@@ -385,12 +385,14 @@ def _check_unplaced_opener(al: Aligner) -> None:
                 or _paired_copy_above(al, p):
             continue
         item, where = al.items[p], al.opos[al.snorm[p]]
+        # (a line the file has once could not go there either: the snippet's lines around it put
+        # it elsewhere; saying "which one" of one line would contradict itself)
+        found = f"has it once (line {where[0] + 1}), but not where the snippet's lines around it put it" \
+            if len(where) == 1 else f"has it {len(where)} times (line {where[0] + 1}, ...) and nothing around it says which"
         raise ValidationError(
             f"snippet line {item.number} ({item.text.strip()!r}) opens the block whose existing lines the "
             f"marker on snippet line {al.items[m].number} stands for, but it could not be placed: the original "
-            f"has it {'once' if len(where) == 1 else f'{len(where)} times'} (line {where[0] + 1}"
-            f"{'' if len(where) == 1 else ', ...'}) and nothing around it says which. Show one more unchanged, "
-            "distinctive line above it",
+            f"{found}. Show one more unchanged, distinctive line above it",
             code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 

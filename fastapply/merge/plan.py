@@ -15,7 +15,7 @@ from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail, better_copy, copied_tail, \
     needless_deletion
 from .insertions import needless_rewrite
-from .ends import close_replaced_tails, extend_tails, uncross
+from .ends import close_replaced_tails, extend_tails, pair_unique_openers, uncross
 from .copies import pair_nearest_copies
 from .crossings import release_context
 from .joined import pair_joined
@@ -27,7 +27,7 @@ from .deletions import deletions
 from .edges import open_edges, settle_edges
 from .indent import Style, detect_style
 from .last_use import check_last_use_kept
-from .misparented import unpair_misparented
+from .misparented import unpair_lone_body_lines, unpair_misparented
 from .siblings import pair_copied_siblings, pair_reopened_header
 from .slides import slide_to_markers
 from .moves import find_moves
@@ -192,9 +192,10 @@ def _pair_up(aligner: Aligner) -> dict[int, int]:
     pair_reopened_header(aligner)
     release_context(aligner)
     pair_joined(aligner)
-    for stage in (pair_closers, prune_orphans, uncross, place_stragglers, unpair_misparented, extend_fuzzy, pair_rewritten_headers,
+    for stage in (pair_closers, prune_orphans, uncross, place_stragglers, unpair_misparented, unpair_lone_body_lines,
+                  extend_fuzzy, pair_rewritten_headers,
                   later_header_copy, pair_nearest_copies,
-                  extend_tails, close_replaced_tails, slide_to_markers, prune_orphans):
+                  extend_tails, close_replaced_tails, pair_unique_openers, slide_to_markers, prune_orphans):
         check_deadline()  # thread mode cannot kill a merge: it stops between stages instead
         stage(aligner)
     return aligner.pairs

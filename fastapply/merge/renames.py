@@ -114,6 +114,9 @@ def rewritten_in_place(al: Aligner, s: int) -> bool:
     if before is None and pre < h and _shows_comment(al, s, pre, h):
         before = pre - 1  # (a marker, then the old header's comment as it is: prompt's `// Now,
         # iterate and assemble the result.` over `async.forEachSeries(` rewritten `eachSeries(`)
+    if before is None and _shows_line_above(al, s, pre):
+        before = pre - 1  # (a marker, then the line above the old header as it is, then the
+        # rewritten header: reflex's `"border_top": divider_style,` over `"&:first-child": {`)
     return before is not None and before < pre and (after is None or after > end) \
         and not _named_elsewhere(al, h, pre, end)
 
@@ -126,6 +129,23 @@ def _shows_comment(al: Aligner, s: int, pre: int, h: int) -> bool:
     return bool(shown) and comment[-len(shown):] == shown and any(not is_trivial(n) for n in shown)
 
 
+
+
+def _shows_line_above(al: Aligner, s: int, pre: int) -> bool:
+    """The snippet's code line right above s, itself right under a marker, is the original's line
+    right above `pre` (a header, or the comment over it), as it is and not trivial. O(1) lines."""
+    k = s - 1
+    while k >= 0 and not al.snorm[k] and k not in al.markers:
+        k -= 1
+    o = pre - 1
+    while o >= 0 and not al.onorm[o]:
+        o -= 1
+    if k <= 0 or k in al.markers or o < 0 or al.snorm[k] != al.onorm[o] or is_trivial(al.snorm[k]):
+        return False
+    j = k - 1
+    while j >= 0 and not al.snorm[j] and j not in al.markers:
+        j -= 1
+    return j >= 0 and j in al.markers
 
 
 def _named_elsewhere(al: Aligner, h: int, lo: int, hi: int) -> bool:
@@ -147,12 +167,15 @@ def _named_elsewhere(al: Aligner, h: int, lo: int, hi: int) -> bool:
 def _marker_inside(al: Aligner, s: int) -> bool:
     """A marker stands inside the block snippet line s opens: before the first code line indented
     no deeper than s (its closer), and indented deeper than s or followed by more of the block (a
-    marker at column 0 after the block's last line stands for what follows the block). O(the
-    block's lines)."""
+    marker at column 0 after the last line of a block that ends where the code dedents stands for
+    what follows the block). O(the block's lines)."""
     marker: bool | None = False
+    # (a braced block is open until its closing line: a marker written at column 0 before that
+    # line, or before shallower code that closes nothing, is inside it; reflex's `"&:first-of-type": {`)
+    braced = opens_block(al.snorm[s]) and not al.snorm[s].endswith(":")
     for k in range(s + 1, len(al.items)):
         if k in al.markers:
-            marker = marker or al.swidth[k] > al.swidth[s]
+            marker = marker or braced or al.swidth[k] > al.swidth[s]
             if not marker:
                 marker = None  # (inside only if the block goes on after it)
         elif al.snorm[k]:

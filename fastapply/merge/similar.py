@@ -19,6 +19,7 @@ FUZZY_MAX_CHARS = 5_000
 _ASSIGNED = re.compile(r"^((?:(?:const|let|var|local|val|export|static|final|public|private)\s+)*"
                        r"[A-Za-z_$][\w$.\[\]'\"]*\s*(?::[^=]*)?)\s*[:=]\s")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
+_DOTTED_TOKEN = re.compile(r"\w+(?:\.\w+)*|[^\w\s]")
 _WORD = re.compile(r"\w")
 
 
@@ -192,6 +193,10 @@ def substituted(new: str, old: str) -> bool:
     if is_trivial(new) or is_trivial(old):
         return False
     a, b = _TOKEN.findall(new), _TOKEN.findall(old)
+    if len(a) != len(b):
+        # (a name swapped for a dotted one counts as one token: albucore's `-> np.ndarray: ...`
+        # became `-> ImageArrayT: ...`)
+        a, b = _DOTTED_TOKEN.findall(new), _DOTTED_TOKEN.findall(old)
     if len(a) != len(b) or len(a) < 2:
         return False
     differ = sum(x != y for x, y in zip(a, b))

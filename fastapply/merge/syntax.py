@@ -217,7 +217,15 @@ def _misindented(tree: Any, text: str) -> list[int]:
             stack.append(width)
         node = tree.root_node.descendant_for_point_range((row, width), (row, width))
         while node is not None and node.parent is not None and node.parent.type not in ("block", "module"):
+            if node.type in _CLAUSES and node.start_point[0] == row:
+                break
             node = node.parent
+        if node is not None and node.type in _CLAUSES and node.parent is not None:
+            # `except:`, `elif:`, `else:`, `finally:` stand at their statement's column (a merge
+            # that lost the inner `try:` of an `except` leaves the next `except` at no open column)
+            if node.parent.start_point[1] != width:
+                found.append(row + 1)
+            continue
         if node is None or node.parent is None or node.start_point[0] != row or node.type == "comment":
             continue
         before = node.prev_named_sibling
@@ -231,6 +239,7 @@ def _misindented(tree: Any, text: str) -> list[int]:
 # (a line ending so is followed by a deeper one: a block's body, a continuation; other deeper
 # lines go to the tree, which finds most inside brackets or strings)
 _MAY_INDENT = (":", "(", "[", "{", ",", "\\")
+_CLAUSES = frozenset(("except_clause", "except_group_clause", "finally_clause", "else_clause", "elif_clause"))
 
 
 def embedded_error_count(spec: LanguageSpec, tree: Any) -> int:
@@ -307,7 +316,11 @@ def _name_of(node: Any) -> str | None:
 
 
 # A Python line that opens a block: tree-sitter-python accepts the block with no statement in it
-_PY_BLOCK = re.compile(r"^(?:if|elif|else|for|while|with|try|except|finally|def|class|async\s+(?:def|for|with))\b.*:$")
+# (or ends a header wrapped over several lines: `):`, `) -> int:`)
+_PY_BLOCK = re.compile(r"^(?:(?:if|elif|else|for|while|with|try|except|finally|def|class|async\s+(?:def|for|with))\b.*|"
+                       r"[)\]].*):$")
+_PY_KEYWORD = re.compile(r"^(?:if|elif|while|with|for|except|def|class|async\s+(?:def|for|with))\b")
+_WRAP_WALK = 40  # continuation lines looked through for a wrapped header's first line
 
 
 def check_empty_blocks(spec: LanguageSpec | None, spliced: Spliced, items: list[SnippetLine],
@@ -333,7 +346,8 @@ def check_empty_blocks(spec: LanguageSpec | None, spliced: Spliced, items: list[
         if above >= 0 and origin[above][0] < 0:
             headers.add(above)
     for row in sorted(headers):
-        if not _PY_BLOCK.match(lines[row].strip()) or not _empty_block(lines, row):
+        if not _PY_BLOCK.match(lines[row].strip()) or not _empty_block(lines, row) \
+                or lines[row].strip()[0] in ")]" and not _wrapped_header_end(lines, row):
             continue
         s, o = origin[row]
         if s < 0 and o >= 0 and _empty_block(orig, o):
@@ -353,6 +367,17 @@ def check_empty_blocks(spec: LanguageSpec | None, spliced: Spliced, items: list[
             f"(merged line {row + 1}), which Python rejects. Indent the line as the block's body, or "
             "show the block's header in the snippet if the block goes", code=ErrorCode.SYNTAX_REGRESSED,
             line=number)
+
+
+def _wrapped_header_end(lines: list[str], row: int) -> bool:
+    """lines[row] (`):`) ends a header wrapped over several lines at the column the header starts
+    (black's style: `while (`, its conditions one level deeper, `):`), so the block's body goes
+    deeper than it; a `):` hung deeper than its `def` is no such column. O(_WRAP_WALK)."""
+    width = indent_width(lines[row])
+    for above in range(row - 1, max(-1, row - _WRAP_WALK), -1):
+        if lines[above].strip() and indent_width(lines[above]) <= width:
+            return indent_width(lines[above]) == width and bool(_PY_KEYWORD.match(lines[above].strip()))
+    return False
 
 
 def _empty_block(lines: list[str], row: int) -> bool:

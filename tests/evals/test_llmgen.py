@@ -202,6 +202,17 @@ def test_release_diffs_insert_whole_definitions():
     assert apply_edits(calls, edits) == added
     assert [e.new for e in edits] == [["    parser.add(", '        "--format",', "    )"]]
 
+    # difflib: `@abstractmethod` .. `pass`, blank, `@property` under the old `@property`; a model
+    # writes the new method with both its decorators (metricflow's protocols)
+    def method(name: str) -> list[str]:
+        return ["    @property", "    @abstractmethod", f"    def {name}(self) -> int:", "        pass", ""]
+
+    old = ["class P(Protocol):", *method("kind"), *method("params")]
+    new = ["class P(Protocol):", *method("kind"), *method("datatype"), *method("params")]
+    edits = hunks(old, new)
+    assert apply_edits(old, edits) == new
+    assert [e.new for e in edits] == [method("datatype")]
+
 
 def test_generate_style_real_writes_every_release_pairs_edits(tmp_path, monkeypatch) -> None:
     # a tiny cached release pair: one file changed between two releases

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .lines import continues_block, opens_block
+from .lines import continues_block, is_trivial, opens_block
 from .similar import FUZZY_MIN, similarity
 
 if TYPE_CHECKING:
@@ -93,7 +93,9 @@ def unpair_lone_body_lines(al: Aligner) -> None:
         if not any(al.onorm[k] for k in range(o_prev + 1, o)):
             continue
         moves = _renear(al, pairs[index + 1:], o_prev, s)
-        if moves:  # (the snippet's next lines have copies above o: the code between stays)
+        if any(not is_trivial(al.snorm[k]) for k in moves):
+            # (the snippet's next lines have copies above o: the code between stays; a `}` alone
+            # says nothing: Swift's `default:` body over a rewritten `if` chain keeps its pair)
             del al.pairs[s]
             al.pairs.update(moves)
 

@@ -883,3 +883,76 @@ import operator
     return''', '''        "/": operator.truediv,
     }
     return''')
+
+
+CONV_PY = '''def causal_conv1d_fn(x, weight, bias, **kwargs):
+    return x
+
+
+class ShortConvolution(nn.Module):
+    def forward(self, hidden_states, cache, **kwargs):
+        hidden_states = apply_mask_to_padding_states(hidden_states, self.mask)
+        hidden_states = hidden_states.transpose(1, 2)
+
+        if cache is not None:
+            conv_state = cache.get_conv_state(self.layer_idx, state_idx=self.conv_idx)
+        else:
+            conv_state = None
+
+        if conv_state is not None and not cache.is_recording_past(self.layer_idx):
+            hidden_states = causal_conv1d_update(hidden_states, conv_state, self.conv1d.weight)
+        else:
+            if cache is not None:
+                hidden_states = cache.update_conv_state(hidden_states, self.layer_idx, state_idx=self.conv_idx)
+            hidden_states = causal_conv1d_fn(hidden_states, self.conv1d.weight, self.conv1d.bias, **kwargs)
+            if cache is not None:
+                hidden_states = hidden_states[:, :, -self.seq_len:]
+
+        hidden_states = hidden_states.transpose(1, 2)
+        return hidden_states
+'''
+
+
+def test_a_block_rewritten_as_one_call_is_replaced_up_to_the_copy_before_the_marker() -> None:
+    # inkling: the conv-state block became a call of a new function (whose signature has its own
+    # `**kwargs,`); the second `transpose(1, 2)`, before the marker, is the file's second one,
+    # and the block between goes, though its `conv_state = None` names nothing the call does
+    snippet = '''def causal_conv1d_fn(x, weight, bias, **kwargs):
+    return x
+
+
+def causal_conv1d_forward(
+    conv1d,
+    hidden_states,
+    cache,
+    layer_idx,
+    state_idx=0,
+    **kwargs,
+):
+    return causal_conv1d_fn(hidden_states, conv1d.weight, conv1d.bias, **kwargs)
+
+
+class ShortConvolution(nn.Module):
+    # ... existing code ...
+        hidden_states = apply_mask_to_padding_states(hidden_states, self.mask)
+        hidden_states = hidden_states.transpose(1, 2)
+
+        hidden_states = causal_conv1d_forward(
+            self.conv1d,
+            hidden_states,
+            cache,
+            self.layer_idx,
+            state_idx=self.conv_idx,
+            **kwargs,
+        )
+
+        hidden_states = hidden_states.transpose(1, 2)
+        # ... existing code ...
+'''
+    merged = apply(CONV_PY, snippet, filename="modeling_inkling.py").merged_code
+    start = CONV_PY.index("        if cache is not None:\n            conv_state")
+    end = CONV_PY.index("        hidden_states = hidden_states.transpose(1, 2)\n        return")
+    expected = CONV_PY[:start] + snippet.split("transpose(1, 2)\n\n", 1)[1].split("\n        hidden_states = hidden_states.transpose")[0] \
+        + "\n" + CONV_PY[end:]
+    expected = expected.replace("    return x\n\n\n", "    return x\n\n\n" + snippet.split("    return x\n\n\n")[1].split("class ShortConvolution")[0])
+    assert merged == expected

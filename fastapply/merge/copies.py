@@ -22,27 +22,10 @@ from typing import TYPE_CHECKING
 from .lines import header_key, is_closer, is_comment, opens_block
 from .similar import edited_version, substituted
 
+from .replaced import named_words, names_what_it_replaces
+
 if TYPE_CHECKING:
     from .anchor import Aligner
-
-
-_WORDS = re.compile(r"[A-Za-z_]\w{2,}")
-# what rules a line out as docstring prose: code punctuation, `a.b`, `a_b`, an opening line's end
-_CODE_MARKS = re.compile(r"\w[._]\w|[=(){}\[\]<>\\|&%$@#\"]|->|::|[:{(\[,;]$")
-_KEYWORDS = frozenset(("return", "if", "elif", "else", "for", "while", "raise", "yield", "import", "from", "def",
-                       "class", "assert", "await", "async", "with", "try", "except", "finally", "del", "pass",
-                       "break", "continue", "global", "nonlocal", "lambda", "not", "print", "throw", "const",
-                       "let", "var", "new", "case", "switch", "do", "end", "fn", "pub", "use", "func", "go"))
-
-
-def _prose(norm: str) -> bool:
-    """A line of docstring prose, dropped like a comment line: four words or more and nothing of
-    code (monty's `- The order of the items in the namedtuple is not deterministic if`). O(len)."""
-    text = norm.lstrip("-* ")
-    words = text.split()
-    return len(words) >= 4 and words[0] not in _KEYWORDS and not _CODE_MARKS.search(text)
-_COMMON = {"self", "this", "return", "None", "null", "nil", "True", "False", "true", "false", "def", "function",
-           "for", "while", "not", "and", "else", "elif", "const", "let", "var"}
 
 
 def pair_nearest_copies(al: Aligner) -> None:
@@ -276,13 +259,13 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         # what the new lines replace must show in them: each dropped statement shares a name with
         # them (a statement they do not mention is code the snippet left out, not rewrote), but
         # for a local import the rewrite no longer needs
-        words = {w for s2 in _between(run[-1][0], s_end) for w in _WORDS.findall(snorm[s2])} - _COMMON
+        words = named_words(snorm[s2] for s2 in _between(run[-1][0], s_end))
         # (unless nothing new stands between: the snippet goes from the anchor straight to the
         # run, two lines or more, and the lines it drops lie deeper, inside the block the run
         # closes: a deletion shown by its context on both sides, socket.io-parser's `}` / `else {`)
         shown = len(run) >= 2 and not any(snorm[s2] for s2 in _between(run[-1][0], s_end)) \
             and all(al.owidth[o] > al.owidth[copy] for o in between if onorm[o])
-        if not shown and _unmentioned(al, between, words) > _SLACK * _mentioned(al, between, words):
+        if not shown and not names_what_it_replaces([onorm[o] for o in between], words):
             return False
     taken = {o for k, o in al.pairs.items() if k not in skip}
     if any(o2 in taken for _, o2 in run):
@@ -293,32 +276,6 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         al.pairs[s2] = o2
         al.fuzzy.add(s2)
     return True
-
-
-_SLACK = 1 / 8  # dropped statements the new lines need not name, per statement they do name
-
-
-def _statements(al: Aligner, between: range) -> list[set[str]]:
-    """The names of each dropped statement that counts for the words test: not a comment, not
-    docstring prose, not an import, and naming something. O(lines)."""
-    out = []
-    for o in between:
-        norm = al.onorm[o]
-        if norm and not is_comment(norm) and not _prose(norm) and not norm.startswith(("import ", "from ")):
-            named = set(_WORDS.findall(norm)) - _COMMON
-            if named:
-                out.append(named)
-    return out
-
-
-def _unmentioned(al: Aligner, between: range, words: set[str]) -> int:
-    return sum(1 for named in _statements(al, between) if named.isdisjoint(words))
-
-
-def _mentioned(al: Aligner, between: range, words: set[str]) -> int:
-    """(a block rewritten as a call, inkling's `causal_conv1d_forward(...)`, names nearly all it
-    replaces: one local `conv_state = None` in eight it does not name is part of the rewrite)"""
-    return sum(1 for named in _statements(al, between) if not named.isdisjoint(words))
 
 
 def _last_unpaired_copy(al: Aligner, s: int, s_end: int) -> bool:

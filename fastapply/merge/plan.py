@@ -43,7 +43,7 @@ from .lines import header_key, is_trivial
 from .segments import (SnippetLine, classify, drop_closing_context, indent_of, normalize_all,
                        place_markers)
 from .splice import Spliced, splice
-from .syntax import check_empty_blocks
+from .empty_blocks import check_empty_blocks
 from .twins import check_redeclared
 from .validate import check_loss, check_markers, check_syntax
 from .whole import looks_whole, whole_text

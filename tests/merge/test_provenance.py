@@ -210,7 +210,7 @@ def test_a_new_python_block_header_with_nothing_in_it_is_refused() -> None:
     """hashlib.py (today's generator): a new `try:` before a column-0 marker that kept the next
     function. tree-sitter-python accepts the empty block; Python does not."""
     from fastapply.languages import get_language
-    from fastapply.merge.syntax import check_empty_blocks
+    from fastapply.merge.empty_blocks import check_empty_blocks
 
     original = "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ntry:\n    import json\nexcept ImportError:\n" \
                "    json = None\n"

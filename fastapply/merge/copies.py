@@ -20,9 +20,8 @@ from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from .lines import header_key, is_closer, is_comment, opens_block
-from .similar import edited_version, substituted
-
 from .replaced import named_words, names_what_it_replaces
+from .similar import edited_version, substituted
 
 if TYPE_CHECKING:
     from .anchor import Aligner

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from ..errors import ErrorCode, MergeError
-from .heads import deleted_head, head_statements, import_head, imports_left_unused, linter_head, note_head, obsolete_head, \
-    prologue_head, rebound_head, rebound_imports, unused_imports
+from .heads import deleted_head, head_statements, import_head, imports_left_unused, linter_head, note_head, \
+    obsolete_head, prologue_head, rebound_head, rebound_imports, unused_imports
 from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_closer, is_trivial, \
     opens_block
 from .segments import SnippetLine, code_segments, is_gap

@@ -120,8 +120,8 @@ def _close_tail(al: Aligner, order: list[int], last: int, new: list[int], trivia
     pair are as many old ones as new or fewer and then those trivial lines; True when paired."""
     # (more new lines may replace old ones where all are comment text: a doc comment's example
     # rewritten at length, graphql-http's `console.log(...)` line gone from under it)
-    prose = all(is_comment(al.snorm[s]) for s in new)
-    if len(new) > _REPLACED and not prose:
+    comment_only = all(is_comment(al.snorm[s]) for s in new)
+    if len(new) > _REPLACED and not comment_only:
         return False
     at = bisect_right(order, last)
     o_hi = al.pairs[order[at]] if at < len(order) else len(al.orig)

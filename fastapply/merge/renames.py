@@ -132,20 +132,15 @@ def _shows_comment(al: Aligner, s: int, pre: int, h: int) -> bool:
 
 
 def _shows_line_above(al: Aligner, s: int, pre: int) -> bool:
-    """The snippet's code line right above s, itself right under a marker, is the original's line
-    right above `pre` (a header, or the comment over it), as it is and not trivial. O(1) lines."""
-    k = s - 1
-    while k >= 0 and not al.snorm[k] and k not in al.markers:
-        k -= 1
+    """The one code line the snippet shows between a marker and s is the original's line right
+    above `pre` (a header, or the comment over it), as it is and not trivial. O(the lines above s,
+    to the marker)."""
+    shown = al.shown_above(s)
     o = pre - 1
     while o >= 0 and not al.onorm[o]:
         o -= 1
-    if k <= 0 or k in al.markers or o < 0 or al.snorm[k] != al.onorm[o] or is_trivial(al.snorm[k]):
-        return False
-    j = k - 1
-    while j >= 0 and not al.snorm[j] and j not in al.markers:
-        j -= 1
-    return j >= 0 and j in al.markers
+    return shown is not None and len(shown) == 1 and o >= 0 and shown[0] == al.onorm[o] \
+        and not is_trivial(shown[0])
 
 
 def _named_elsewhere(al: Aligner, h: int, lo: int, hi: int) -> bool:

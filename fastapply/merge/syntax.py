@@ -233,7 +233,7 @@ def _misindented(tree: Any, text: str) -> list[int]:
 # (a line ending so is followed by a deeper one: a block's body, a continuation; other deeper
 # lines go to the tree, which finds most inside brackets or strings)
 _MAY_INDENT = (":", "(", "[", "{", ",", "\\")
-_CLAUSES = frozenset(("except_clause", "except_group_clause", "finally_clause", "else_clause", "elif_clause"))
+_CLAUSES = _TRY_ENDS | {"else_clause", "elif_clause"}  # (each stands at its statement's column)
 
 
 def embedded_error_count(spec: LanguageSpec, tree: Any) -> int:

@@ -320,16 +320,7 @@ _sanitize_isoformat_str(PyObject *dtstr)
 """
 
 
-def test_common_lines_under_a_marker_stand_beside_the_anchor_after_the_new_code() -> None:
-    # `return NULL;` + `}` under a marker, a new function, then `static PyObject *`: the two lines
-    # are the ones right above that anchor, not the copy in the `#if` block above, and the new
-    # function goes between them (backports-datetime-fromisoformat; its file has `return NULL;`
-    # eighteen times, one copy starting a longer run of common lines)
-    snippet = """// ... existing code ...
-    return NULL;
-}
-
-PyObject *
+UNICODE_COPY_C = """PyObject *
 _PyUnicode_Copy(PyObject *unicode)
 {
     Py_ssize_t length;
@@ -351,39 +342,23 @@ _PyUnicode_Copy(PyObject *unicode)
     assert(_PyUnicode_CheckConsistency(copy, 1));
     return copy;
 }
+"""
 
+
+def test_common_lines_under_a_marker_stand_beside_the_anchor_after_the_new_code() -> None:
+    # `return NULL;` + `}` under a marker, a new function, then `static PyObject *`: the two lines
+    # are the ones right above that anchor, not the copy in the `#if` block above, and the new
+    # function goes between them (backports-datetime-fromisoformat; its file has `return NULL;`
+    # eighteen times, one copy starting a longer run of common lines)
+    snippet = "// ... existing code ...\n    return NULL;\n}\n\n" + UNICODE_COPY_C + """
 static PyObject *
 _sanitize_isoformat_str(PyObject *dtstr)
 // ... existing code ...
 
 """
     merged = apply(DATETIME_C, snippet, filename="_datetimemodule.c").merged_code
-    assert merged == DATETIME_C.replace("""static PyObject *
-_sanitize_isoformat_str""", """PyObject *
-_PyUnicode_Copy(PyObject *unicode)
-{
-    Py_ssize_t length;
-    PyObject *copy;
-
-    if (!PyUnicode_Check(unicode)) {
-        PyErr_BadInternalCall();
-        return NULL;
-    }
-
-    length = PyUnicode_GET_LENGTH(unicode);
-    copy = PyUnicode_New(length, PyUnicode_MAX_CHAR_VALUE(unicode));
-    if (!copy)
-        return NULL;
-    assert(PyUnicode_KIND(copy) == PyUnicode_KIND(unicode));
-
-    memcpy(PyUnicode_DATA(copy), PyUnicode_DATA(unicode),
-           length * PyUnicode_KIND(unicode));
-    assert(_PyUnicode_CheckConsistency(copy, 1));
-    return copy;
-}
-
-static PyObject *
-_sanitize_isoformat_str""")
+    assert merged == DATETIME_C.replace("static PyObject *\n_sanitize_isoformat_str",
+                                       UNICODE_COPY_C + "\nstatic PyObject *\n_sanitize_isoformat_str")
 
 
 CLIZE_PY = """class Clize(object):

@@ -20,6 +20,8 @@ from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from .lines import header_key, is_closer, is_comment, opens_block
+from .copy_choice import beside_anchor, between, edited_lead, even_rewrite, last_unpaired_copy, long_run, \
+    moved_away, next_pair
 from .replaced import named_words, names_what_it_replaces
 from .similar import edited_version, substituted
 
@@ -81,7 +83,7 @@ def _edit_run_to_copy(al: Aligner, marker: int, ordered: list[tuple[int, int]]) 
     run: list[tuple[int, int]] = []
     j, oj = k, ok
     while True:
-        j, oj = _next(al, j, oj, s + 1, later, +1)
+        j, oj = next_pair(al, j, oj, s + 1, later, +1)
         if j > s or oj >= later:
             return False
         if al.items[j].kind != "code" or al.snorm[j] != al.onorm[oj] \
@@ -150,7 +152,7 @@ def _nearer_run(al: Aligner, marker: int, ordered: list[tuple[int, int]]) -> boo
     at = bisect_left(keys, s)
     run = [ordered[at]]  # the pairs that follow on line for line
     while at + len(run) < len(ordered) and len(run) <= _SHORT:
-        s2, o2 = _next(al, *run[-1], len(items), len(al.orig), +1)
+        s2, o2 = next_pair(al, *run[-1], len(items), len(al.orig), +1)
         if ordered[at + len(run)] != (s2, o2):
             break
         run.append((s2, o2))
@@ -167,7 +169,7 @@ def _nearer_run(al: Aligner, marker: int, ordered: list[tuple[int, int]]) -> boo
     if copy is None or al.swidth[s] - al.swidth[s_end] != al.owidth[copy] - al.owidth[o_end]:
         return False
     new = _run(al, s, s_end, copy, o_end, +1)
-    dropped = [o for o in _between(new[-1][1], o_end) if onorm[o]]
+    dropped = [o for o in between(new[-1][1], o_end) if onorm[o]]
     if any(_leaves_block(onorm[o], al.owidth[o], al.owidth[copy]) for o in dropped):
         return False
     for k, _ in run:
@@ -222,16 +224,21 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
     if not steps:  # (a copy in another block, a shallower opener between, is no candidate: another
         # class's method that the new lines happen to repeat)
         runs = [entry for entry in runs if not _shallower_opener(al, entry[2], s_end, o_end)]
-    sure = sure or s not in al.pairs and (_last_unpaired_copy(al, s, s_end)
-                                          or not steps and _long_run(al, runs, s_end, o_end))
-    beside = None if sure or steps or s in al.pairs else _beside_anchor(al, runs, o_end)
+    even = not steps and s not in al.pairs and even_rewrite(al, runs, s_end, o_end)
+    sure = sure or even or s not in al.pairs and (last_unpaired_copy(al, s, s_end)
+                                                  or not steps and long_run(al, runs, s_end, o_end))
+    beside = None if sure or steps or s in al.pairs else beside_anchor(al, runs, o_end)
     sure = sure or beside is not None
+    moved = not sure and not steps and s not in al.pairs and bool(runs) and moved_away(al, max(runs)[2], s_end, o_end)
+    lead = None if moved or steps or s in al.pairs or step < 0 else edited_lead(al, runs, s_end, o_end)
+    moved = moved or lead is not None
+    sure = sure or moved
     if not sure and (not steps or steps[0][2][0][1] == al.pairs.get(s)
-                     or not any(header_key(snorm[k]) is not None for k in _between(steps[0][2][-1][0], s_end))):
+                     or not any(header_key(snorm[k]) is not None for k in between(steps[0][2][-1][0], s_end))):
         return False  # (only an edit run through a definition's header says more than the alignment did)
     if not runs:
         return False
-    _, _, run = steps[0] if steps else beside or max(runs)
+    _, _, run = steps[0] if steps else beside or lead or max(runs)
     copy, last = run[0][1], run[-1][1]
     if al.swidth[s] - al.swidth[s_end] != al.owidth[copy] - al.owidth[o_end]:
         # (the anchor may be re-indented, wrapped in a new block: then the copy stands where the
@@ -240,7 +247,7 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         near = ordered[near_at] if 0 <= near_at < len(keys) else None
         if near is None or al.swidth[s] - al.owidth[copy] != al.swidth[near[0]] - al.owidth[near[1]]:
             return False
-    between = _between(last, o_end)
+    dropped = between(last, o_end)
     if not steps:  # (an edit run accounts for every line between, header lines included)
         # a block opener at a depth where the snippet's new lines open a block of their own is
         # rewritten by them (mysql-connector's options loop, after a trivial `continue` under a
@@ -253,18 +260,18 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         if any(_leaves_block(onorm[o], al.owidth[o], al.owidth[copy])
                and (header_key(onorm[o]) is not None or al.owidth[o] not in opened)
                and not (inside and al.owidth[o] > al.owidth[o_end] and not opens_block(onorm[o]))
-               for o in between if onorm[o]):
+               for o in dropped if onorm[o]):
             return False
         # what the new lines replace must show in them: each dropped statement shares a name with
         # them (a statement they do not mention is code the snippet left out, not rewrote), but
         # for a local import the rewrite no longer needs
-        words = named_words(snorm[s2] for s2 in _between(run[-1][0], s_end))
+        words = named_words(snorm[s2] for s2 in between(run[-1][0], s_end))
         # (unless nothing new stands between: the snippet goes from the anchor straight to the
         # run, two lines or more, and the lines it drops lie deeper, inside the block the run
         # closes: a deletion shown by its context on both sides, socket.io-parser's `}` / `else {`)
-        shown = len(run) >= 2 and not any(snorm[s2] for s2 in _between(run[-1][0], s_end)) \
-            and all(al.owidth[o] > al.owidth[copy] for o in between if onorm[o])
-        if not shown and not names_what_it_replaces([onorm[o] for o in between], words):
+        shown = len(run) >= 2 and not any(snorm[s2] for s2 in between(run[-1][0], s_end)) \
+            and all(al.owidth[o] > al.owidth[copy] for o in dropped if onorm[o])
+        if not shown and not moved and not names_what_it_replaces([onorm[o] for o in dropped], words, even):
             return False
     taken = {o for k, o in al.pairs.items() if k not in skip}
     if any(o2 in taken for _, o2 in run):
@@ -277,83 +284,20 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
     return True
 
 
-def _last_unpaired_copy(al: Aligner, s: int, s_end: int) -> bool:
-    """s's line, written as often in the snippet as in the file, has every other copy paired: one
-    copy in each is left, and the snippet line is no new line (icmplib's `~~~~~~~` under and over
-    a docstring's title, the lower one paired, the upper one after the marker). Not when a line
-    between s and the anchor s_end is written more often in the snippet than in the file: a
-    copied sibling, whose pairs are a guess (exceljs' new `case 't':` block, like `case 'v':`).
-    O(copies + the lines between)."""
-    copies = al.spos.get(al.snorm[s], ())
-    if len(copies) != len(al.opos.get(al.snorm[s], ())) or any(k not in al.pairs for k in copies if k != s):
-        return False
-    # (copies inside a new definition elsewhere in the snippet do not count: inkling's new
-    # `causal_conv1d_forward(..., **kwargs,)` function, called with `**kwargs,` here)
-    return all(sum(1 for j in al.spos.get(al.snorm[k], ()) if not al.in_new_definition(j))
-               <= len(al.opos.get(al.snorm[k], ()))
-               for k in _between(s, s_end) if al.snorm[k] in al.opos)
-
-
-_LONG_RUN = 3  # lines of a run that follow on from a copy as they are
-_FEW_EDITED = 3  # lines between such a run and the anchor, as many on each side
-
-
-def _long_run(al: Aligner, inside: list[tuple[int, int, list[tuple[int, int]]]], s_end: int, o_end: int) -> bool:
-    """Of the copies in the anchor's block (`inside`: no shallower opener between), one only from which the
-    snippet's lines go on as they are for _LONG_RUN lines or more, with as many lines left between
-    the run and the anchor on each side, _FEW_EDITED at most: those are edited in place, and the
-    run is that copy (selenium's `select_by_value` tail, `matched = True` and the loop above it,
-    under two rewritten lines; the loop's lines are in every method). O(runs x the lines between)."""
-    if len(inside) != 1 or len(inside[0][2]) < _LONG_RUN:
-        return False
-    (s_last, o_last) = inside[0][2][-1]
-    edited_s = sum(1 for k in _between(s_last, s_end) if al.snorm[k])
-    edited_o = sum(1 for o in _between(o_last, o_end) if al.onorm[o])
-    return 1 <= edited_s == edited_o <= _FEW_EDITED
-
-
-def _beside_anchor(al: Aligner, runs: list[tuple[int, int, list[tuple[int, int]]]],
-                   o_end: int) -> tuple[int, int, list[tuple[int, int]]] | None:
-    """The run, of two lines or more, that ends right next to the anchor in the original (blank
-    lines only between), if any: the snippet shows the lines beside the anchor as they are, and
-    its new lines go between them (backports' `return NULL;` + `}` under a marker, a new C
-    function, then `static PyObject *`: the file has `return NULL;` eighteen times, one of them in
-    a longer run of common lines elsewhere). O(runs)."""
-    for entry in runs:
-        run = entry[2]
-        if len(run) >= 2 and not any(al.onorm[o] for o in _between(run[-1][1], o_end)):
-            return entry
-    return None
-
-
 def _shallower_opener(al: Aligner, run: list[tuple[int, int]], s_end: int, o_end: int) -> bool:
     """True when a block opener shallower than the run's copy lies between the run and the anchor
     at a depth where the snippet's new lines open no block of their own: the copy is in another
     block. O(lines between)."""
     depth, opened = al.owidth[run[0][1]], _opened(al, run[-1][0], s_end, o_end)
     return any(al.owidth[o] < depth and opens_block(al.onorm[o]) and al.owidth[o] not in opened
-               for o in _between(run[-1][1], o_end) if al.onorm[o])
+               for o in between(run[-1][1], o_end) if al.onorm[o])
 
 
 def _opened(al: Aligner, s: int, s_end: int, o_end: int) -> set[int]:
     """The depths, in the original's terms, at which the snippet's lines between s and the anchor
     (s_end, o_end) open blocks: what they rewrite at those depths is theirs to replace. O(lines)."""
     offset = al.swidth[s_end] - al.owidth[o_end]
-    return {al.swidth[s2] - offset for s2 in _between(s, s_end) if al.snorm[s2] and opens_block(al.snorm[s2])}
-
-
-def _between(a: int, b: int) -> range:
-    return range(min(a, b) + 1, max(a, b))
-
-
-def _next(al: Aligner, s: int, o: int, s_end: int, o_end: int, step: int) -> tuple[int, int]:
-    """The next snippet and original lines after s and o towards their ends, blank lines passed over."""
-    s, o = s + step, o + step
-    while s != s_end and al.items[s].kind == "blank":
-        s += step
-    while o != o_end and not al.onorm[o]:
-        o += step
-    return s, o
+    return {al.swidth[s2] - offset for s2 in between(s, s_end) if al.snorm[s2] and opens_block(al.snorm[s2])}
 
 
 def _run(al: Aligner, s: int, s_end: int, o: int, o_end: int, step: int) -> list[tuple[int, int]]:
@@ -362,7 +306,7 @@ def _run(al: Aligner, s: int, s_end: int, o: int, o_end: int, step: int) -> list
     run: list[tuple[int, int]] = []
     while s != s_end and o != o_end and al.snorm[s] == al.onorm[o]:
         run.append((s, o))
-        s, o = _next(al, s, o, s_end, o_end, step)
+        s, o = next_pair(al, s, o, s_end, o_end, step)
     return run
 
 
@@ -371,7 +315,7 @@ def _lock_step(al: Aligner, s: int, o: int, s_end: int, o_end: int, step: int) -
     original's (blank lines passed over) are equal or substituted() one for one, and both reach
     the anchor together. O(the lines)."""
     while True:
-        s, o = _next(al, s, o, s_end, o_end, step)
+        s, o = next_pair(al, s, o, s_end, o_end, step)
         if s == s_end or o == o_end:
             return s == s_end and o == o_end
         if al.items[s].kind != "code" or al.snorm[s] != al.onorm[o] and not substituted(al.snorm[s], al.onorm[o]):

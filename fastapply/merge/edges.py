@@ -12,7 +12,7 @@ import re
 
 from ..errors import ErrorCode, MergeError
 from .heads import deleted_head, head_statements, import_head, imports_left_unused, linter_head, note_head, \
-    obsolete_head, prologue_head, rebound_head, rebound_imports, unused_imports
+    obsolete_head, prologue_head, rebound_head, rebound_imports, tail_of_dropped_import, unused_imports
 from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_closer, is_trivial, \
     opens_block
 from .segments import SnippetLine, code_segments, is_gap
@@ -99,7 +99,8 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
     unedited = _unedited(items, pairs, onorm)
     reaches_end = not marked_end and (not any(onorm[pairs[last_s] + 1:])
                                       or _reaches_end(items, pairs, last_s, orig, onorm)
-                                      or _context_tail(items, pairs, onorm) and (is_gap(items[0]) or not unedited))
+                                      or _context_tail(items, pairs, onorm) and (is_gap(items[0]) or not unedited)
+                                      or tail_of_dropped_import(items, pairs, pairs[last_s], onorm))
     if not marked_end and not reaches_end:
         if _context_tail(items, pairs, onorm, most=len(onorm)) and (is_gap(items[0]) or not unedited):
             # (the same last part with more lines after it than _context_tail reads as deleted)
@@ -187,7 +188,24 @@ def _reaches_end(items: list[SnippetLine], pairs: dict[int, int], last_s: int, o
     if not any(i.kind == "code" for i in trail):
         return _cuts_run(items, pairs, last_s, orig, onorm) or _moved_tail(items, pairs, pairs[last_s], onorm)
     return sum(1 for n in tail if n) <= EDGE_LINES or _edits_tail(trail, tail) or _ends_as_file(items, onorm) \
-        or _shows_last_definition(trail, onorm)
+        or _shows_last_definition(trail, onorm) or _returns_over_tail(trail, orig, pairs[last_s] + 1)
+
+
+_EXIT = re.compile(r"^(?:return|raise|throw)\b")
+
+
+def _returns_over_tail(trail: list[SnippetLine], orig: list[str], start: int) -> bool:
+    """The snippet's last line, past its last pair, returns (or raises) at a depth that every
+    line of the file from `start` to its end reaches, _CONTEXT_TAIL lines at most: kept, they
+    would follow the return in its own block and never run, so the new lines replace them
+    (sympy's `return [y_0[i] + h * f_0[i] for i in range(a)]` over the old `sol = []` loop and
+    `return sol` that ended the file). O(_CONTEXT_TAIL)."""
+    last = next((item for item in reversed(trail) if item.kind == "code"), None)
+    rest = [line for line in orig[start:] if line.strip()]
+    if last is None or not _EXIT.match(last.norm) or not rest or len(rest) > _CONTEXT_TAIL:
+        return False
+    width = indent_width(last.text)
+    return width > 0 and all(indent_width(line) >= width for line in rest)
 
 
 def _context_tail(items: list[SnippetLine], pairs: dict[int, int], onorm: list[str], most: int = 0) -> bool:

@@ -258,3 +258,33 @@ def obsolete_head(head: list[str]) -> bool:
         return False
     rest = solid[1:] if _ENCODING.match(solid[0]) else solid  # (empty: the declaration alone)
     return len(rest) <= 2 and all(_PY2_FUTURE.match(norm) for norm in rest)
+
+
+def tail_of_dropped_import(items: list[SnippetLine], pairs: dict[int, int], last_o: int, onorm: list[str]) -> bool:
+    """A one-line import of the snippet edits the original's (the one it is paired with, or the
+    only one from the same module) and binds fewer names, and every original line that reads a
+    name it dropped lies past original line `last_o`, where a snippet without a last marker ends,
+    and no snippet line mentions it: the edit deleted that tail with the import's last use
+    (django-tasks' `save_metadata` methods, the only readers of `Any`). O(n + m)."""
+    words: set[str] | None = None
+    for s, item in enumerate(items):
+        if item.kind != "code" or not _IMPORT.match(item.norm) or item.norm.startswith("from __future__"):
+            continue
+        o = pairs.get(s)
+        if o is None:
+            module = item.norm.split(" import ", 1)[0] + " import "
+            same = [k for k, norm in enumerate(onorm) if norm.startswith(module)] if item.norm.startswith("from ") else []
+            o = same[0] if len(same) == 1 else None
+        if o is None or o > last_o or onorm[o] == item.norm or not _IMPORT.match(onorm[o]):
+            continue
+        dropped = set(_imported_names(onorm[o])) - set(_imported_names(item.norm))
+        if not dropped:
+            continue
+        if words is None:
+            words = set(IDENTIFIER.findall("\n".join(i.norm for i in items if i.kind == "code")))
+        for name in dropped - words:
+            readers = [k for k, norm in enumerate(onorm) if k != o and name in norm
+                       and name in IDENTIFIER.findall(norm)]
+            if readers and min(readers) > last_o:
+                return True
+    return False

@@ -196,7 +196,7 @@ def _check_defined_again(al: Aligner, spliced: Spliced, row: int, s: int, presen
     key = header_key(norm)
     if key is None or key.startswith(("key:", "css:", "<")):
         return
-    if s > 0 and _REDEFINES.match(al.snorm[s - 1] or ""):
+    if _redefinition(al, s):
         return
     scope = _merged_scope(spliced.lines, row)
     same_scope = [c for c in al._okeys_for(key) if _original_scope(al, c) == scope]
@@ -215,6 +215,18 @@ def _check_defined_again(al: Aligner, spliced: Spliced, row: int, s: int, presen
         code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 
+def _redefinition(al: Aligner, s: int) -> bool:
+    """One of the decorators right above snippet line s says the name is defined again on purpose
+    (`@overload` over `@classmethod`, sympy's `make_args` stubs; a property's `@x.setter`).
+    O(those decorators)."""
+    k = s - 1
+    while k >= 0 and (al.snorm[k] or "").startswith("@"):
+        if _REDEFINES.match(al.snorm[k]):
+            return True
+        k -= 1
+    return False
+
+
 # `name(args)` on its own line with the body's `{` on the next (C, C++, PHP, Allman style)
 _ALLMAN_HEADER = re.compile(r"^(?:[\w:*&<>~,]+\s+)*[*&]*[A-Za-z_~][\w:~]*\s*\(.*\)\s*(?:const\s*)?$")
 
@@ -223,7 +235,7 @@ def _copies_kept_header(al: Aligner, spliced: Spliced, row: int, s: int) -> bool
     """True when new snippet line s is a definition header written exactly like one that occurs
     once in the original (a moved or renamed definition whose old copy may still be there)."""
     norm = al.snorm[s]
-    if len(al.opos.get(norm, ())) != 1 or s > 0 and _REDEFINES.match(al.snorm[s - 1] or ""):
+    if len(al.opos.get(norm, ())) != 1 or _redefinition(al, s):
         return False
     following = next((al.snorm[k] for k in range(s + 1, min(s + 3, len(al.items))) if al.snorm[k]), "")
     key = header_key(norm)
@@ -285,9 +297,13 @@ def _check_repeated_lines(al: Aligner, spliced: Spliced) -> None:
                         or norm_at(start) != al.snorm[s]:
                     continue
                 first, second = sorted((start, position))
-                # the whole block between the twins repeats: [A, B] kept, then [A, B] new
-                if second + distance > len(rows) or any(norm_at(first + k) != norm_at(second + k)
-                                                        for k in range(distance)):
+                # the whole block between the twins repeats: [A, B] kept, then [A, B] new; or the
+                # new line is the context line next to a marker and its twin, at its depth, is
+                # among the lines that marker keeps (sympy's `if rv is not None:` before a
+                # marker, written again above the `break` and the old `if rv is not None:`)
+                if (second + distance > len(rows) or any(norm_at(first + k) != norm_at(second + k)
+                                                         for k in range(distance))) \
+                        and not _kept_twin(al, spliced, s, rows[start], start < position):
                     continue
                 if _repeated_in_original(al, spliced.origin[rows[start]][1]):
                     continue
@@ -298,6 +314,15 @@ def _check_repeated_lines(al: Aligner, spliced: Spliced) -> None:
                     "the line would be repeated. If it is an edited line, show one unchanged line above and "
                     "below it; if it is new, show where it goes with the lines around it",
                     code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+def _kept_twin(al: Aligner, spliced: Spliced, s: int, row: int, above: bool) -> bool:
+    """The merged row `row`, a copy of snippet line s, is an original line that a marker on that
+    side of s keeps (no snippet line pairs it), at s's indentation: s, next to that marker, was
+    context for it. O(1)."""
+    source, o = spliced.origin[row]
+    return source < 0 and o >= 0 and al.beside_marker(s, -1 if above else 1) \
+        and al.owidth[o] == al.swidth[s] and not is_trivial(al.snorm[s])
 
 
 def _repeated_in_original(al: Aligner, o: int) -> bool:

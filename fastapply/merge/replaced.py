@@ -27,6 +27,7 @@ _KEYWORDS = frozenset(("return", "if", "elif", "else", "for", "while", "raise", 
 # a call, inkling's `causal_conv1d_forward(...)`, names nearly all it replaces: one local
 # `conv_state = None` in eight it does not name is part of the rewrite)
 _SLACK = 1 / 8
+_EVEN_SLACK = 1 / 2
 
 
 def named_words(lines: Iterable[str]) -> set[str]:
@@ -34,12 +35,13 @@ def named_words(lines: Iterable[str]) -> set[str]:
     return {word for norm in lines for word in _WORDS.findall(norm)} - _COMMON
 
 
-def names_what_it_replaces(dropped: list[str], words: set[str]) -> bool:
+def names_what_it_replaces(dropped: list[str], words: set[str], even: bool = False) -> bool:
     """True when the new lines (their `words`) name the dropped statements: every one, or all but
-    one in eight of those they name."""
+    one in eight of those they name (one in two for an `even` rewrite, as many new lines as
+    dropped ones: a loop rewritten line for line keeps its role, not its local names)."""
     named = [found for norm in dropped if (found := _statement_names(norm))]
     unnamed = sum(1 for found in named if found.isdisjoint(words))
-    return unnamed <= _SLACK * (len(named) - unnamed)
+    return unnamed <= (_EVEN_SLACK if even else _SLACK) * (len(named) - unnamed)
 
 
 def _statement_names(norm: str) -> set[str]:

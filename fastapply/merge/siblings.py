@@ -18,9 +18,9 @@ from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from .ambiguity import paired_above
-from .lines import header_key, opens_block
+from .lines import header_key, is_trivial, opens_block
 from .shapes import PREAMBLE
-from .similar import FUZZY_MIN, similarity
+from .similar import FUZZY_MIN, edited_version, similarity
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -141,7 +141,23 @@ def _edits_sibling(al: Aligner, new: list[int], sibling: list[int]) -> bool:
         return True
     own = {al.onorm[o] for o in sibling if len(al.opos[al.onorm[o]]) == 1}
     carried = sum(1 for t in new if al.snorm[t] in own)
-    return carried > 0 and 2 * carried >= len(own)
+    if carried > 0 and 2 * carried >= len(own):
+        return True
+    # or every line of the sibling but its trivial ones has an edited version among them (flashinfer's
+    # `if not 0 < config.blocks <= CE_MAX_PIECES:` as `... <= min(CE_MAX_PIECES, max_blocks):` under
+    # a new comment; an `if` turned `elif` after a new branch)
+    solid = [al.onorm[o] for o in sibling if al.onorm[o] and not is_trivial(al.onorm[o])]
+    return bool(solid) and len(solid) <= _EDITED_MOST and all(
+        any(edited_version(_as_if(al.snorm[t]), _as_if(norm)) for t in new if al.snorm[t]) for norm in solid)
+
+
+_EDITED_MOST = 4  # sibling lines looked for among the new lines as edited versions
+_ELSE_IF = re.compile(r"^(?:\}\s*)?(?:elif|else\s+if)\b")
+
+
+def _as_if(norm: str) -> str:
+    """`elif x:` / `} else if (x) {` read as the `if` they were: a branch's condition kept."""
+    return _ELSE_IF.sub("if", norm, count=1)
 
 
 def _lines_above(al: Aligner, o: int, count: int) -> list[int] | None:

@@ -58,6 +58,10 @@ def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
         return True  # words appended: `return` -> `return None`, `pass` -> `pass  # todo` (not `//` -> `// x`)
     if _reformatted(new, old):
         return True
+    if new.startswith("elif ") != old.startswith("elif ") \
+            and new.startswith(("if ", "elif ")) and old.startswith(("if ", "elif ")):
+        # a condition kept while its `if` became an `elif` under a new branch, or the reverse
+        return edited_version(new.removeprefix("el"), old.removeprefix("el"), assignments=assignments)
     if _handler_widened(new, old) or _handler_widened(old, new):
         return True  # `except:` -> `except Exception:`, `rescue` -> `rescue StandardError => e`
     if is_trivial(new) or is_trivial(old):

@@ -42,3 +42,12 @@ def test_one_unnamed_statement_in_eight_may_go_with_a_long_block() -> None:
     assert names_what_it_replaces(named + ["conv_state = None"], words)
     assert not names_what_it_replaces(named[:7] + ["conv_state = None"], words)
     assert not names_what_it_replaces(named + ["conv_state = None", "other = 1"], words)
+
+
+def test_an_even_rewrite_may_leave_one_statement_in_two_unnamed() -> None:
+    # as many new lines as dropped ones: a call rewritten line for line keeps its role, not its names
+    words = named_words(["overwriteChild(", "`${code.substring(child.start, child.end)}`,", "parent"])
+    dropped = ["magicString.overwrite(", "child.start, child.end,", "`${code.substring(child.start, child.end)}`"]
+    assert not names_what_it_replaces(dropped, words)
+    assert names_what_it_replaces(dropped, words, even=True)
+    assert not names_what_it_replaces(["magicString.overwrite(", "other.call(x)", "child.start"], words, even=True)

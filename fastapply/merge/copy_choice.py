@@ -1,0 +1,140 @@
+"""Which copy of a common line a context line next to a marker means: the tests copies._place asks.
+
+A line the file has several times, next to a marker, fits each copy; the alignment leaves it
+unpaired. copies._place pairs it with a copy only when something says that copy is the one: the
+snippet writes the line as often as the file and every other copy is paired (last_unpaired_copy),
+its lines go on from one copy only for a while as they are (long_run), or line for line over as
+many lines as they replace (even_rewrite), the next lines are that copy's edited (edited_lead),
+what the copy would drop stands elsewhere in the snippet (moved_away), or the run ends right at the
+anchor (beside_anchor). Each is O(the runs x the lines between them and the anchor) or less.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .lines import is_trivial
+from .similar import edited_version
+
+if TYPE_CHECKING:
+    from .anchor import Aligner
+
+
+def between(a: int, b: int) -> range:
+    return range(min(a, b) + 1, max(a, b))
+
+
+def next_pair(al: Aligner, s: int, o: int, s_end: int, o_end: int, step: int) -> tuple[int, int]:
+    """The next snippet and original lines after s and o towards their ends, blank lines passed over."""
+    s, o = s + step, o + step
+    while s != s_end and al.items[s].kind == "blank":
+        s += step
+    while o != o_end and not al.onorm[o]:
+        o += step
+    return s, o
+
+
+def last_unpaired_copy(al: Aligner, s: int, s_end: int) -> bool:
+    """s's line, written as often in the snippet as in the file, has every other copy paired: one
+    copy in each is left, and the snippet line is no new line (icmplib's `~~~~~~~` under and over
+    a docstring's title, the lower one paired, the upper one after the marker). Not when a line
+    between s and the anchor s_end is written more often in the snippet than in the file: a
+    copied sibling, whose pairs are a guess (exceljs' new `case 't':` block, like `case 'v':`).
+    O(copies + the lines between)."""
+    copies = al.spos.get(al.snorm[s], ())
+    if len(copies) != len(al.opos.get(al.snorm[s], ())) or any(k not in al.pairs for k in copies if k != s):
+        return False
+    # (copies inside a new definition elsewhere in the snippet do not count: inkling's new
+    # `causal_conv1d_forward(..., **kwargs,)` function, called with `**kwargs,` here)
+    return all(sum(1 for j in al.spos.get(al.snorm[k], ()) if not al.in_new_definition(j))
+               <= len(al.opos.get(al.snorm[k], ()))
+               for k in between(s, s_end) if al.snorm[k] in al.opos)
+
+
+_MOVED_MOST = 12  # dropped lines moved_away looks for elsewhere in the snippet
+_LONG_RUN = 3  # lines of a run that follow on from a copy as they are
+_FEW_EDITED = 3  # lines between such a run and the anchor, as many on each side
+
+
+def long_run(al: Aligner, inside: list[tuple[int, int, list[tuple[int, int]]]], s_end: int, o_end: int) -> bool:
+    """Of the copies in the anchor's block (`inside`: no shallower opener between), one only from which the
+    snippet's lines go on as they are for _LONG_RUN lines or more, with as many lines left between
+    the run and the anchor on each side, _FEW_EDITED at most: those are edited in place, and the
+    run is that copy (selenium's `select_by_value` tail, `matched = True` and the loop above it,
+    under two rewritten lines; the loop's lines are in every method). O(runs x the lines between)."""
+    if len(inside) != 1 or len(inside[0][2]) < _LONG_RUN:
+        return False
+    (s_last, o_last) = inside[0][2][-1]
+    edited_s = sum(1 for k in between(s_last, s_end) if al.snorm[k])
+    edited_o = sum(1 for o in between(o_last, o_end) if al.onorm[o])
+    return 1 <= edited_s == edited_o <= _FEW_EDITED
+
+
+def even_rewrite(al: Aligner, inside: list[tuple[int, int, list[tuple[int, int]]]], s_end: int, o_end: int) -> bool:
+    """Of the copies in the anchor's block, one only from which the snippet's lines go on as they
+    are for two lines or more, with as many code lines between the run and the anchor on each side:
+    the new lines rewrite the old ones in place, however many (sympy's `Mod.eval` loop, fifteen
+    lines for fifteen, above `rv = number_eval(p, q)` / `if rv is not None:`, which the file has
+    twice). The words test still asks, with more slack. O(runs x the lines between)."""
+    if len(inside) != 1 or len(inside[0][2]) < 2:
+        return False
+    (s_last, o_last) = inside[0][2][-1]
+    edited_s = sum(1 for k in between(s_last, s_end) if al.snorm[k])
+    edited_o = sum(1 for o in between(o_last, o_end) if al.onorm[o])
+    return 1 <= edited_s == edited_o
+
+
+_LEAD = 2  # edited lines right after a copy that say it is the one the snippet rewrites
+
+
+def edited_lead(al: Aligner, runs: list[tuple[int, int, list[tuple[int, int]]]], s_end: int,
+                 o_end: int) -> tuple[int, int, list[tuple[int, int]]] | None:
+    """The one copy after which the snippet's next _LEAD code lines are the original's next ones
+    edited (equal, or an edited_version, the same name assigned anew counting; no closing or
+    trivial line, which any block has), not all equal: the
+    snippet rewrites the block from there down to the anchor (cuda-tile's `except Exception as e:`
+    whose `where = ...` and `msg = ...` changed, the lines after them replaced), and what it
+    drops there is its to drop. O(runs x _LEAD)."""
+    found = []
+    for entry in runs:
+        s, o = entry[2][-1]
+        edited = []
+        for _ in range(_LEAD):
+            s, o = next_pair(al, s, o, s_end, o_end, +1)
+            if s == s_end or o == o_end or al.items[s].kind != "code" or al.scloser[s] or is_trivial(al.snorm[s]) \
+                    or al.snorm[s] != al.onorm[o] and not edited_version(al.snorm[s], al.onorm[o], assignments=True):
+                break
+            edited.append(al.snorm[s] != al.onorm[o])
+        if len(edited) == _LEAD and any(edited):
+            found.append(entry)
+    return found[0] if len(found) == 1 else None
+
+
+def moved_away(al: Aligner, run: list[tuple[int, int]], s_end: int, o_end: int) -> bool:
+    """Every original line the run's copy would drop (those between it and the anchor) is written
+    elsewhere in the snippet, inside an unpaired line outside the stretch between them: the snippet
+    moved that code away (toga's `# Create the implementation ...` and `self.factory.App(...)`
+    into a new `create()` method, `self._impl = self.create()` in their place, over a
+    `#####` ruler the file has twenty times). O(_MOVED_MOST x the snippet's new lines)."""
+    dropped = [al.onorm[o] for o in between(run[-1][1], o_end) if al.onorm[o]]
+    if not dropped or len(dropped) > _MOVED_MOST:
+        return False
+    inside = set(between(run[-1][0], s_end))
+    elsewhere = [al.snorm[k] for k in range(len(al.items)) if al.items[k].kind == "code" and k not in al.pairs
+                 and k not in inside and k != run[-1][0]]
+    # (each a line the file has once: a docstring line its sibling repeats says nothing)
+    return all(len(al.opos.get(norm, ())) == 1 and any(norm in line for line in elsewhere) for norm in dropped)
+
+
+def beside_anchor(al: Aligner, runs: list[tuple[int, int, list[tuple[int, int]]]],
+                   o_end: int) -> tuple[int, int, list[tuple[int, int]]] | None:
+    """The run, of two lines or more, that ends right next to the anchor in the original (blank
+    lines only between), if any: the snippet shows the lines beside the anchor as they are, and
+    its new lines go between them (backports' `return NULL;` + `}` under a marker, a new C
+    function, then `static PyObject *`: the file has `return NULL;` eighteen times, one of them in
+    a longer run of common lines elsewhere). O(runs)."""
+    for entry in runs:
+        run = entry[2]
+        if len(run) >= 2 and not any(al.onorm[o] for o in between(run[-1][1], o_end)):
+            return entry
+    return None

@@ -1,0 +1,642 @@
+"""Issue 8, twenty-first round: real release edits of the twentieth round's kept-aside batch
+check-18 (now tune-55) and of the fresh batch tune-56, read case by case."""
+
+from __future__ import annotations
+
+import pytest
+
+from fastapply import ApplyError, apply
+
+IMMEDIATE_PY = """import logging
+from typing import Any, TypeVar
+
+from django.utils import timezone
+
+logger = logging.getLogger(__name__)
+
+
+class ImmediateBackend(BaseTaskBackend):
+    def _execute_task(self, task_result):
+        object.__setattr__(task_result, "finished_at", timezone.now())
+        object.__setattr__(task_result, "status", TaskResultStatus.SUCCEEDED)
+        task_finished.send(type(self), task_result=task_result)
+
+    def enqueue(self, task, args, kwargs):
+        task_result = TaskResult(
+            task=task,
+            metadata={},
+        )
+
+        self._execute_task(task_result)
+
+        return task_result
+
+    def save_metadata(self, result_id: str, metadata: dict[str, Any]) -> None:
+        pass
+
+    async def asave_metadata(self, result_id: str, metadata: dict[str, Any]) -> None:
+        pass
+"""
+
+
+def test_a_tail_that_alone_reads_a_name_the_edited_import_dropped_goes() -> None:
+    # django-tasks dropped the metadata methods, the only readers of `Any`, and `Any` from the
+    # import: the snippet ends at `return task_result` without a marker, as the file now ends
+    snippet = """import logging
+from typing import TypeVar
+
+from django.utils import timezone
+# ... existing code ...
+        object.__setattr__(task_result, "finished_at", timezone.now())
+        object.__setattr__(task_result, "status", TaskResultStatus.SUCCESSFUL)
+        task_finished.send(type(self), task_result=task_result)
+
+    def enqueue(self, task, args, kwargs):
+        task_result = TaskResult(
+            task=task,
+        )
+
+        self._execute_task(task_result)
+
+        return task_result
+"""
+    expected = IMMEDIATE_PY.replace("Any, TypeVar", "TypeVar").replace("SUCCEEDED", "SUCCESSFUL") \
+        .replace("            metadata={},\n", "")
+    expected = expected[:expected.index("\n    def save_metadata")]
+    assert apply(IMMEDIATE_PY, snippet, filename="immediate.py").merged_code == expected
+
+
+def test_a_tail_stays_when_the_dropped_name_is_read_above_it_too() -> None:
+    # the same snippet, but the file reads `Any` in the method the snippet shows too: the import
+    # edit says nothing about the tail (a left-out last marker), which stays
+    original = IMMEDIATE_PY.replace("    def enqueue(self, task, args, kwargs):",
+                                    "    def enqueue(self, task, args, kwargs) -> Any:")
+    snippet = """import logging
+from typing import TypeVar
+
+from django.utils import timezone
+# ... existing code ...
+        task_finished.send(type(self), task_result=task_result)
+
+    def enqueue(self, task, args, kwargs) -> Any:
+        task_result = TaskResult(
+            task=task,
+        )
+
+        self._execute_task(task_result)
+
+        return task_result
+"""
+    merged = apply(original, snippet, filename="immediate.py").merged_code
+    assert "async def asave_metadata" in merged and "metadata={}" not in merged
+
+
+MOD_PY = """class Mod(Function):
+    @classmethod
+    def eval(cls, p, q):
+        def number_eval(p, q):
+            if q.is_zero:
+                raise ZeroDivisionError("Modulo by zero")
+            if p is S.NaN:
+                return S.NaN
+
+        if q.is_Number:
+            if p.is_Number:
+                # by difference
+                # -2|q| < p < 2|q|
+                d = abs(p)
+                for _ in range(2):
+                    d -= abs(q)
+                    if d.is_negative:
+                        if q.is_positive:
+                            if p.is_positive:
+                                return d + q
+                            elif p.is_negative:
+                                return -d
+                        elif q.is_negative:
+                            if p.is_positive:
+                                return d
+                            elif p.is_negative:
+                                return -d + q
+                        break
+
+        rv = number_eval(p, q)
+        if rv is not None:
+            return rv
+
+        # denest
+        if isinstance(p, cls):
+            qinner = p.args[1]
+            if qinner % q == 0:
+                return cls(p.args[0], q)
+
+    def _eval_is_integer(self, p, q):
+        rv = number_eval(p, q)
+        if rv is not None:
+            return rv.is_integer
+        return fuzzy_and([p.is_integer, q.is_integer])
+"""
+
+
+EMIT_JS = """function emitChild (wrap = false) {
+  if (isAbsolute(child.value)) {
+    const inline = emitAsset(resolved);
+    if (inline) {
+      magicString.overwrite(
+        child.start, child.end,
+        inline
+      );
+      transformed = true;
+    }
+  }
+  else if (isAbsolute(child.then) && isAbsolute(child.else)) {
+    const thenInline = emitAsset(resolvedThen);
+    if (thenInline && elseInline) {
+      magicString.overwrite(
+        child.start, child.end,
+        `${code.substring(child.start, child.end)} ? ${thenInline} : ${elseInline}`
+      );
+      transformed = true;
+    }
+  }
+}
+
+function emitOther () {
+  magicString.overwrite(
+    other.start, other.end,
+    inline
+  );
+  transformed = true;
+}
+"""
+
+
+def test_a_call_rewritten_line_for_line_ends_on_the_nearer_copy_of_common_lines() -> None:
+    # webpack-asset-relocator's `magicString.overwrite(` call, three lines for three, rewritten as
+    # `overwriteStaticChild(` above `);` / `transformed = true;`, which the file has three times
+    snippet = """function emitChild (wrap = false) {
+  // ... existing code ...
+    if (thenInline && elseInline) {
+      overwriteChild(
+        `${code.substring(child.start, child.end)} ? ${thenInline} : ${elseInline}`,
+        parent
+      );
+      transformed = true;
+    // ... existing code ...
+}
+"""
+    expected = EMIT_JS.replace("""      magicString.overwrite(
+        child.start, child.end,
+        `${code""", """      overwriteChild(
+        `${code""").replace("${elseInline}`\n", "${elseInline}`,\n        parent\n")
+    assert apply(EMIT_JS, snippet, filename="emit.js").merged_code == expected
+
+
+def test_a_context_line_written_again_next_to_the_copy_its_marker_keeps_is_refused() -> None:
+    # sympy's rewritten loop, its new `elif q.is_negative:` paired with the old one two levels
+    # deeper, and the anchor after the marker below the file's second `rv = number_eval(p, q)`:
+    # read as new, `rv = number_eval(p, q)` / `if rv is not None:` would stand over the old
+    # `break` and the old pair the marker keeps, a merge that is no edit of the file
+    snippet = """# ... existing code ...
+                # by difference
+                # -2|q| < p < 2|q|
+                if q.is_positive:
+                    comp1, comp2 = is_le, is_lt
+                elif q.is_negative:
+                    comp1, comp2 = is_ge, is_gt
+                else:
+                    return
+                ls = -2*q
+                r = p - q
+                for _ in range(4):
+                    if not comp1(ls, p):
+                        return
+                    if comp2(r, ls):
+                        return p - ls
+                    ls += q
+
+        rv = number_eval(p, q)
+        if rv is not None:
+        # ... existing code ...
+        return fuzzy_and([p.is_integer, q.is_integer])
+"""
+    with pytest.raises(ApplyError) as info:
+        apply(MOD_PY, snippet, filename="mod.py")
+    assert info.value.code == "ambiguous_anchor"
+
+
+APP_PY = """class App:
+    def __init__(self, formal_name=None):
+        self._windows = WindowSet(self)
+
+        # Create the implementation. This will trigger any startup logic.
+        self.factory.App(interface=self)
+
+    ######################################################################
+    # App properties
+    ######################################################################
+
+    @property
+    def paths(self) -> Paths:
+        return self._paths
+
+    ######################################################################
+    # App lifecycle
+    ######################################################################
+
+    def request_exit(self):
+        self._impl.request_exit()
+"""
+
+
+def test_lines_moved_into_a_new_method_leave_their_place_before_a_common_ruler() -> None:
+    # toga moved the two lines into a new `create()` method and called it in their place; the
+    # `#####` ruler before the marker is the one right under them, of the file's six
+    snippet = """# ... existing code ...
+        self._windows = WindowSet(self)
+
+        self._impl = self.create()
+
+    ######################################################################
+    # ... existing code ...
+    ######################################################################
+
+    def create(self):
+        # Create the implementation. This will trigger any startup logic.
+        return self.factory.App(interface=self)
+
+    def request_exit(self):
+        # ... existing code ...
+"""
+    expected = APP_PY.replace("""        # Create the implementation. This will trigger any startup logic.
+        self.factory.App(interface=self)
+""", """        self._impl = self.create()
+""").replace("""    ######################################################################
+
+    def request_exit(self):""", """    ######################################################################
+
+    def create(self):
+        # Create the implementation. This will trigger any startup logic.
+        return self.factory.App(interface=self)
+
+    def request_exit(self):""")
+    assert apply(APP_PY, snippet, filename="app.py").merged_code == expected
+
+
+EVAL_PY = """@impl(hir_stubs.do_static_eval)
+def do_static_eval_impl(expr: hir.StaticEvalExpression,
+                        local_var_values: tuple[Var, ...]) -> Var:
+    local_proxies = tuple(var2sym(x) for x in local_var_values)
+    with StaticEvalMode(expr.kind).as_current():
+        try:
+            result = expr.compiled_expr(*local_proxies)
+        except TileError:
+            raise
+        except Exception as e:
+            where = expr.kind._value_
+            msg = f"Exception was raised inside {where} ({type(e).__name__}"
+            e_str = str(e)
+            if len(e_str) > 0:
+                msg += ": " + e_str
+            msg += ")"
+            raise TileStaticEvalError(msg) from e
+
+    if expr.kind == hir.StaticEvalKind.STATIC_ASSERT_MESSAGE:
+        if result is None:
+            result = ""
+        return loosely_typed_const(str(result))
+    elif expr.kind == hir.StaticEvalKind.STATIC_ITER_ITERABLE:
+        items = _drain_static_iter_iterable(result)
+        return build_tuple(tuple(items))
+    else:
+        return sym2var(result)
+
+
+_STATIC_ITER_MAX_ITERATIONS = 1000
+
+
+def _drain_static_iter_iterable(iterable) -> list[Var]:
+    try:
+        it = iter(iterable)
+    except Exception as e:
+        msg = str(e)
+        if len(msg) > 0:
+            msg = ": " + msg
+        raise TileTypeError(f"Invalid static_iter() iterable{msg}")
+
+    items = []
+    for i in range(_STATIC_ITER_MAX_ITERATIONS + 1):
+        try:
+            x = next(it)
+        except StopIteration:
+            break
+        except Exception as e:
+            msg = str(e)
+            if len(msg) > 0:
+                msg = ": " + msg
+            raise TileTypeError(f"Error was raised while obtaining item #{i}"
+                                f" from the static_iter() iterable{msg}")
+"""
+
+
+def test_a_copy_followed_by_its_own_lines_edited_is_the_one_rewritten() -> None:
+    # cuda-tile's `except Exception as e:` after a marker, the file's first of three: its next two
+    # lines are the file's next two, edited (`where = ...`, `msg = ...`); the rest of the old
+    # handler went (read as inserted, the old handler stayed above the new one)
+    snippet = """@impl(hir_stubs.do_static_eval)
+def do_static_eval_impl(expr: hir.StaticEvalExpression,
+        # ... existing code ...
+        except Exception as e:
+            where = "inside " + expr.kind._value_
+            msg = f"Exception was raised {where} ({exception_type_and_str(e)})"
+            static_exc = StaticException(msg)
+            static_exc._where = where
+            raise static_exc from e
+
+    if expr.kind == hir.StaticEvalKind.STATIC_ASSERT_MESSAGE:
+        if result is None:
+            result = ""
+        # ... existing code ...
+"""
+    old = EVAL_PY[EVAL_PY.index("            where = expr"):EVAL_PY.index("\n    if expr.kind")]
+    new = """            where = "inside " + expr.kind._value_
+            msg = f"Exception was raised {where} ({exception_type_and_str(e)})"
+            static_exc = StaticException(msg)
+            static_exc._where = where
+            raise static_exc from e
+"""
+    assert apply(EVAL_PY, snippet, filename="ops.py").merged_code == EVAL_PY.replace(old, new)
+
+
+OPERATIONS_PY = """class AssocOp(Basic):
+    def _new_args_filter(cls, arg_sequence):
+        return self.func(*args)
+
+    @classmethod
+    def make_args(cls, expr):
+        \"\"\"
+        Return a sequence of elements `args` such that cls(*args) == expr
+        \"\"\"
+        if isinstance(expr, cls):
+            return expr.args
+        else:
+            return (sympify(expr),)
+"""
+
+
+def test_overload_stubs_over_a_classmethod_define_the_name_again_on_purpose() -> None:
+    # sympy's `make_args` gained typed `@overload` stubs, each `@overload` over `@classmethod`
+    # over `def make_args(...)`: `@overload` two lines up still says the name comes again
+    snippet = """class AssocOp(Basic):
+    # ... existing code ...
+        return self.func(*args)
+
+    @overload
+    @classmethod
+    def make_args(cls: type[Add], expr: Expr) -> tuple[Expr, ...]: ... # type: ignore
+    @overload
+    @classmethod
+    def make_args(cls: type[Mul], expr: Expr) -> tuple[Expr, ...]: ... # type: ignore
+
+    @classmethod
+    def make_args(cls: type[Basic], expr: Basic) -> tuple[Basic, ...]:
+        \"\"\"
+        # ... existing code ...
+"""
+    expected = OPERATIONS_PY.replace("""    @classmethod
+    def make_args(cls, expr):
+""", """    @overload
+    @classmethod
+    def make_args(cls: type[Add], expr: Expr) -> tuple[Expr, ...]: ... # type: ignore
+    @overload
+    @classmethod
+    def make_args(cls: type[Mul], expr: Expr) -> tuple[Expr, ...]: ... # type: ignore
+
+    @classmethod
+    def make_args(cls: type[Basic], expr: Basic) -> tuple[Basic, ...]:
+""")
+    assert apply(OPERATIONS_PY, snippet, filename="operations.py").merged_code == expected
+
+
+NUMERICAL_PY = """def _euler(red, x0, x1, y0, a):
+    f_0 = []
+    for i in range(a):
+        f_0.append(y_0[i])
+
+    sol = []
+    for i in range(a):
+        sol.append(y_0[i] + h * f_0[i])
+
+    return sol
+
+
+def _rk4(red, x0, x1, y0, a):
+    f_3 = []
+    for i in range(a):
+        f_3.append(y_0[i])
+
+    sol = []
+    for i in range(a):
+        sol.append(y_0[i] + h * f_3[i] / 6)
+
+    return sol
+"""
+
+
+def test_a_snippet_ending_in_a_return_replaces_the_rest_of_the_files_last_block() -> None:
+    # sympy's `_rk4` now returns a comprehension; the snippet ends with it, no marker after: the
+    # old loop and `return sol` below would never run, so they are what it replaces
+    snippet = """# ... existing code ...
+def _rk4(red, x0, x1, y0, a):
+    # ... existing code ...
+        f_3.append(y_0[i])
+
+    return [y_0[i] + h * f_3[i] / 6 for i in range(a)]
+"""
+    tail = NUMERICAL_PY[NUMERICAL_PY.rindex("    sol = []"):]
+    expected = NUMERICAL_PY.replace(tail, "    return [y_0[i] + h * f_3[i] / 6 for i in range(a)]\n")
+    assert apply(NUMERICAL_PY, snippet, filename="numerical.py").merged_code == expected
+
+
+PLOT_PY = """def plot(self, grouped_data, iter_keys):
+    for key in iter_keys:
+
+        # Pandas fails with singleton tuple inputs
+        pd_key = key[0] if len(key) == 1 else key
+
+        try:
+            data_subset = grouped_data.get_group(pd_key)
+        except KeyError:
+            continue
+        yield data_subset
+"""
+
+
+def test_new_lines_glued_to_the_statement_after_them_took_the_blank_line_with_the_old_ones() -> None:
+    # seaborn rewrote the comment and `pd_key = ...` as a wrapped `pd_key = (` .. `)` right above
+    # `try:`: the blank line between them went with the old lines
+    snippet = """# ... existing code ...
+    for key in iter_keys:
+
+        pd_key = (
+            key[0] if len(key) == 1 and _version_predates(pd, "2.2.0") else key
+        )
+        try:
+            data_subset = grouped_data.get_group(pd_key)
+        # ... existing code ...
+"""
+    expected = PLOT_PY.replace("""        # Pandas fails with singleton tuple inputs
+        pd_key = key[0] if len(key) == 1 else key
+
+""", """        pd_key = (
+            key[0] if len(key) == 1 and _version_predates(pd, "2.2.0") else key
+        )
+""")
+    assert apply(PLOT_PY, snippet, filename="plot.py").merged_code == expected
+
+
+QKEYMAP_PY = """def _mods(key):
+    return key
+
+
+if QT6 and not (API == "pyside6" and int(QT_VERSION[2]) < 4):
+
+    def _get_qmods(key):
+        return key.keyboardModifiers()
+
+else:
+
+    def _get_qmods(key):
+        return key & Qt.KeyboardModifierMask
+"""
+
+
+def test_a_kept_line_under_a_new_header_and_its_comments_is_spaced_as_the_snippet_writes_it() -> None:
+    # app-model's `if QT6:` and two comment lines over the kept `def _get_qmods`, glued: the
+    # blank line under the old header went with it; a definition elsewhere keeps its blank line
+    snippet = """# ... existing code ...
+    return key
+
+
+if QT6:
+    # note: this doesn't work on pyside6 < 6.5 ...
+    # but we don't support that anymore
+    def _get_qmods(key):
+        return key.keyboardModifiers()
+# ... existing code ...
+"""
+    expected = QKEYMAP_PY.replace("""if QT6 and not (API == "pyside6" and int(QT_VERSION[2]) < 4):
+
+""", """if QT6:
+    # note: this doesn't work on pyside6 < 6.5 ...
+    # but we don't support that anymore
+""")
+    assert apply(QKEYMAP_PY, snippet, filename="qkeymap.py").merged_code == expected
+
+
+NDIM_PY = """class NDimArray:
+    def _sympystr(self, printer):
+        def f(sh, shape_left, i, j):
+            return printer._print(sh)
+
+        if self.rank() == 0:
+            return printer._print(self[()])
+
+        return f(self._loop_size, self.shape, 0, self._loop_size)
+
+    def tolist(self):
+        return self._tolist()
+"""
+
+
+def test_a_block_inserted_where_a_blank_line_stood_above_a_plain_statement_takes_its_place() -> None:
+    # sympy's new `if 0 in self.shape:` / `return ...`, written between the `if` above and the
+    # final `return f(...)` with no blank line: the edit wrote it in the blank line's place
+    snippet = """# ... existing code ...
+        if self.rank() == 0:
+            return printer._print(self[()])
+        if 0 in self.shape:
+            return f"{self.__class__.__name__}([], {self.shape})"
+        return f(self._loop_size, self.shape, 0, self._loop_size)
+# ... existing code ...
+"""
+    expected = NDIM_PY.replace("""            return printer._print(self[()])
+
+""", """            return printer._print(self[()])
+        if 0 in self.shape:
+            return f"{self.__class__.__name__}([], {self.shape})"
+""")
+    assert apply(NDIM_PY, snippet, filename="ndim_array.py").merged_code == expected
+
+
+
+POLICY_PY = """def ce_supported(config, world_size, max_blocks, numel):
+    if config.variant in (
+        IpcVariant.COPY_ENGINE_ISLAND,
+        IpcVariant.COPY_ENGINE_RING_MEMOP,
+    ):
+        if config.variant == IpcVariant.COPY_ENGINE_ISLAND and world_size != 8:
+            return False
+        # A copy-engine variant is not exempt from the world-size-2 rule just
+        # because it does not use the SM.
+        if world_size == 2:
+            return False
+        if not 0 < config.blocks <= CE_MAX_PIECES:
+            return False
+        # The ring is bound by the fabric rather than by the SM, so the add
+        # runs on the copy engine.
+        if config.variant != IpcVariant.COPY_ENGINE_ISLAND:
+            shards = world_size
+            if numel % (shards * pack_elems) != 0:
+                return False
+            if (numel // shards) % (config.blocks * pack_elems) != 0:
+                return False
+        return world_size <= config.threads <= 1024
+    if not 0 < config.blocks <= max_blocks:
+        return False
+    return True
+"""
+
+
+def test_new_lines_that_edit_the_sibling_between_two_common_lines_replace_it() -> None:
+    # flashinfer's `if not 0 < config.blocks <= CE_MAX_PIECES:` rewritten under a new comment
+    # between two `return False` lines, and `if (numel // shards) ...` turned `elif` under a new
+    # branch: both edits of the lines they stand for, not new code beside them
+    snippet = """def ce_supported(config, world_size, max_blocks, numel):
+    # ... existing code ...
+        # A copy-engine variant is not exempt from the world-size-2 rule just
+            # ... existing code ...
+            return False
+        # The launcher checks blocks <= max_blocks for every variant.
+        if not 0 < config.blocks <= min(CE_MAX_PIECES, max_blocks):
+            return False
+        # The ring is bound by the fabric rather than by the SM, so the add
+            # ... existing code ...
+                return False
+            if config.variant == IpcVariant.COPY_ENGINE_RING_PIPED:
+                if numel // pack_elems < 4 * CE_MAX_PIECES * world_size:
+                    return False
+            elif (numel // shards) % (config.blocks * pack_elems) != 0:
+                return False
+        return world_size <= config.threads <= 1024
+    # ... existing code ...
+"""
+    expected = POLICY_PY.replace("""        if not 0 < config.blocks <= CE_MAX_PIECES:
+""", """        # The launcher checks blocks <= max_blocks for every variant.
+        if not 0 < config.blocks <= min(CE_MAX_PIECES, max_blocks):
+""").replace("""            if (numel // shards) % (config.blocks * pack_elems) != 0:
+""", """            if config.variant == IpcVariant.COPY_ENGINE_RING_PIPED:
+                if numel // pack_elems < 4 * CE_MAX_PIECES * world_size:
+                    return False
+            elif (numel // shards) % (config.blocks * pack_elems) != 0:
+""")
+    assert apply(POLICY_PY, snippet, filename="policy.py").merged_code == expected
+
+
+def test_an_if_turned_elif_keeps_its_condition_as_an_edit() -> None:
+    from fastapply.merge.similar import edited_version
+
+    assert edited_version("elif (numel // shards) % (config.blocks * pack_elems) != 0:",
+                          "if (numel // shards) % (config.blocks * pack_elems) != 0:")
+    assert edited_version("if x > 1:", "elif x > 1:")
+    assert not edited_version("elif y is None:", "if (numel // shards) % (config.blocks * pack_elems) != 0:")

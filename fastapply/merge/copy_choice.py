@@ -70,6 +70,24 @@ def long_run(al: Aligner, inside: list[tuple[int, int, list[tuple[int, int]]]], 
     return 1 <= edited_s == edited_o <= _FEW_EDITED
 
 
+def framed_run(al: Aligner, inside: list[tuple[int, int, list[tuple[int, int]]]], s_end: int, o_end: int) -> bool:
+    """Of the copies in the anchor's block, one only from which the snippet's lines go on as they
+    are for _FRAMED_RUN lines or more, two of them not trivial, with new lines after them and
+    original lines between the copy's run and the anchor: the snippet frames what it rewrites
+    with the run and the anchor, however many lines it writes in place of how many
+    (flashinfer's `if maybe_top_k_arr is None and (` .. `raise ValueError(...)` over a rewritten
+    buffer allocation, the same four lines in a sibling method above). The words test still asks,
+    with more slack. O(runs x the lines between)."""
+    if len(inside) != 1 or len(inside[0][2]) < _FRAMED_RUN \
+            or sum(1 for s, _ in inside[0][2] if not is_trivial(al.snorm[s])) < 2:
+        return False
+    (s_last, o_last) = inside[0][2][-1]
+    return any(al.snorm[k] for k in between(s_last, s_end)) and any(al.onorm[o] for o in between(o_last, o_end))
+
+
+_FRAMED_RUN = 4  # lines of such a run
+
+
 def even_rewrite(al: Aligner, inside: list[tuple[int, int, list[tuple[int, int]]]], s_end: int, o_end: int) -> bool:
     """Of the copies in the anchor's block, one only from which the snippet's lines go on as they
     are for two lines or more, with as many code lines between the run and the anchor on each side:

@@ -640,3 +640,74 @@ def test_an_if_turned_elif_keeps_its_condition_as_an_edit() -> None:
                           "if (numel // shards) % (config.blocks * pack_elems) != 0:")
     assert edited_version("if x > 1:", "elif x > 1:")
     assert not edited_version("elif y is None:", "if (numel // shards) % (config.blocks * pack_elems) != 0:")
+
+
+
+TOPK_PY = """class TopK:
+    def renorm(self, tensor, kwargs):
+        top_k = self._get_param("top_k", kwargs, required=True)
+        maybe_top_k_arr, top_k_val = _to_tensor_scalar_tuple(top_k)
+
+        if maybe_top_k_arr is None and (
+            not isinstance(top_k_val, int) or top_k_val <= 0
+        ):
+            raise ValueError("top_k must be a positive integer or a tensor array")
+
+        # Allocate row_states buffer for multi-CTA kernel (1MB is enough for any GPU)
+        row_states_buffer = _get_cache_buf(
+            f"top_k_renorm_probs_row_states_{tensor.data.device}",
+            1024 * 1024,
+            tensor.data.device,
+            zero_init=True,
+        )
+        renorm_probs = get_sampling_module().top_k_renorm_probs(
+            tensor.data, maybe_top_k_arr, top_k_val, row_states_buffer
+        )
+        return renorm_probs
+
+    def mask(self, tensor, kwargs):
+        top_k = self._get_param("top_k", kwargs, required=True)
+        maybe_top_k_arr, top_k_val = _to_tensor_scalar_tuple(top_k)
+
+        if maybe_top_k_arr is None and (
+            not isinstance(top_k_val, int) or top_k_val <= 0
+        ):
+            raise ValueError("top_k must be a positive integer or a tensor array")
+
+        # Allocate row_states buffer for multi-CTA kernel (1MB is enough for any GPU)
+        row_states_buffer = _get_cache_buf(
+            f"top_k_mask_logits_row_states_{tensor.data.device}",
+            1024 * 1024,
+            tensor.data.device,
+            zero_init=True,
+        )
+        masked_logits = get_sampling_module().top_k_mask_logits(
+            tensor.data, maybe_top_k_arr, top_k_val, row_states_buffer
+        )
+        return masked_logits
+"""
+
+
+def test_four_unchanged_lines_and_an_anchor_frame_the_lines_they_rewrite() -> None:
+    # flashinfer's top-k guard, the same four lines in two sibling methods, shown over the second
+    # method's rewritten buffer allocation: the copy in the anchor's method, its old allocation
+    # replaced (read as new, the guard stood twice in `mask`)
+    snippet = """class TopK:
+    # ... existing code ...
+        if maybe_top_k_arr is None and (
+            not isinstance(top_k_val, int) or top_k_val <= 0
+        ):
+            raise ValueError("top_k must be a positive integer or a tensor array")
+
+        row_states_buffer = _get_row_states_buffer(
+            "top_k_mask_logits_row_states", tensor.data.device
+        )
+        masked_logits = get_sampling_module().top_k_mask_logits(
+        # ... existing code ...
+"""
+    old = TOPK_PY[TOPK_PY.rindex("        # Allocate"):TOPK_PY.index("        masked_logits =")]
+    new = """        row_states_buffer = _get_row_states_buffer(
+            "top_k_mask_logits_row_states", tensor.data.device
+        )
+"""
+    assert apply(TOPK_PY, snippet, filename="operators.py").merged_code == TOPK_PY.replace(old, new)

@@ -254,12 +254,16 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         # rewritten by them (mysql-connector's options loop, after a trivial `continue` under a
         # marker); at any other depth, or a definition, the snippet may delete it, or not
         opened = _opened(al, run[-1][0], s_end, o_end)
+        # (and so is a block the snippet moved away whole, at a depth where it writes new lines:
+        # posthog's handshake `if` block, now a method of its own, called in its place)
+        written = _written(al, run[-1][0], s_end, o_end) if moved or moved_away(al, run, s_end, o_end) else set()
         # (a one-line local declaration inside the anchor's own block, above the copy, is a
         # statement of that body: graphql-codegen's `const declarationKind = ...` in the method
         # whose header is the anchor, rewritten away with the lines around it)
         inside = step < 0 and al.o_opens(o_end) and copy <= al._orig_end(o_end)
         if any(_leaves_block(onorm[o], al.owidth[o], al.owidth[copy])
-               and (header_key(onorm[o]) is not None or al.owidth[o] not in opened)
+               and (header_key(onorm[o]) is not None
+                    or al.owidth[o] not in opened and not _whole_under(al, o, written, o_end))
                and not (inside and al.owidth[o] > al.owidth[o_end] and not opens_block(onorm[o]))
                for o in dropped if onorm[o]):
             return False
@@ -287,11 +291,29 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
 
 def _shallower_opener(al: Aligner, run: list[tuple[int, int]], s_end: int, o_end: int) -> bool:
     """True when a block opener shallower than the run's copy lies between the run and the anchor
-    at a depth where the snippet's new lines open no block of their own: the copy is in another
-    block. O(lines between)."""
+    at a depth where the snippet's new lines open no block of their own, nor write lines in the
+    place of a block they moved away whole (_whole_under): the copy is in another block.
+    O(lines between)."""
     depth, opened = al.owidth[run[0][1]], _opened(al, run[-1][0], s_end, o_end)
+    written = _written(al, run[-1][0], s_end, o_end) if moved_away(al, run, s_end, o_end) else set()
     return any(al.owidth[o] < depth and opens_block(al.onorm[o]) and al.owidth[o] not in opened
+               and not _whole_under(al, o, written, o_end)
                for o in between(run[-1][1], o_end) if al.onorm[o])
+
+
+def _whole_under(al: Aligner, o: int, written: set[int], o_end: int) -> bool:
+    """Original line o opens a block that ends before the anchor, at a depth where the snippet
+    writes new lines (`written`, from _written, only for a run whose dropped lines the snippet
+    moved away): the block went whole, not a block the copy is outside of. O(the block)."""
+    return al.owidth[o] in written and al._orig_end(o) < o_end
+
+
+def _written(al: Aligner, s: int, s_end: int, o_end: int) -> set[int]:
+    """The depths, in the original's terms, of the snippet's new lines between s and the anchor
+    (s_end, o_end). O(lines)."""
+    offset = al.swidth[s_end] - al.owidth[o_end]
+    return {al.swidth[s2] - offset for s2 in between(s, s_end) if al.snorm[s2] and s2 not in al.pairs}
+
 
 
 def _opened(al: Aligner, s: int, s_end: int, o_end: int) -> set[int]:

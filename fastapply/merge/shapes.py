@@ -177,3 +177,19 @@ def packed_siblings(out: list[tuple[str, str, int, int]], before: int, width: in
             return False  # one of them is set off by a blank line: the file's spacing decides
         glued += 1
     return glued >= 2
+
+
+def in_new_string(out: list[tuple[str, str, int, int]], index: int) -> bool:
+    """out[index] stands inside a triple-quoted string that new snippet lines above it opened
+    (razorpay's new method's docstring, its `Returns:` glued to the `Args:` lines as written):
+    its lines are text, spaced as the snippet writes them. The new lines above are read back to
+    the nearest line that is not new, _STRING_WALK at most. O(_STRING_WALK)."""
+    quotes = 0
+    k = index - 1
+    while k >= 0 and index - k <= _STRING_WALK and out[k][1] == SNIP and out[k][2] < 0:
+        quotes += out[k][0].count('"""') + out[k][0].count("'''")
+        k -= 1
+    return quotes % 2 == 1
+
+
+_STRING_WALK = 60  # new lines read back for an opening triple quote

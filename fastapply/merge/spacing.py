@@ -12,7 +12,7 @@ from collections import Counter
 
 from .lines import COMMENT_STARTS, continues_block, header_key, indent_width, is_closer, opens_block
 from .shapes import (BODY_END, DATA_ASSIGNMENT, EMPTY, OBJECT_KEY, PREAMBLE, SNIP, STATEMENT, closes_preamble,
-                     closes_statement, new_definition_ends, packed_siblings, pep8_gap, preamble_at,
+                     closes_statement, in_new_string, new_definition_ends, packed_siblings, pep8_gap, preamble_at,
                      preamble_start, top_level_after_block)
 
 # a line of a definition's header above its name: `template <typename T>`, `static inline int`
@@ -71,6 +71,9 @@ class Spacing:
             head += 1
             norm = out[head][0].strip()
         allman = head + 1 < len(out) and out[head + 1][0].strip() == "{"
+        if at < 0 and header_key(norm) is not None and header_key(norm).startswith("key:") \
+                and in_new_string(out, after):
+            return None  # (`Returns:` in a new docstring is text, not a key)
         if out[head][1] != SNIP or not (opens_block(norm) or allman) or header_key(norm) is None \
                 or STATEMENT.match(norm):
             return None
@@ -89,6 +92,10 @@ class Spacing:
             # mend), one written with a doubled blank line gets one.
             moved = self._original_index(out[head][0])
             written = after - before - 1
+            if written and DATA_ASSIGNMENT.match(norm):
+                return None  # (a literal assigned after a sibling's end is spaced as the snippet
+                # writes it: tilelang's `_ascend_dispatch_map: ... = {` one blank line under `}`,
+                # where the file's two set off the function below)
             if written == 0 and ((prev_norm, text.strip()) in self._glued_pairs()
                                  or prev_norm.endswith(",") and self._glued_after(prev_norm, width)):
                 return None  # code that glues the two as the file does (`},` and the next key; a

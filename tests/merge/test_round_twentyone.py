@@ -711,3 +711,283 @@ def test_four_unchanged_lines_and_an_anchor_frame_the_lines_they_rewrite() -> No
         )
 """
     assert apply(TOPK_PY, snippet, filename="operators.py").merged_code == TOPK_PY.replace(old, new)
+
+
+TOKEN_PY = '''from .base import Resource
+from ..constants.url import URL
+
+
+class Token(Resource):
+    def __init__(self, client=None):
+        super(Token, self).__init__(client)
+        self.base_url = URL.V1 + URL.CUSTOMER_URL
+
+    def create(self, data={}, **kwargs):
+        """
+        Create token from given dict
+
+        Returns:
+            token Dict which was created
+        """
+        url = '{}{}'.format(URL.V1, URL.TOKEN)
+
+        return self.post_url(url, data, **kwargs)
+
+    def fetch(self, customer_id, token_id, data={}, **kwargs):
+        """
+        Fetch Token for given Id and given customer Id
+
+        Args:
+            customer_id : Customer Id for which tokens have to be fetched
+            token_id    : Id for which TOken object has to be fetched
+
+        Returns:
+            Token dict for given token Id
+        """
+        url = "{}/{}/tokens/{}".format(self.base_url, customer_id, token_id)
+        return self.get_url(url, data, **kwargs)
+
+    def all(self, customer_id, data={}, **kwargs):
+        """
+        Get all tokens for given customer Id
+
+        Args:
+            customer_id : Customer Id for which tokens have to be fetched
+
+        Returns:
+            Token dicts for given cutomer Id
+        """
+        url = "{}/{}/tokens".format(self.base_url, customer_id)
+        return self.get_url(url, data, **kwargs)
+
+    def delete(self, customer_id, token_id, data={}, **kwargs):
+        """
+        Delete Given Token For a Customer
+
+        Args:
+            customer_id : Customer Id for which tokens have to be deleted
+            token_id    : Id for which TOken object has to be deleted
+        Returns:
+            Dict for deleted token
+        """
+        url = "{}/{}/tokens/{}".format(self.base_url, customer_id, token_id)
+        return self.delete_url(url, data, **kwargs)
+
+    def processPaymentOnAlternatePAorPG(self, data={}, **kwargs):
+        """
+        Process a Payment on another PA/PG with Token Created on Razorpay
+
+        Returns:
+            Dict for the payment
+        """
+        url = '{}{}/{}'.format(URL.V1, URL.TOKEN, "service_provider_tokens/token_transactional_data")
+        return self.post_url(url, data, **kwargs)
+'''
+
+
+def test_a_key_like_line_in_a_new_docstring_is_text_spaced_as_written() -> None:
+    # razorpay's new `cancel` method: `Returns:` glued to the `Args:` lines in its docstring, in a
+    # file whose other docstrings set it off; inside a string the snippet's spacing is the text
+    snippet = '''    # ... existing code ...
+        url = '{}{}/{}'.format(URL.V1, URL.TOKEN, "service_provider_tokens/token_transactional_data")
+        return self.post_url(url, data, **kwargs)
+
+    def cancel(self, customer_id, token_id, data={}, **kwargs):
+        """
+        Cancel Given Token
+
+        Args:
+            customer_id : Customer Id for which token have to be cancelled
+            token_id    : Id for which Token object has to be cancelled
+        Returns:
+            Dict for cancel token
+        """
+        url = f"{self.base_url}/{customer_id}/tokens/{token_id}/cancel"
+        return self.put_url(url, data, **kwargs)
+'''
+    expected = TOKEN_PY + snippet[snippet.index("\n    def cancel"):]
+    assert apply(TOKEN_PY, snippet, filename="token.py").merged_code == expected
+
+
+CACHE_PY = '''from tilelang.jit.adapter.kernel_cache import TVMFFIKernelCache
+
+# Create a map of singleton instance of KernelCaches
+_dispatch_map: dict[str, KernelCache] = {
+    "tvm_ffi": TVMFFIKernelCache(),
+    "torch": TorchKernelCache(),
+}
+
+
+def _resolve_cache_dispatch(target):
+    return _dispatch_map[target]
+
+
+def get_cache(target):
+    return _resolve_cache_dispatch(target)
+'''
+
+
+def test_a_literal_assigned_after_a_closing_line_keeps_the_snippets_blank_line() -> None:
+    # tilelang's `_ascend_dispatch_map: ... = {` one blank line under the `}` of the map above:
+    # the file's two blank lines there set off the function below, not a new literal
+    snippet = '''# ... existing code ...
+    "torch": TorchKernelCache(),
+}
+
+_ascend_dispatch_map: dict[str, KernelCache] = {
+    "tvm_ffi": AscendTVMFFIKernelCache(),
+}
+
+
+def _resolve_cache_dispatch(target):
+# ... existing code ...
+'''
+    expected = CACHE_PY.replace('''}
+
+
+def _resolve''', '''}
+
+_ascend_dispatch_map: dict[str, KernelCache] = {
+    "tvm_ffi": AscendTVMFFIKernelCache(),
+}
+
+
+def _resolve''')
+    assert apply(CACHE_PY, snippet, filename="cache.py").merged_code == expected
+
+
+
+
+ASGI_PY = '''class MCPSessionMiddleware:
+    def __init__(self, app: Any, server: Any = None) -> None:
+        self.app = app
+        self._server: Optional[weakref.ReferenceType[Any]] = None
+        if server is not None:
+            try:
+                self._server = weakref.ref(tracking_key(server))
+            except TypeError as error:
+                log(f"PostHog MCP session middleware: cannot bind server= - {error}")
+
+    def _analytics(self) -> Optional[MCPAnalyticsData]:
+        """The bound server's tracking state, when this middleware is the one that
+        captures its handshakes: on mcp 2.x ``Server.middleware`` already does."""
+        try:
+            server = self._server() if self._server is not None else None
+            data = get_server_tracking_data(server) if server is not None else None
+        except TypeError:  # an unhashable server= can never be instrumented
+            return None
+        return None if data is None or data.handshake_observed_in_process else data
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") != "http":
+            await self.app(scope, receive, send)
+            return
+        # Tell the in-process fallback that this request's handshake is captured
+        # here. Two stacked middlewares see the same request; the outer one owns it.
+        # The SSE transport stays unmarked: its session is in a query parameter, so
+        # its first request captures the handshake, in the session its calls use.
+        observer = None
+        if HANDSHAKE_OBSERVER_KEY not in scope and not _is_sse(scope):
+            observer = self._analytics()
+            if observer is not None:
+                scope[HANDSHAKE_OBSERVER_KEY] = observer
+
+        try:
+            incoming_header = read_mcp_session_header(_headers_dict(scope))
+        except Exception as error:  # noqa: BLE001
+            log(f"PostHog MCP session middleware: header read failed - {error}")
+            await self.app(scope, receive, send)
+            return
+
+        # Decode a replayed token (if any) so the app can read it via get_mcp_session.
+        decoded = decode_session_id(incoming_header)
+        if decoded is not None:
+            scope[_SCOPE_KEY] = decoded
+
+        # Only POSTs carry JSON-RPC. Mint only when the client replayed no session
+        # id at all -- if one is present (ours or a stateful transport's), leave it.
+        # Such a request is not read, so an initialize that reuses a session id is
+        # not captured here. Tool calls, which all carry one, stay unread.
+        if scope.get("method") != "POST" or incoming_header is not None:
+            await self.app(scope, receive, send)
+            return
+
+        # Guard the whole sniff+mint path: on any failure (a raising receive() or
+        # adversarial body) the request passes through untouched, per the contract.
+        token = None
+        initialize = None
+        try:
+            body, receive = await _buffer_body(receive)
+            initialize = _parse_initialize(body)
+            if initialize is not None:
+                token = _mint_token(initialize)
+        except Exception as error:  # noqa: BLE001
+            log(f"PostHog MCP session middleware: mint failed - {error}")
+
+        if initialize is None:
+            await self.app(scope, receive, send)
+            return
+
+        started = datetime.now(timezone.utc)
+        if observer is not None:
+            send = _InitializeResponse(
+                send,
+                functools.partial(
+                    _record_initialize, observer, initialize, scope, started
+                ),
+            )
+        if token is not None:
+            scope[_SCOPE_KEY] = decode_session_id(token)
+            send = _sending_session_header(send, token)
+
+        await self.app(scope, receive, send)
+
+
+def _is_sse(scope: Any) -> bool:
+    """The deprecated SSE transport, which keys its session on ``?session_id=``."""
+    try:
+        query = parse_qs((scope.get("query_string") or b"").decode("latin-1"))
+    except Exception:  # noqa: BLE001
+        return False
+    return "session_id" in query
+'''
+
+
+def test_context_above_a_block_moved_into_a_new_method_is_the_copy_right_above_it() -> None:
+    # posthog moved the handshake `if` block (and its comments) out of `__call__` into a new
+    # `_handshake_observer` method, called in its place under the `http` check's `await
+    # self.app(...)` / `return`, lines the method has three times: the block, at the depth the
+    # snippet writes its call, went whole, and the context is the copy right above it
+    snippet = '''            # ... existing code ...
+            await self.app(scope, receive, send)
+            return
+        observer = self._handshake_observer(scope)
+
+        try:
+            incoming_header = read_mcp_session_header(_headers_dict(scope))
+        # ... existing code ...
+        await self.app(scope, receive, send)
+
+    def _handshake_observer(self, scope: Any) -> Optional[MCPAnalyticsData]:
+        # Tell the in-process fallback that this request's handshake is captured
+        # here. Two stacked middlewares see the same request; the outer one owns it.
+        # The SSE transport stays unmarked: its session is in a query parameter, so
+        # its first request captures the handshake, in the session its calls use.
+        observer = None
+        if HANDSHAKE_OBSERVER_KEY not in scope and not _is_sse(scope):
+            observer = self._analytics()
+            if observer is not None:
+                scope[HANDSHAKE_OBSERVER_KEY] = observer
+
+        return observer
+
+
+def _is_sse(scope: Any) -> bool:
+    # ... existing code ...
+'''
+    moved = ASGI_PY[ASGI_PY.index("        # Tell the in-process"):ASGI_PY.index("        try:\n            incoming_header")]
+    helper = snippet[snippet.index("    def _handshake_observer"):snippet.index("\ndef _is_sse")]
+    expected = ASGI_PY.replace(moved, "        observer = self._handshake_observer(scope)\n\n").replace(
+        "        await self.app(scope, receive, send)\n\n\ndef _is_sse",
+        "        await self.app(scope, receive, send)\n\n" + helper + "\ndef _is_sse")
+    assert apply(ASGI_PY, snippet, filename="asgi.py").merged_code == expected

@@ -58,10 +58,14 @@ def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
         return True  # words appended: `return` -> `return None`, `pass` -> `pass  # todo` (not `//` -> `// x`)
     if _reformatted(new, old):
         return True
-    if new.startswith("elif ") != old.startswith("elif ") \
-            and new.startswith(("if ", "elif ")) and old.startswith(("if ", "elif ")):
-        # a condition kept while its `if` became an `elif` under a new branch, or the reverse
-        return edited_version(new.removeprefix("el"), old.removeprefix("el"), assignments=assignments)
+    if new.startswith("elif ") != old.startswith("elif ") and new.startswith(("if ", "elif ")) \
+            and old.startswith(("if ", "elif ")):
+        # an `if` become an `elif` under a new branch (or the reverse), its condition kept or cut
+        # to a part of it (cudnn's `if device is not None and tuple(device()) != ...:` as `elif
+        # tuple(device()) != ...:`); not `elif x == 3:` against `if x == 2:`, two branches of one
+        # chain (gluonts' rank checks)
+        a, b = new.removeprefix("el"), old.removeprefix("el")
+        return a == b or similarity(a, b) >= FUZZY_MIN and _tokens_contained(_TOKEN.findall(a), _TOKEN.findall(b))
     if _handler_widened(new, old) or _handler_widened(old, new):
         return True  # `except:` -> `except Exception:`, `rescue` -> `rescue StandardError => e`
     if is_trivial(new) or is_trivial(old):
@@ -82,6 +86,12 @@ def edited_version(new: str, old: str, *, assignments: bool = False) -> bool:
         return False
     if opens_block(new) and opens_block(old) and similarity(new, old) >= 85:
         return True  # a block header with a changed condition: `if x > 1 {` -> `if x > 2 {`
+    return _tokens_contained(a, b)
+
+
+def _tokens_contained(a: list[str], b: list[str]) -> bool:
+    """The shorter token list's words all occur in the longer one, and at most one of its
+    punctuation tokens does not. O(len(a) + len(b))."""
     small, large = (a, b) if len(a) <= len(b) else (b, a)
     remaining = Counter(large)
     missing = 0

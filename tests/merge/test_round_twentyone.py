@@ -640,6 +640,8 @@ def test_an_if_turned_elif_keeps_its_condition_as_an_edit() -> None:
                           "if (numel // shards) % (config.blocks * pack_elems) != 0:")
     assert edited_version("if x > 1:", "elif x > 1:")
     assert not edited_version("elif y is None:", "if (numel // shards) % (config.blocks * pack_elems) != 0:")
+    # two branches of one chain are no edit of each other (gluonts' rank checks)
+    assert not edited_version("elif len(self.forecast_array.shape) == 3:", "if len(self.forecast_array.shape) == 2:")
 
 
 

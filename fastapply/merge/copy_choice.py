@@ -64,9 +64,7 @@ def long_run(al: Aligner, inside: list[tuple[int, int, list[tuple[int, int]]]], 
     under two rewritten lines; the loop's lines are in every method). O(runs x the lines between)."""
     if len(inside) != 1 or len(inside[0][2]) < _LONG_RUN:
         return False
-    (s_last, o_last) = inside[0][2][-1]
-    edited_s = sum(1 for k in between(s_last, s_end) if al.snorm[k])
-    edited_o = sum(1 for o in between(o_last, o_end) if al.onorm[o])
+    edited_s, edited_o = _edited_counts(al, inside[0][2], s_end, o_end)
     return 1 <= edited_s == edited_o <= _FEW_EDITED
 
 
@@ -81,8 +79,8 @@ def framed_run(al: Aligner, inside: list[tuple[int, int, list[tuple[int, int]]]]
     if len(inside) != 1 or len(inside[0][2]) < _FRAMED_RUN \
             or sum(1 for s, _ in inside[0][2] if not is_trivial(al.snorm[s])) < 2:
         return False
-    (s_last, o_last) = inside[0][2][-1]
-    return any(al.snorm[k] for k in between(s_last, s_end)) and any(al.onorm[o] for o in between(o_last, o_end))
+    edited_s, edited_o = _edited_counts(al, inside[0][2], s_end, o_end)
+    return edited_s >= 1 and edited_o >= 1
 
 
 _FRAMED_RUN = 4  # lines of such a run
@@ -96,10 +94,16 @@ def even_rewrite(al: Aligner, inside: list[tuple[int, int, list[tuple[int, int]]
     twice). The words test still asks, with more slack. O(runs x the lines between)."""
     if len(inside) != 1 or len(inside[0][2]) < 2:
         return False
-    (s_last, o_last) = inside[0][2][-1]
-    edited_s = sum(1 for k in between(s_last, s_end) if al.snorm[k])
-    edited_o = sum(1 for o in between(o_last, o_end) if al.onorm[o])
+    edited_s, edited_o = _edited_counts(al, inside[0][2], s_end, o_end)
     return 1 <= edited_s == edited_o
+
+
+def _edited_counts(al: Aligner, run: list[tuple[int, int]], s_end: int, o_end: int) -> tuple[int, int]:
+    """The code lines between the run's end and the anchor (s_end, o_end): the snippet's, the
+    original's. O(those lines)."""
+    s_last, o_last = run[-1]
+    return (sum(1 for k in between(s_last, s_end) if al.snorm[k]),
+            sum(1 for o in between(o_last, o_end) if al.onorm[o]))
 
 
 _LEAD = 2  # edited lines right after a copy that say it is the one the snippet rewrites

@@ -33,12 +33,18 @@ def deletions(items: list[SnippetLine], orig: list[str], onorm: list[str],
     drop: set[int] = set()
     has_code = any(i.kind == "code" for i in items)
     found: dict[str, list[tuple[int, int]]] | None = None
+    shown: set[str | None] = set()
     for item in items:
         if item.kind != "delete":
             continue
         if found is None:
             found = _definition_spans(spec, original)
+            # (a definition the snippet itself writes is not what a note deletes: timm's `# drop /
+            # act are present when converted ... (see convert_splitbn_model)` above that function)
+            shown = {header_key(i.norm) for i in items if i.kind == "code"}
         for name in item.targets:
+            if name in shown:
+                continue
             spans = found.get(name, [])
             heads = [i for i, n in enumerate(onorm) if n and header_key(n) == name] if not spans else []
             if len(spans) == 1 or len(heads) == 1:

@@ -52,8 +52,13 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
     # (or the file's last lines edited line for line, however many: patsy's version comment)
     cut_tail = after == 0 or trail >= 1 and (after <= EDGE_LINES
                                              or _edits_tail(items[last_s + 1:], onorm[last_o + 1:])) \
-        or after <= EDGE_LINES and _moved_tail(items, pairs, last_o, onorm)  # (fork-ts-checker's
-    # `exports.f = f;` moved from the file's end to its head, in a snippet of the whole file)
+        or after <= EDGE_LINES and _moved_tail(items, pairs, last_o, onorm) \
+        or before == 0 and after <= EDGE_LINES and len(pairs) >= WHOLE_SHARE * sum(1 for n in onorm if n) \
+        and not any(header_key(n) for n in onorm[last_o + 1:] if n)
+    # (fork-ts-checker's `exports.f = f;` moved from the file's end to its head, in a snippet of the
+    # whole file; and a snippet from the file's first line to a statement or two short of its end,
+    # most of its lines the file's, is the whole file: fetch-blob's `export default File` went. A
+    # definition there may be left out or deleted: typeshed's `def compile_command`, refused)
     # imports above a snippet that reaches the file's end and uses none of their names: what the
     # edit left unused and deleted (typeshed's stubs drop `from _typeshed import Incomplete` with
     # its last use), not context left out

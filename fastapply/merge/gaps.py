@@ -44,6 +44,8 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
         return count
     last = out[before][0]
     a = out[before][2]
+    if count == 0 and a < 0 and _documents(out, before, after):
+        return 0  # (remix's new `/** @param {string} name */` over `const validateHeaderName = ...`)
     if a < 0 and _under_new_header(out, before, after):
         return count  # (b now opens a new block's body, spaced as the snippet writes it)
     if opens_block(last.strip()) and indent_width(out[after][0]) > indent_width(last) and a + 1 != b - gap:
@@ -54,12 +56,15 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
         edited = out[before][0].strip() != orig[a].strip()
         if not edited and count == 0 and a + 1 < b - gap and not orig[a + 1].strip() \
                 and indent_width(orig[a]) >= indent_width(orig[b]) \
-                and any(header_key(orig[o].strip()) is not None for o in range(a + 1, b - gap)):
+                and any(header_key(orig[o].strip()) is not None for o in range(a + 1, b - gap)) \
+                and _sets_off(orig[b].strip()):
             # the definitions between a and b went (moved elsewhere or deleted) and the file set
             # them off with blank lines on both sides: their two neighbours keep the file's blank
             # line, which the snippet, gluing them, left out (models do not delete the blank line
             # between methods; a statement block is another matter: monty's `with
-            # contextlib.suppress(...)` went with the blank lines around it)
+            # contextlib.suppress(...)` went with the blank lines around it; and so is a plain
+            # statement after them: orbax's `return tuple(...)` glued to the docstring once the
+            # local `async def _safe_exists` between them went)
             return gap
         if edited and count == 0 and _removed_block_above(orig, a + 1, b - gap, indent_width(orig[b])):
             return count  # the blank line set off a block the edit removed (glued as the snippet writes it)
@@ -163,6 +168,21 @@ def _extends_comment(out: list[tuple[str, str, int, int]], index: int, after: in
                 for line in new)
 
 
+def _documents(out: list[tuple[str, str, int, int]], before: int, after: int) -> bool:
+    """The new lines right above out[after], a line the file sets off, are a comment block glued
+    to it, with a blank line of the snippet's own above them: the comment documents out[after], and
+    the file's blank line goes where the snippet writes its own, above the comment. O(the comment's
+    lines)."""
+    if not _sets_off(out[after][0].strip()):
+        return False
+    k, width = before, indent_width(out[after][0])
+    while k >= 0 and out[k][1] == SNIP and out[k][2] < 0 and out[k][0].strip() and is_comment(out[k][0].strip()) \
+            and indent_width(out[k][0]) >= width:
+        k -= 1
+    # (its first line at the depth of the line it documents; ` */` and ` * @param` lie one deeper)
+    return k < before and k >= 0 and not out[k][0].strip() and indent_width(out[k + 1][0]) == width
+
+
 def _bare_comments_between(out: list[tuple[str, str, int, int]], index: int, after: int) -> bool:
     """The new lines between the anchors out[index] and out[after], both comment lines, are bare
     comment markers (`#`, `//`) at their indentation: they take the place of the blank lines
@@ -232,8 +252,9 @@ def _previous_anchor(out: list[tuple[str, str, int, int]], index: int) -> int | 
 
 def _sets_off(norm: str) -> bool:
     """A line the file sets off with blank lines for what it is, whatever stood above: a
-    definition's header or decorator, a comment, a TOML table, a YAML list item."""
-    return header_key(norm) is not None or norm.startswith(("@", "[", "- ")) or is_comment(norm)
+    definition's header or decorator (a Rust attribute too), a comment, a TOML table, a YAML list
+    item."""
+    return header_key(norm) is not None or norm.startswith(("@", "#[", "[", "- ")) or is_comment(norm)
 
 
 def _under_new_header(out: list[tuple[str, str, int, int]], before: int, after: int) -> bool:

@@ -71,11 +71,15 @@ def imports_left_unused(head: list[str], items: list[SnippetLine], pairs: dict[i
 def unused_imports(head: list[str], rest: list[str], items: list[SnippetLine]) -> bool:
     """Every code line of `head` is an import (never `from __future__`) whose names the rest of
     the original uses and no snippet line mentions: the edit removed their last use (an import
-    the file never used says nothing). O(file and snippet text + head names)."""
+    the file never used says nothing), or one the snippet writes again below. O(file and snippet
+    text + head names)."""
     solid = _joined_imports(head)
     if not _imports_only(solid):
         return False
-    names = [name for norm in solid for name in _imported_names(norm)]
+    # (an import the snippet writes again, further down its own import list, moved: joserfc's
+    # `import json` over `import hashlib`, which the snippet lists first)
+    written = {item.norm for item in items if item.kind == "code"}
+    names = [name for norm in solid if norm not in written for name in _imported_names(norm)]
     if not names:
         return False
     words = set(IDENTIFIER.findall("\n".join(item.norm for item in items if item.kind == "code")))

@@ -27,7 +27,8 @@ _KEYWORD_HEADER = re.compile(
     r"@\w+(?:\([^)]*\))?)\s+)*"
     r"(?:def|class|function\*?|fn|func|fun|struct|enum|interface|trait|object|module|impl(?:<[^>]*>)?|"
     r"type|record|namespace|protocol|extension|union|macro_rules!|val|var|let|const|init|sub|proc|method)"
-    r"\s+(?:\([^)]*\)\s*)?(?:self\.)?(?P<name>[A-Za-z_$][\w$]*(?:[.:][A-Za-z_$][\w$]*)*[?!=]?)")
+    r"\s+(?:\([^)]*\)\s*)?(?:self\.)?(?P<name>`[^`]+`|[A-Za-z_$][\w$]*(?:[.:][A-Za-z_$][\w$]*)*[?!=]?)")
+# (a name in backticks: Kotlin's and Swift's test functions, `func \`dropping a promise ...\`()`)
 _CALL_HEADER = re.compile(
     r"^(?:[\w$<>\[\],.*&:@?]+\s+)*?(?:[\w$<>]+::)*(?P<name>[A-Za-z_$~][\w$]*)\s*(?:<[^>]*>)?\s*\([^;]*$")
 _ASSIGN_HEADER = re.compile(
@@ -72,7 +73,8 @@ def header_key(norm: str) -> str | None:
         return f"{match.group(1)} for {match.group(2)}"
     match = _KEYWORD_HEADER.match(norm)
     if match:
-        return match.group("name").rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+        name = match.group("name")
+        return name if name[0] == "`" else name.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
     # (the substring tests are what each regex needs to match at all: they skip most regex calls)
     match = _ASSIGN_HEADER.match(norm) if "=" in norm else None
     if match:

@@ -182,12 +182,42 @@ def pair_closers(al: Aligner) -> None:
             # old call's and replace its arguments); an edited opener was placed by its
             # neighbours (`Self {` -> `Settings {`), a bare `{` by its header above
             continue
+        if _tail_above_next(al, s, ends):
+            continue
         if order is None:
             order = al.pair_order()  # (no pair added before this: the pairs as they came)
         if al._monotone(*ends, order):
             al.pairs[ends[0]] = ends[1]
             taken.add(ends[1])
             order.add(ends[0])
+
+
+def _tail_above_next(al: Aligner, s: int, ends: tuple[int, int]) -> bool:
+    """True when a marker inside the snippet block s..ends[0] may reach past the block's end: the
+    lines after the last such marker are the original lines right above the next paired line, which
+    only new lines separate from the closer, and closing the block here would drop original code
+    (pg-protocol's `public addInt32(...) {`, a marker, `return this`, `}`, a new method, then the
+    method after it in the file; closed at addInt32's own `}`, the methods between were dropped).
+    O(the block's tail + the new lines after it)."""
+    sc, oc = ends
+    last = next((t for t in range(sc - 1, s, -1) if t in al.markers), None)
+    if last is None:
+        return False
+    nxt = sc + 1
+    while nxt < len(al.items) and nxt not in al.pairs:
+        if nxt in al.markers:
+            return False
+        nxt += 1
+    if nxt >= len(al.items) or nxt == sc + 1 or not al.deletes(sc, oc, nxt, al.pairs[nxt]):
+        return False
+    tail = [al.snorm[t] for t in range(last + 1, sc + 1) if al.snorm[t]]
+    above: list[str] = []
+    o = al.pairs[nxt] - 1
+    while o > oc and len(above) < len(tail):
+        if al.onorm[o]:
+            above.append(al.onorm[o])
+        o -= 1
+    return above[::-1] == tail
 
 
 def _body_paired(al: Aligner, s: int, o: int, ends: tuple[int, int]) -> bool:

@@ -73,11 +73,52 @@ def find_renames(al: Aligner, defs: DefIndex, original: str) -> int:
     for s in match.renamed:
         new, old = match.snippet[s], match.original[match.pairs[s]]
         key = header_key(al.snorm[new.header])
-        if key is None or al._okeys_for(key) or old.name.rsplit(".", 1)[-1] in mentioned:
+        name = old.name.rsplit(".", 1)[-1]
+        if key is None or al._okeys_for(key) or name in mentioned \
+                or _both_used(al, name, new.name.rsplit(".", 1)[-1], new) or _ends_above(al, new, old):
             continue
         al._okeys[key] = [old.header]
         found += 1
     return found
+
+
+def _both_used(al: Aligner, old: str, new_name: str, new: Definition) -> bool:
+    """The snippet's code outside the new definition names the old one and, on other lines, the new
+    one, as words (stripe's annotations `"AccountSessionCreateParamsComponentsPayoutsList"` shown
+    and `"...ReportingChart"` added, above a new class whose body is like PayoutsList's): both
+    stand in the file, the new one is a sibling. O(the snippet's text)."""
+    if len(old) < 3 or len(new_name) < 3:
+        return False
+    lines = [item.text for k, item in enumerate(al.items) if item.kind == "code" and not new.first <= k <= new.last]
+    words = [set(_WORDS.findall(text)) if old in text or new_name in text else set() for text in lines]
+    return any(old in found for found in words) and any(new_name in found and old not in found for found in words)
+
+
+def _ends_above(al: Aligner, new: Definition, old: Definition) -> bool:
+    """The snippet's code lines right above the new definition, up to a marker, are the old
+    definition's last lines (cudnn's `is_align_stack=False,`, `asm_dialect=...`, `)` over a new
+    function like `tmem_combine_store_exchange_4x32dp32b32x`): they may show the old one's end as
+    context, with a sibling after it, as well as the end of the definition above it; the rename is
+    no surer than that. Not for lines under a header the snippet shows above the marker: they end
+    that header's block (pyxdg's `def save_config_path(...)`, a marker, `return path`, then a
+    renamed function). O(those lines)."""
+    above: list[str] = []
+    k, top = new.first - 1, -1
+    while k >= 0 and al.items[k].kind in ("code", "blank") and len(above) <= _END_LINES:
+        if al.snorm[k]:
+            above.append(al.snorm[k])
+            top = k
+        k -= 1
+    if not 2 <= len(above) <= _END_LINES or k >= 0 and al.items[k].kind not in ("marker", "implicit"):
+        return False
+    shown = next((j for j in range(k - 1, -1, -1) if al.snorm[j]), None)
+    if shown is not None and al.items[shown].kind == "code" and al.swidth[shown] < al.swidth[top]:
+        return False
+    tail = [norm for norm in (al.onorm[o] for o in range(old.last, old.header, -1)) if norm][:len(above)]
+    return tail == above
+
+
+_END_LINES = 8  # snippet lines above a renamed definition compared with the old one's last lines, at most
 
 
 def rewritten_in_place(al: Aligner, s: int) -> bool:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .ambiguity import paired_above
 from .lines import header_key, is_trivial, opens_block
 from .shapes import PREAMBLE
-from .similar import FUZZY_MIN, edited_version, similarity
+from .similar import FUZZY_MIN, assigned_name, edited_version, extracted, similarity
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -73,7 +73,7 @@ def _pair_sibling(al: Aligner, marker: int, run: list[int], oa: int) -> bool:
             continue  # its first new line is one the original has (an edit of that line's block), or
             # a header of a name the original defines (go-playground's `registrationFunc` with a
             # new signature), or it opens no sibling (deeper than the context)
-        if len(middle) < 2:
+        if len(middle) < 2 and not _ENTRY_KEY.match(norms[k]):
             continue  # one new line (`- toolchain: beta-v2`): as likely an edit of the sibling above
         if any((name := _defines(al, run, i)) is not None and len(al._okeys_for(name)) == 1
                for i in range(k, len(run) - k)):
@@ -82,9 +82,15 @@ def _pair_sibling(al: Aligner, marker: int, run: list[int], oa: int) -> bool:
         if above is None or [al.onorm[o] for o in above] != norms[:k]:
             continue
         sibling = _sibling_above(al, above, norms[:k])
-        if sibling is not None and _edits_sibling(al, middle, sibling):
+        # an entry under a key of its own beside one under another key is a new entry, not an edit
+        # of that one, whatever its other lines (stripe's import map: `"...PaymentIntentData": (`
+        # written between `False,` `),` and `False,` `),` above `"...ShippingOption": (`)
+        new_key = bool(sibling) and not _same_key(norms[k], al.onorm[sibling[0]])
+        if len(middle) < 2 and not new_key:
+            continue  # (one line: an entry under its own key, or as likely an edit)
+        if sibling and not new_key and _edits_sibling(al, middle, sibling):
             continue
-        if sibling is not None and _line_for_line(al, middle, sibling):
+        if sibling and not new_key and _line_for_line(al, middle, sibling):
             # as many lines, each like the sibling's (go-isatty's `token[0] !=` run edited to
             # `options[0] !=`; rrweb-cssom's `@layer` branch written like the `@container` one):
             # an edit of it or a new one after it, the lines cannot tell
@@ -145,13 +151,30 @@ def _edits_sibling(al: Aligner, new: list[int], sibling: list[int]) -> bool:
         return True
     # or every line of the sibling but its trivial ones has an edited version among them (flashinfer's
     # `if not 0 < config.blocks <= CE_MAX_PIECES:` as `... <= min(CE_MAX_PIECES, max_blocks):` under
-    # a new comment; an `if` turned `elif` after a new branch)
+    # a new comment; an `if` turned `elif` after a new branch; a line under another key is no
+    # version of it), or with a literal pulled out into a variable the new lines assign
+    # (weasyprint's `if ident.lower_value not in values:` under `values = (...)`)
     solid = [al.onorm[o] for o in sibling if al.onorm[o] and not is_trivial(al.onorm[o])]
-    return bool(solid) and len(solid) <= _EDITED_MOST and all(
-        any(edited_version(_as_if(al.snorm[t]), _as_if(norm)) for t in new if al.snorm[t]) for norm in solid)
+    if not solid or len(solid) > _EDITED_MOST:
+        return False
+    names = {name for t in new if (name := assigned_name(al.snorm[t])) is not None}
+    return all(any(_same_key(al.snorm[t], norm) and (edited_version(_as_if(al.snorm[t]), _as_if(norm))
+                                                     or extracted(al.snorm[t], norm, names))
+                   for t in new if al.snorm[t])
+               for norm in solid)
 
 
 _EDITED_MOST = 4  # sibling lines looked for among the new lines as edited versions
+# an entry's key: `"AccountUpdateParams": (`, `'key': value`, `name: value` (not `else:`, not `std::`)
+_ENTRY_KEY = re.compile(r"""^(?:(["'])(?P<quoted>[^"']+)\1|(?P<bare>[A-Za-z_$][\w$-]*))\s*:(?!:)\s*\S""")
+
+
+def _same_key(new: str, old: str) -> bool:
+    """False when both lines are entries (`"name": (`, `key: value`) under different keys."""
+    a, b = _ENTRY_KEY.match(new), _ENTRY_KEY.match(old)
+    return a is None or b is None or (a["quoted"] or a["bare"]) == (b["quoted"] or b["bare"])
+
+
 _ELSE_IF = re.compile(r"^(?:\}\s*)?(?:elif|else\s+if)\b")
 
 

@@ -216,3 +216,29 @@ def substituted(new: str, old: str) -> bool:
     differ = sum(x != y for x, y in zip(a, b))
     same_words = sum(x == y and x[0].isalnum() for x, y in zip(a, b))
     return 0 < differ <= max(1, len(a) // 3) and same_words >= 1 or differ == 1 and len(a) >= 3
+
+
+def extracted(new: str, old: str, names: set[str]) -> bool:
+    """True when `new` is `old` with one literal (a bracketed or quoted span) replaced by a name
+    that `names` holds, the names the lines around it assign (weasyprint's `if ident.lower_value
+    not in values:` for `... not in ('first', 'start', 'last', 'first-except'):` under `values =
+    (...)`): the literal pulled out into a variable. O(len(new) + len(old))."""
+    a, b = _TOKEN.findall(new), _TOKEN.findall(old)
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    middle, span = a[head:len(a) - tail], b[head:len(b) - tail]
+    return len(middle) == 1 and middle[0] in names and len(span) >= 3 and span[0] in "([{'\"" \
+        and head + tail >= 3
+
+
+def assigned_name(norm: str) -> str | None:
+    """The plain name a line assigns (`values = (...)`, `const limit = 4;`), or None."""
+    found = _ASSIGNED.match(norm)
+    if found is None:
+        return None
+    name = found.group(1).split(":")[0].split()[-1]
+    return name if re.fullmatch(r"[A-Za-z_$][\w$]*", name) else None

@@ -12,7 +12,8 @@ import re
 
 from ..errors import ErrorCode, MergeError
 from .heads import deleted_head, head_statements, import_head, imports_left_unused, linter_head, note_head, \
-    obsolete_head, prologue_head, rebound_head, rebound_imports, tail_of_dropped_import, unused_imports
+    obsolete_head, prologue_head, rebound_head, rebound_imports, rewritten_notice, tail_of_dropped_import, \
+    unused_imports
 from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_closer, is_trivial, \
     opens_block
 from .segments import SnippetLine, code_segments, is_gap
@@ -125,6 +126,15 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
                 "above it. End the snippet with a '... existing code ...' marker to keep it, or show "
                 "the code around it that stays",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=items[-1].number)
+        if _ends_on_edit(items, pairs, orig, onorm):
+            rest = sum(1 for norm in onorm[pairs[last_s] + 1:] if norm)
+            raise MergeError(
+                f"the snippet marks what it leaves out before and between its parts, but ends on a changed "
+                f"line (snippet line {items[-1].number}) with no marker after it, while the file goes on for "
+                f"{rest} more lines from original line {_tail_start(onorm, pairs[last_s]) + 1}: the edit may "
+                "delete them or the last marker may be missing. End the snippet with a '... existing code "
+                "...' marker to keep them, or show the line after the change",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=items[-1].number)
         items = [*items, implicit]
     if not is_gap(items[0]):
         before = sum(1 for n in onorm[: pairs[first_s]] if n)
@@ -136,11 +146,52 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
                                  or head_statements(head) <= EDGE_LINES and (  # (a wrapped import is one)
             import_head(head, items[first_s].norm) and (marked_end or reaches_end and not unedited)
             or not unedited and imports_left_unused(head, items, pairs, onorm))) \
-            or lead >= 1 and rebound_head(orig[:pairs[first_s]], [i.norm for i in items[:first_s]], onorm[pairs[first_s]:])
+            or lead >= 1 and rebound_head(orig[:pairs[first_s]], [i.norm for i in items[:first_s]], onorm[pairs[first_s]:]) \
+            or lead >= 1 and rewritten_notice(head, [i.norm for i in items[:first_s]]) \
+            or lead >= 1 and _rebound_around_move(items, first_s, orig, onorm, pairs[first_s])
         if before and not (lead >= 1 and before <= EDGE_LINES) and not dropped:
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
     return items, pairs
+
+
+def _rebound_around_move(items: list[SnippetLine], first_s: int, orig: list[str], onorm: list[str],
+                         first_o: int) -> bool:
+    """Some code lines above the snippet's first pair are lines the snippet shows further down (a
+    block it moved), and the rest, comments aside, are imports that the snippet's new first lines
+    bind again (magicast's `import { n as generateCode, ... } from "./builders-pgs2P7Vh.js"` above
+    the deep-merge region the release moved down: the new import replaces it, and the comment that
+    closed the moved region goes). O(lines above + the snippet's lines)."""
+    shown = {item.norm for item in items[first_s:] if item.kind == "code"}
+    solid = [o for o in range(first_o) if onorm[o]]
+    left = [o for o in solid if onorm[o] not in shown]
+    if len(left) == len(solid) or 2 * len(left) > len(solid):
+        return False  # (nothing above, or little of it, moved: rebound_imports reads such a head)
+    code = [orig[o] for o in left if not onorm[o].startswith(COMMENT_STARTS)]
+    return bool(code) and rebound_imports(code, [item.norm for item in items[:first_s]])
+
+
+def _ends_on_edit(items: list[SnippetLine], pairs: dict[int, int], orig: list[str], onorm: list[str]) -> bool:
+    """The snippet starts with a marker, has another between its parts, and ends on a new or edited
+    line with none after it: a snippet that marks what it leaves out everywhere else may end where
+    the file now ends (lightly's `__version__ = "1.6.0"`, its version check below deleted) or have
+    left out its last marker after its last change; the two read alike, so open_edges refuses
+    (snippets cut from real edits always show context after a change, so the eval data cannot say
+    which reading models mean: keeping the tail was silently wrong there, deleting it would be
+    wherever a model stops right after its change). O(m)."""
+    if not is_gap(items[0]) or sum(1 for item in items if is_gap(item)) < 2:
+        return False
+    last = max(k for k, item in enumerate(items) if item.kind == "code")
+    if last in pairs and items[last].norm == onorm[pairs[last]]:
+        return False
+    # (not when the lines after the last pair lie inside the block of a header its last part shows
+    # whole, which they end: timm's `reparameterize_model` with its body rewritten, the file's last)
+    start = max(k for k, item in enumerate(items) if is_gap(item) and k < last)
+    end = max(pairs.values())
+    for s, o in pairs.items():
+        if s > start and opens_block(items[s].norm):
+            end = max(end, block_extent(orig, onorm, o)[1] - 1)
+    return any(onorm[end + 1:])
 
 
 def _tail_start(onorm: list[str], last_o: int) -> int:

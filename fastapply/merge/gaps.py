@@ -7,6 +7,8 @@ cases). Complexity: O(the new lines between the two anchors) per call.
 
 from __future__ import annotations
 
+import re
+
 from .lines import header_key, indent_width, is_closer, is_comment, opens_block
 from .shapes import DATA_ASSIGNMENT, EMPTY, SNIP, STATEMENT, new_code_opener, new_definition_ends
 
@@ -226,6 +228,8 @@ def _starts_section(line: str) -> bool:
     """A line that starts a block, a record or a section: a header, a TOML table, a YAML list
     item, a comment."""
     norm = line.strip()
+    if _PLAIN_DECLARATION.match(norm) and not _DEFINING.search(norm):
+        return False  # (a variable given a value is a statement: _sets_off)
     return opens_block(norm) or header_key(norm) is not None or norm.startswith(("[", "- ")) or is_comment(norm)
 
 
@@ -253,8 +257,17 @@ def _previous_anchor(out: list[tuple[str, str, int, int]], index: int) -> int | 
 def _sets_off(norm: str) -> bool:
     """A line the file sets off with blank lines for what it is, whatever stood above: a
     definition's header or decorator (a Rust attribute too), a comment, a TOML table, a YAML list
-    item."""
+    item; not a variable declared with a plain value (rollup's `const location = ...` under a new
+    `if (...) { ... }`, glued as the snippet writes it)."""
+    if _PLAIN_DECLARATION.match(norm) and not _DEFINING.search(norm):
+        return False  # (a variable given a value, `const location = fileURLToPath(...)`, is a statement)
     return header_key(norm) is not None or norm.startswith(("@", "#[", "[", "- ")) or is_comment(norm)
+
+
+# a JavaScript declaration (header_key reads it as a definition) and what makes one define a function,
+# a class or a literal block
+_PLAIN_DECLARATION = re.compile(r"^(?:const|let|var)\s+[\w$]+\s*(?::[^=]+)?=\s*\S.*;?$")
+_DEFINING = re.compile(r"=>|\bfunction\b|\bclass\b|[{\[(]\s*$")
 
 
 def _under_new_header(out: list[tuple[str, str, int, int]], before: int, after: int) -> bool:

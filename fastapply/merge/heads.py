@@ -150,10 +150,20 @@ def rebound_imports(head: list[str], lead: list[str]) -> bool:
     JavaScript module would bind the name twice, a syntax error, and a Python one would shadow a
     dead import; the head is what those lines replace, even where the snippet's new lines read as
     definitions of their own. O(lines above + the snippet's first lines)."""
-    new = {name for norm in lead for name in [*_imported_names(norm), *_declared(norm)] if name}
+    new = {name for norm in lead for name in [*_imported_names(norm), *_declared(norm), _function(norm)] if name}
     solid = [line.strip() for line in head if line.strip()]
     return bool(new) and _imports_only(solid) and all(
         (names := _imported_names(norm)) and set(names) <= new for norm in solid)
+
+
+_FUNCTION = re.compile(r"^(?:export\s+)?(?:async\s+)?(?:function\*?|class)\s+([A-Za-z_$][\w$]*)")
+
+
+def _function(norm: str) -> str | None:
+    """The name a JS/TS function or class declaration binds (birpc's bundle inlined
+    `function createPromiseWithResolvers()` in the place of the import of that name)."""
+    found = _FUNCTION.match(norm)
+    return found.group(1) if found else None
 
 
 # a top-level assignment's name (Python, or a JS/TS declaration)
@@ -231,6 +241,20 @@ def linter_head(head: list[str]) -> bool:
     (mac_alias and array-api-compat did); a shebang, an encoding, a licence or another tool's
     directive stays. O(1)."""
     return len(head) == 1 and bool(_LINTER.match(head[0]))
+
+
+_NOTICE = re.compile(r"spdx|copyright|licen[cs]e", re.IGNORECASE)
+
+
+def rewritten_notice(head: list[str], lead: list[str]) -> bool:
+    """True when the original lines above the snippet's first pair are the file's head comment, a
+    notice (copyright, licence, SPDX), and the snippet's lines above that pair are comment lines
+    with a notice too: the file's notice rewritten (flask-webpackext's licence block turned into
+    three `# SPDX-...` lines), not a comment added under it. O(lines above)."""
+    solid, new = [norm for norm in head if norm], [norm for norm in lead if norm]
+    return bool(solid) and bool(new) and head[0] == solid[0] \
+        and all(norm.startswith(COMMENT_STARTS) for norm in solid + new) \
+        and any(_NOTICE.search(norm) for norm in solid) and any(_NOTICE.search(norm) for norm in new)
 
 
 _USE_STRICT = re.compile(r"""^(['"])use strict\1;?$""")

@@ -527,3 +527,178 @@ def test_a_snippet_of_the_whole_file_without_its_last_line_deletes_that_line() -
     # whole file; the lines it leaves out at the end went
     snippet = FILE_JS.replace("import Blob from", "import { Blob } from").replace("export default File\n", "")
     assert apply(FILE_JS, snippet, filename="file.js").merged_code == snippet
+
+
+WEBPACK_CONFIG_PY = '''# -*- coding: utf-8 -*-
+#
+# This file is part of Flask-WebpackExt
+# Copyright (C) 2017, 2018 CERN.
+#
+# Flask-WebpackExt is free software; you can redistribute it and/or modify
+# it under the terms of the Revised BSD License; see LICENSE file for
+# more details.
+
+"""Webpack integration for Flask."""
+
+WEBPACKEXT_PROJECT = None
+WEBPACKEXT_MANIFEST_PATH = None
+'''
+
+
+def test_a_new_licence_notice_above_the_first_pair_replaces_the_old_one() -> None:
+    # flask-webpackext: the licence block became three `# SPDX-...` lines; the snippet starts with
+    # them and no marker, over the docstring: the old notice stayed above the new one
+    snippet = '''# SPDX-FileCopyrightText: 2017, 2018 CERN.
+# SPDX-License-Identifier: BSD-3-Clause
+
+"""Webpack integration for Flask."""
+# ... existing code ...
+'''
+    expected = snippet.split("# ...")[0] + WEBPACK_CONFIG_PY.split('"""Webpack integration for Flask."""\n')[1]
+    assert apply(WEBPACK_CONFIG_PY, snippet, filename="config.py").merged_code == expected
+
+
+def test_a_comment_added_above_the_first_pair_under_a_notice_keeps_the_notice() -> None:
+    # the guard: a new comment that is no notice goes under the file's licence block
+    snippet = '''# Settings read by the extension.
+"""Webpack integration for Flask."""
+# ... existing code ...
+'''
+    merged = apply(WEBPACK_CONFIG_PY, snippet, filename="config.py").merged_code
+    assert merged.startswith("# -*- coding: utf-8 -*-\n") and "# Settings read by the extension.\n" in merged
+
+
+HELPERS_JS = """import { n as generateCode, o as MagicastError } from "./builders-pgs2P7Vh.js";
+//#region src/helpers/deep-merge.ts
+function deepMergeObject(magicast, object) {
+	if (typeof object === "object" && object !== null) for (const key in object) {
+		const magicastValue = magicast[key];
+		magicast[key] = object[key];
+	}
+}
+//#endregion
+//#region src/helpers/config.ts
+function getDefaultExportOptions(magicast) {
+	return configFromNode(magicast.exports.default);
+}
+function configFromNode(node) {
+	if (node.$type === "function-call") return node.$args[0];
+	return node;
+}
+//#endregion
+//#region src/helpers/nuxt.ts
+function getNuxtConfig(magicast) {
+	return getDefaultExportOptions(magicast);
+}
+//#endregion
+export { deepMergeObject, getNuxtConfig };
+"""
+
+
+def test_an_import_above_a_region_the_snippet_moved_down_is_replaced_by_the_new_import() -> None:
+    # magicast's bundle: the new first line imports the same names from a new chunk, and the
+    # deep-merge region that stood under the old import now follows the config region; the old
+    # import and the comment that closed the moved region stayed at the top
+    region = HELPERS_JS.split("//#endregion\n")[0].split("\n", 1)[1] + "//#endregion\n"
+    snippet = """import { a as MagicastError, n as generateCode } from "./builders-CDdrUKLb.js";
+//#region src/helpers/config.ts
+/* ... existing code ... */
+function configFromNode(node) {
+	if (node.$type === "function-call") return node.$args[0];
+	return node;
+}
+//#endregion
+""" + region + """//#region src/helpers/nuxt.ts
+/* ... existing code ... */
+"""
+    rest = HELPERS_JS.split("//#endregion\n", 1)[1]
+    config, nuxt = rest.split("//#region src/helpers/nuxt.ts\n")
+    expected = snippet.split("\n", 1)[0] + "\n" + config + region + "//#region src/helpers/nuxt.ts\n" + nuxt
+    assert apply(HELPERS_JS, snippet, filename="helpers.js").merged_code == expected
+
+
+def test_a_variable_declared_with_a_plain_value_is_no_definition_the_file_sets_off() -> None:
+    # rollup's node-resolve: a new `if (resolveResult == null) { ... }` glued to `const location =
+    # fileURLToPath(resolveResult);` kept the file's blank line between them (whitespace-only wrong
+    # merges, 24 of tune-63's): `const` made the statement read as a definition
+    from fastapply.merge.gaps import _sets_off, _starts_section
+
+    for statement in ("const location = fileURLToPath(resolveResult);", "let count = items.length", "var x = 1;"):
+        assert not _sets_off(statement) and not _starts_section(statement)
+    for definition in ("const f = () => {", "const Foo = class {", "let handler = function (event) {",
+                       "const options = {", "def f(x):", "#[inline]"):
+        assert _sets_off(definition)
+
+
+BIRPC_MJS = """import { n as createPromiseWithResolvers, t as cachedMap } from "./utils-KbwazfVD.mjs";
+//#region src/index.ts
+const TYPE_REQUEST = "q";
+function createBirpc(functions, options) {
+	const { post, on } = options;
+	return cachedMap(functions, createPromiseWithResolvers);
+}
+function createBirpcGroup(channels, functions) {
+	return channels.map((channel) => createBirpc(functions, channel));
+}
+function callGroup(group, name) {
+	return group.map((rpc) => rpc[name]());
+}
+//#endregion
+export { createBirpc, createBirpcGroup };
+"""
+
+
+def test_functions_declared_in_the_place_of_their_import_replace_it() -> None:
+    # birpc's bundle inlined the helpers it imported from a chunk: the snippet of the whole file
+    # starts with `function createPromiseWithResolvers()` and `function cachedMap(...)` over the
+    # file's `//#region src/index.ts`; the import of those names stayed above them
+    inlined = """//#region src/utils.ts
+function createPromiseWithResolvers() {
+	let resolve;
+	return { promise: new Promise((res) => { resolve = res; }), resolve };
+}
+const _cacheMap = /* @__PURE__ */ new WeakMap();
+function cachedMap(items, fn) {
+	return items.map((i) => fn(i));
+}
+//#endregion
+"""
+    snippet = inlined + BIRPC_MJS.split("\n", 1)[1]
+    expected = inlined + BIRPC_MJS.split("\n", 1)[1]
+    assert apply(BIRPC_MJS, snippet, filename="index.mjs").merged_code == expected
+
+
+LIGHTLY_INIT_PY = '''"""lightly is a computer vision framework for self-supervised learning."""
+
+from lightly import data, loss, models
+
+__name__ = "lightly"
+__version__ = "1.5.26"
+
+
+import os
+
+if os.getenv("LIGHTLY_DID_VERSION_CHECK", "False") == "False":
+    os.environ["LIGHTLY_DID_VERSION_CHECK"] = "True"
+    from lightly.api import _version_checking
+'''
+
+
+def test_a_snippet_that_marks_its_gaps_but_ends_on_a_change_is_refused() -> None:
+    # lightly: markers before and between the parts, then `__version__ = "1.6.0"` and nothing after
+    # it, while the file goes on (the release deleted the version check; a model may as well have
+    # left out its last marker): the tail was kept, silently; now refused, naming the line
+    snippet = '''# ... existing code ...
+from lightly import data, loss, models
+# ... existing code ...
+__version__ = "1.6.0"
+'''
+    try:
+        apply(LIGHTLY_INIT_PY, snippet, filename="__init__.py")
+    except ApplyError as error:
+        assert error.code == "ambiguous_anchor" and "line 4" in str(error) and "marker" in str(error)
+    else:
+        raise AssertionError("merged")
+    # with the last marker the tail stays
+    merged = apply(LIGHTLY_INIT_PY, snippet + "# ... existing code ...\n", filename="__init__.py").merged_code
+    assert merged == LIGHTLY_INIT_PY.replace("1.5.26", "1.6.0")

@@ -50,11 +50,12 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
         or lead == 0 and obsolete_head(onorm[:first_o]) \
         or lead >= 1 and not separate and rebound_head(orig[:first_o], [i.norm for i in items[:first_s]], onorm[first_o:]) \
         or lead >= 1 and rebound_imports(orig[:first_o], [i.norm for i in items[:first_s]])
+    total = sum(1 for n in onorm if n)
     # (or the file's last lines edited line for line, however many: patsy's version comment)
     cut_tail = after == 0 or trail >= 1 and (after <= EDGE_LINES
                                              or _edits_tail(items[last_s + 1:], onorm[last_o + 1:])) \
         or after <= EDGE_LINES and _moved_tail(items, pairs, last_o, onorm) \
-        or before == 0 and after <= EDGE_LINES and len(pairs) >= WHOLE_SHARE * sum(1 for n in onorm if n) \
+        or before == 0 and after <= EDGE_LINES and len(pairs) >= WHOLE_SHARE * total \
         and not any(header_key(n) for n in onorm[last_o + 1:] if n)
     # (fork-ts-checker's `exports.f = f;` moved from the file's end to its head, in a snippet of the
     # whole file; and a snippet from the file's first line to a statement or two short of its end,
@@ -65,7 +66,6 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
     # its last use), not context left out
     cut_head = cut_head or cut_tail and lead == 0 and before <= EDGE_LINES \
         and unused_imports(onorm[:first_o], onorm[first_o:], items)
-    total = sum(1 for n in onorm if n)
     if cut_head and cut_tail and len(pairs) >= WHOLE_SHARE * total:
         return items, True
     if cut_head:
@@ -110,28 +110,28 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
     if not marked_end and not reaches_end:
         if _context_tail(items, pairs, onorm, most=len(onorm)) and (is_gap(items[0]) or not unedited):
             # (the same last part with more lines after it than _context_tail reads as deleted)
-            rest = sum(1 for norm in onorm[pairs[last_s] + 1:] if norm)
+            rest, start = _rest_of_file(onorm, pairs[last_s])
             raise MergeError(
                 f"the snippet ends with unchanged lines after a marker (snippet line {items[-1].number}) "
                 f"and no marker after them, while the file goes on for {rest} more lines from original "
-                f"line {_tail_start(onorm, pairs[last_s]) + 1}: the snippet may end the file there or "
+                f"line {start}: the snippet may end the file there or "
                 "have left out its last marker. End it with a '... existing code ...' marker to keep "
                 "those lines, or send the edit that deletes them with the lines before and after it",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=items[-1].number)
         if _replaces_last_definition(items, pairs, last_s, orig, onorm):
             raise MergeError(
                 f"the snippet ends with new code (snippet line {items[-1].number}) and no marker, while "
-                f"the file's last definition, from original line {_tail_start(onorm, pairs[last_s]) + 1} on, "
+                f"the file's last definition, from original line {_rest_of_file(onorm, pairs[last_s])[1]} on, "
                 "comes after its last unchanged line: the new code may replace that definition or go "
                 "above it. End the snippet with a '... existing code ...' marker to keep it, or show "
                 "the code around it that stays",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=items[-1].number)
         if _ends_on_edit(items, pairs, orig, onorm):
-            rest = sum(1 for norm in onorm[pairs[last_s] + 1:] if norm)
+            rest, start = _rest_of_file(onorm, pairs[last_s])
             raise MergeError(
                 f"the snippet marks what it leaves out before and between its parts, but ends on a changed "
                 f"line (snippet line {items[-1].number}) with no marker after it, while the file goes on for "
-                f"{rest} more lines from original line {_tail_start(onorm, pairs[last_s]) + 1}: the edit may "
+                f"{rest} more lines from original line {start}: the edit may "
                 "delete them or the last marker may be missing. End the snippet with a '... existing code "
                 "...' marker to keep them, or show the line after the change",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=items[-1].number)
@@ -140,23 +140,24 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
         before = sum(1 for n in onorm[: pairs[first_s]] if n)
         lead = sum(1 for i in items[:first_s] if i.kind == "code")
         head = onorm[:pairs[first_s]]
+        lead_norms = [i.norm for i in items[:first_s]]
         dropped = lead == 0 and (obsolete_head(head) or note_head(head) or prologue_head(head, unedited)
                                  or linter_head(head)
                                  or before <= EDGE_LINES and marked_end and deleted_head(head) and unedited
                                  or head_statements(head) <= EDGE_LINES and (  # (a wrapped import is one)
             import_head(head, items[first_s].norm) and (marked_end or reaches_end and not unedited)
             or not unedited and imports_left_unused(head, items, pairs, onorm))) \
-            or lead >= 1 and rebound_head(orig[:pairs[first_s]], [i.norm for i in items[:first_s]], onorm[pairs[first_s]:]) \
-            or lead >= 1 and rewritten_notice(head, [i.norm for i in items[:first_s]]) \
-            or lead >= 1 and _rebound_around_move(items, first_s, orig, onorm, pairs[first_s])
+            or lead >= 1 and rebound_head(orig[:pairs[first_s]], lead_norms, onorm[pairs[first_s]:]) \
+            or lead >= 1 and rewritten_notice(head, lead_norms) \
+            or lead >= 1 and _rebound_around_move(items, first_s, lead_norms, orig, onorm, pairs[first_s])
         if before and not (lead >= 1 and before <= EDGE_LINES) and not dropped:
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
     return items, pairs
 
 
-def _rebound_around_move(items: list[SnippetLine], first_s: int, orig: list[str], onorm: list[str],
-                         first_o: int) -> bool:
+def _rebound_around_move(items: list[SnippetLine], first_s: int, lead: list[str], orig: list[str],
+                         onorm: list[str], first_o: int) -> bool:
     """Some code lines above the snippet's first pair are lines the snippet shows further down (a
     block it moved), and the rest, comments aside, are imports that the snippet's new first lines
     bind again (magicast's `import { n as generateCode, ... } from "./builders-pgs2P7Vh.js"` above
@@ -168,7 +169,7 @@ def _rebound_around_move(items: list[SnippetLine], first_s: int, orig: list[str]
     if len(left) == len(solid) or 2 * len(left) > len(solid):
         return False  # (nothing above, or little of it, moved: rebound_imports reads such a head)
     code = [orig[o] for o in left if not onorm[o].startswith(COMMENT_STARTS)]
-    return bool(code) and rebound_imports(code, [item.norm for item in items[:first_s]])
+    return bool(code) and rebound_imports(code, lead)
 
 
 def _ends_on_edit(items: list[SnippetLine], pairs: dict[int, int], orig: list[str], onorm: list[str]) -> bool:
@@ -196,6 +197,12 @@ def _ends_on_edit(items: list[SnippetLine], pairs: dict[int, int], orig: list[st
 
 def _tail_start(onorm: list[str], last_o: int) -> int:
     return next(o for o in range(last_o + 1, len(onorm)) if onorm[o])
+
+
+def _rest_of_file(onorm: list[str], last_o: int) -> tuple[int, int]:
+    """The non-blank original lines after line last_o, and the 1-based number of the first (for
+    the refusals that name what a snippet ending there leaves)."""
+    return sum(1 for norm in onorm[last_o + 1:] if norm), _tail_start(onorm, last_o) + 1
 
 
 def _replaces_last_definition(items: list[SnippetLine], pairs: dict[int, int], last_s: int, orig: list[str],

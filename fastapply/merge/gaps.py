@@ -228,8 +228,8 @@ def _starts_section(line: str) -> bool:
     """A line that starts a block, a record or a section: a header, a TOML table, a YAML list
     item, a comment."""
     norm = line.strip()
-    if _PLAIN_DECLARATION.match(norm) and not _DEFINING.search(norm):
-        return False  # (a variable given a value is a statement: _sets_off)
+    if _plain_declaration(norm):
+        return False
     return opens_block(norm) or header_key(norm) is not None or norm.startswith(("[", "- ")) or is_comment(norm)
 
 
@@ -259,8 +259,8 @@ def _sets_off(norm: str) -> bool:
     definition's header or decorator (a Rust attribute too), a comment, a TOML table, a YAML list
     item; not a variable declared with a plain value (rollup's `const location = ...` under a new
     `if (...) { ... }`, glued as the snippet writes it)."""
-    if _PLAIN_DECLARATION.match(norm) and not _DEFINING.search(norm):
-        return False  # (a variable given a value, `const location = fileURLToPath(...)`, is a statement)
+    if _plain_declaration(norm):
+        return False
     return header_key(norm) is not None or norm.startswith(("@", "#[", "[", "- ")) or is_comment(norm)
 
 
@@ -268,6 +268,12 @@ def _sets_off(norm: str) -> bool:
 # a class or a literal block
 _PLAIN_DECLARATION = re.compile(r"^(?:const|let|var)\s+[\w$]+\s*(?::[^=]+)?=\s*\S.*;?$")
 _DEFINING = re.compile(r"=>|\bfunction\b|\bclass\b|[{\[(]\s*$")
+
+
+def _plain_declaration(norm: str) -> bool:
+    """A variable given a plain value (`const location = fileURLToPath(...)`): a statement, though
+    header_key reads `const x` as a definition."""
+    return bool(_PLAIN_DECLARATION.match(norm)) and not _DEFINING.search(norm)
 
 
 def _under_new_header(out: list[tuple[str, str, int, int]], before: int, after: int) -> bool:

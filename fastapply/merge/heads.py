@@ -125,7 +125,7 @@ def rebound_head(head: list[str], lead: list[str], rest: list[str]) -> bool:
     only those assignments used: the snippet's head replaces them (linkify-it-py's `SRC_ANY =
     Any.REGEX` and four more became `from ._ucre_data import SRC_ANY, ...`; kept, each name would be
     bound twice). O(lines above + the file's text)."""
-    new = {name for norm in lead for name in [*_imported_names(norm), _assigned(norm)] if name}
+    new = {name for norm in lead for name in [*_imported_names(norm), assigned_name(norm)] if name}
     used = set(IDENTIFIER.findall("\n".join(norm for norm in rest if not norm.startswith(COMMENT_STARTS))))
     rebound = False
     for line in head:
@@ -133,7 +133,7 @@ def rebound_head(head: list[str], lead: list[str], rest: list[str]) -> bool:
             continue
         if line[:1].isspace():
             return False
-        assigned = _assigned(line)
+        assigned = assigned_name(line)
         if assigned:
             if assigned not in new:
                 return False
@@ -170,7 +170,8 @@ def _function(norm: str) -> str | None:
 _ASSIGNED = re.compile(r"^(?:export\s+)?(?:(?:const|let|var)\s+([A-Za-z_$][\w$]*)|([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=))")
 
 
-def _assigned(line: str) -> str | None:
+def assigned_name(line: str) -> str | None:
+    """The name a top-level assignment or JS/TS declaration binds (`values = (...)`, `const x = 4;`)."""
     found = _ASSIGNED.match(line)
     return (found.group(1) or found.group(2)) if found else None
 
@@ -185,7 +186,7 @@ def _declared(line: str) -> list[str]:
     if found:
         names = (part.split(":")[-1].split("=")[0].strip().removeprefix("...") for part in found.group(1).split(","))
         return [name for name in names if IDENTIFIER.fullmatch(name)]
-    name = _assigned(line)
+    name = assigned_name(line)
     return [name] if name else []
 
 

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from .ambiguity import paired_above
 from .lines import header_key, is_trivial, opens_block
 from .shapes import PREAMBLE
-from .similar import FUZZY_MIN, assigned_name, edited_version, extracted, similarity
+from .heads import assigned_name
+from .similar import FUZZY_MIN, edited_version, extracted, similarity
 
 if TYPE_CHECKING:
     from .anchor import Aligner

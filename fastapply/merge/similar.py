@@ -233,12 +233,3 @@ def extracted(new: str, old: str, names: set[str]) -> bool:
     middle, span = a[head:len(a) - tail], b[head:len(b) - tail]
     return len(middle) == 1 and middle[0] in names and len(span) >= 3 and span[0] in "([{'\"" \
         and head + tail >= 3
-
-
-def assigned_name(norm: str) -> str | None:
-    """The plain name a line assigns (`values = (...)`, `const limit = 4;`), or None."""
-    found = _ASSIGNED.match(norm)
-    if found is None:
-        return None
-    name = found.group(1).split(":")[0].split()[-1]
-    return name if re.fullmatch(r"[A-Za-z_$][\w$]*", name) else None

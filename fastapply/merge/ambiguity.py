@@ -154,19 +154,26 @@ def ambiguous_tail(al: Aligner) -> int | None:
         spots = [al.pairs[anchor], *(al.pairs[b] for b in block)]
         if any(any(al.onorm[a + 1:b]) for a, b in zip(spots, spots[1:])):
             continue  # (the merge deletes code around the block's lines already: the snippet's own deletion)
-        for c in nearest_above(al.opos[al.snorm[first]], o + 1):
-            if al.owidth[c] != al.owidth[o]:
-                continue
-            run, at = 0, c
-            for b in block:
-                while at < len(al.onorm) and not al.onorm[at]:
-                    at += 1
-                if at >= len(al.onorm) or al.onorm[at] != al.snorm[b]:
-                    break
-                run, at = run + 1, at + 1
-            if run == len(block) and _whole_blocks(al, al.pairs[anchor], c):
-                return first
+        copies = [c for c in nearest_above(al.opos[al.snorm[first]], o + 1)
+                  if al.owidth[c] == al.owidth[o] and _block_at(al, block, c)]
+        if copies and _whole_blocks(al, al.pairs[anchor], copies[0]) and len(copies) < 2:
+            # (with two copies or more below it, the block is how every entry there starts, a
+            # template, which names no entry to delete up to: effect's `/**`,
+            # ` * @stability unstable`, ` * @since 4.0.0` over each of its exports)
+            return first
     return None
+
+
+def _block_at(al: Aligner, block: list[int], c: int) -> bool:
+    """The snippet lines `block` are the original's non-blank lines from c on. O(len(block))."""
+    at = c
+    for b in block:
+        while at < len(al.onorm) and not al.onorm[at]:
+            at += 1
+        if at >= len(al.onorm) or al.onorm[at] != al.snorm[b]:
+            return False
+        at += 1
+    return True
 
 
 _TELLING_WORDS = 5

@@ -81,6 +81,7 @@ class Aligner:
         # it (defmatch.ranges), where the parse was done anyway: its copy is looked for there
         self.def_range: dict[int, tuple[int, int]] = {}
         self.sibling_doubt: SnippetLine | None = None  # context fitting a new sibling and an edit (siblings.py)
+        self.split_heads: set[int] = set()  # new headers that hold an old definition's body (splits.py)
 
     def rebase(self, items: list[SnippetLine], pairs: dict[int, int]) -> None:
         """Use a new snippet line list (with assumed markers added) and its pairs."""

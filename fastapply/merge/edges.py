@@ -49,7 +49,8 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
                                     or _edited_head(items[:first_s], onorm[:first_o]))) \
         or lead == 0 and obsolete_head(onorm[:first_o]) \
         or lead >= 1 and not separate and rebound_head(orig[:first_o], [i.norm for i in items[:first_s]], onorm[first_o:]) \
-        or lead >= 1 and rebound_imports(orig[:first_o], [i.norm for i in items[:first_s]])
+        or lead >= 1 and rebound_imports(orig[:first_o], [i.norm for i in items[:first_s]]) \
+        or lead >= 1 and rewritten_notice(onorm[:first_o], [i.norm for i in items[:first_s]])
     total = sum(1 for n in onorm if n)
     # (or the file's last lines edited line for line, however many: patsy's version comment)
     cut_tail = after == 0 or trail >= 1 and (after <= EDGE_LINES
@@ -106,7 +107,8 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
     reaches_end = not marked_end and (not any(onorm[pairs[last_s] + 1:])
                                       or _reaches_end(items, pairs, last_s, orig, onorm)
                                       or _context_tail(items, pairs, onorm) and (is_gap(items[0]) or not unedited)
-                                      or tail_of_dropped_import(items, pairs, pairs[last_s], onorm))
+                                      or tail_of_dropped_import(items, pairs, pairs[last_s], onorm)
+                                      or _unexported_tail(items, pairs, pairs[last_s], orig, onorm))
     if not marked_end and not reaches_end:
         if _context_tail(items, pairs, onorm, most=len(onorm)) and (is_gap(items[0]) or not unedited):
             # (the same last part with more lines after it than _context_tail reads as deleted)
@@ -287,6 +289,27 @@ def _context_tail(items: list[SnippetLine], pairs: dict[int, int], onorm: list[s
         return False
     last = code_segments(items)[-1]
     return bool(last) and not all(is_trivial(items[s].norm) for s in last) and _unchanged(last, items, pairs, onorm)
+
+
+def _unexported_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, orig: list[str],
+                     onorm: list[str]) -> bool:
+    """The original lines after the one the snippet ends on are top-level definitions, and the
+    snippet edits a line that named each of them into one that does not (pyqtgraph's
+    `__all__ = [..., "metaArrayWrapper"]` without it, the file's last function deleted under
+    unchanged lines): the snippet ends where the file now ends. O(n + m)."""
+    names = [key for o in range(last_o + 1, len(orig))
+             if onorm[o] and not orig[o][:1].isspace() and (key := header_key(onorm[o])) is not None]
+    if not names or any(onorm[o] and not orig[o][:1].isspace() and header_key(onorm[o]) is None
+                        and not onorm[o].startswith(COMMENT_STARTS) and not is_closer(onorm[o])
+                        for o in range(last_o + 1, len(orig))):
+        return False  # (top-level code that is no definition: statements the snippet may keep)
+    edited = [(items[s].norm, onorm[o]) for s, o in pairs.items() if items[s].norm != onorm[o]]
+    return all(any(_names(name, old) and not _names(name, new) for new, old in edited) for name in names)
+
+
+def _names(name: str, line: str) -> bool:
+    """`name` occurs in `line` as a whole word. O(len(line))."""
+    return re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", line) is not None
 
 
 def _moved_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, onorm: list[str]) -> bool:

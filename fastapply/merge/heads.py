@@ -251,11 +251,27 @@ def rewritten_notice(head: list[str], lead: list[str]) -> bool:
     """True when the original lines above the snippet's first pair are the file's head comment, a
     notice (copyright, licence, SPDX), and the snippet's lines above that pair are comment lines
     with a notice too: the file's notice rewritten (flask-webpackext's licence block turned into
-    three `# SPDX-...` lines), not a comment added under it. O(lines above)."""
+    three `# SPDX-...` lines), not a comment added under it. A module docstring counts as comment
+    lines on either side (qasync's `# © ...` lines and one-line docstring turned into a docstring
+    with `Copyright (c) ...` lines). O(lines above)."""
     solid, new = [norm for norm in head if norm], [norm for norm in lead if norm]
-    return bool(solid) and bool(new) and head[0] == solid[0] \
-        and all(norm.startswith(COMMENT_STARTS) for norm in solid + new) \
+    return bool(solid) and bool(new) and head[0] == solid[0] and _commentary(solid) and _commentary(new) \
         and any(_NOTICE.search(norm) for norm in solid) and any(_NOTICE.search(norm) for norm in new)
+
+
+def _commentary(norms: list[str]) -> bool:
+    """Every line is a comment or inside a docstring (one opened and closed among the lines,
+    Python's triple quotes). O(lines)."""
+    quote = ""
+    for norm in norms:
+        if quote:
+            quote = "" if norm.endswith(quote) else quote
+        elif norm.startswith(('"""', "'''")):
+            closed = len(norm) >= 6 and norm.endswith(norm[:3])
+            quote = "" if closed else norm[:3]
+        elif not norm.startswith(COMMENT_STARTS):
+            return False
+    return not quote
 
 
 _USE_STRICT = re.compile(r"""^(['"])use strict\1;?$""")

@@ -28,7 +28,8 @@ from .edges import open_edges, settle_edges
 from .indent import Style, detect_style
 from .last_use import check_last_use_kept
 from .misparented import unpair_lone_body_lines, unpair_misparented
-from .siblings import pair_copied_siblings, pair_reopened_header
+from .siblings import pair_copied_heads, pair_copied_siblings, pair_reopened_header
+from .splits import pair_split_definitions
 from .slides import slide_to_markers
 from .moves import find_moves
 from .order import file_order
@@ -189,7 +190,9 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
 def _pair_up(aligner: Aligner) -> dict[int, int]:
     aligner.align()
     pair_copied_siblings(aligner)
+    pair_copied_heads(aligner)
     pair_reopened_header(aligner)
+    pair_split_definitions(aligner)
     release_context(aligner)
     pair_joined(aligner)
     for stage in (pair_closers, prune_orphans, uncross, place_stragglers, unpair_misparented, unpair_lone_body_lines,

@@ -60,8 +60,8 @@ def prune_orphans(al: Aligner) -> None:
         while anc is not None and anc not in pairs and (al.key_of(snorm[anc]) is None or call_inside_call(
                 snorm[anc], snorm[parent_of[anc]] if parent_of[anc] is not None else None)):
             anc = parent_of[anc]
-        if anc is None:
-            continue
+        if anc is None or anc in al.split_heads:
+            continue  # (a new header that took an old body: its lines are that body's, splits.py)
         if anc in pairs:
             a = pairs[anc]
             if a not in ends:

@@ -243,3 +243,113 @@ def _first_word(norm: str) -> str | None:
     """The first name or word of a line (`anp.prod` of `anp.prod, lambda g: ...`). O(len)."""
     match = _WORD.match(norm)
     return match.group(1) if match else None
+
+
+def pair_copied_heads(al: Aligner) -> None:
+    """P, X, H, marker: after a paired line P, new lines X that end with a new entry, and then H,
+    the first lines of the entry right below P in the file (a doc comment's opening lines, a
+    decorator), right before a marker (effect's barrel files: `export * as Mac`, then `/**`,
+    ` * @stability unstable`, `@since`, `*/`, a new `export * as Password`, then `/**`,
+    ` * @stability unstable` and the marker). The alignment pairs H with a later copy of it (X
+    copies H's lines at its start, which take the ones under P), and X replaces the entry between,
+    which is lost. Read with H right under P, X is new and the marker stands for the rest of that
+    entry: nothing is lost. Kept unless X reads as an edit of that entry under the same name
+    (_edits_sibling), or is as many lines, each like its own (then both readings fit:
+    `al.sibling_doubt`, refused). O(markers x _MAX_CONTEXT x (_MAX_CONTEXT + _MAX_NEW)) line
+    comparisons at most; the few runs that get that far O(_MAX_NEW) more."""
+    for marker in al.marker_list:
+        code: list[int] = []  # the code lines above the marker, back to the one before it
+        s = marker - 1
+        while s >= 0 and s not in al.markers and len(code) <= 2 * _MAX_CONTEXT + _MAX_NEW:
+            if al.snorm[s]:
+                code.append(s)
+            s -= 1
+        code.reverse()
+        for k in range(min(_MAX_CONTEXT, len(code) - 3), 0, -1):
+            if _pair_head_copy(al, code, k):
+                break
+
+
+def _pair_head_copy(al: Aligner, code: list[int], k: int) -> bool:
+    """The test and the pairing for the last k lines of `code` as H."""
+    tail = code[-k:]
+    norms = [al.snorm[t] for t in tail]
+    if any(len(al.opos.get(n, ())) < 2 or not n.startswith(PREAMBLE) for n in norms):
+        return False  # (doc comment or decorator lines the file repeats: the start of any entry;
+        # a statement the file has twice is no entry's start: inkling's second `transpose(1, 2)`)
+    for i in range(len(code) - k - 3, -1, -1):  # P = code[i], at least two lines of X after it
+        p = code[i]
+        if p not in al.pairs or al.snorm[p] != al.onorm[al.pairs[p]]:
+            continue
+        below = _lines_below(al, al.pairs[p], k)
+        if below is not None and [al.onorm[o] for o in below] == norms:
+            break
+    else:
+        return False
+    new = code[i + 1:-k]
+    if all(al.opos.get(al.snorm[t]) for t in new) or any(len(al.opos.get(al.snorm[t], ())) == 1 for t in new) \
+            or any((key := al.key_of(al.snorm[t])) is not None and al._okeys_for(key) for t in new) \
+            or all(al.pairs.get(t) == o for t, o in zip(tail, below)):
+        return False  # (no line of X the file lacks, or one it has once, or a definition of a name
+        # it defines: X is no new entry (opencv's new overloads above the file's
+        # `def generateImageMarker`; fakeredis's `client_info` rewritten under its `@property`);
+        # or already read so)
+    sibling = _entry_below(al, below[-1], norms)
+    shown = {al.snorm[t] for t in new}
+    if not sibling or any(al.onorm[o] in shown and len(al.opos[al.onorm[o]]) <= 2 for o in sibling):
+        return False  # (X shows a line the file has at most twice from that entry: it holds that
+        # entry, edited, not only a new one: flashinfer's `--sm` option with a new help text, under
+        # `@click.option(` like every option)
+    new_key = _names_differ(al, new, sibling)
+    if not new_key and _edits_sibling(al, new, sibling):
+        return False
+    if not new_key and _line_for_line(al, new, sibling):
+        al.sibling_doubt = al.items[new[0]]
+        return True
+    for t in code[i + 1:]:
+        al.pairs.pop(t, None)
+        al.fuzzy.discard(t)
+    for t, o in zip(tail, below):
+        al.pairs[t] = o
+    return True
+
+
+def _lines_below(al: Aligner, o: int, count: int) -> list[int] | None:
+    """The `count` non-blank original lines right below line o, in order; None at the file's end."""
+    found: list[int] = []
+    o += 1
+    while o < len(al.onorm) and len(found) < count:
+        if al.onorm[o]:
+            found.append(o)
+        o += 1
+    return found if len(found) == count else None
+
+
+def _entry_below(al: Aligner, o: int, context: list[str]) -> list[int]:
+    """The non-blank original lines after line o up to the next copy of `context` (the rest of the
+    entry H opens), or none when no copy comes within _MAX_NEW lines. O(_MAX_NEW)."""
+    rows: list[int] = []
+    o += 1
+    while o < len(al.onorm) and len(rows) <= _MAX_NEW:
+        if al.onorm[o] == context[0]:
+            return rows
+        if al.onorm[o]:
+            rows.append(o)
+        o += 1
+    return []
+
+
+# the name an entry gives: `export * as Name from "./Name.ts"`, `name: value`, a definition's header
+_EXPORT_AS = re.compile(r"^export\s+\*\s+as\s+([\w$]+)")
+
+
+def _names_differ(al: Aligner, new: list[int], sibling: list[int]) -> bool:
+    """The first line of each that names something names two different things. O(lines)."""
+    def name(norm: str) -> str | None:
+        match = _EXPORT_AS.match(norm) or _ENTRY_KEY.match(norm)
+        if match is not None:
+            return match.group(1) if match.re is _EXPORT_AS else match["quoted"] or match["bare"]
+        return header_key(norm)
+    ours = next((n for t in new if (n := name(al.snorm[t])) is not None), None)
+    theirs = next((n for o in sibling if (n := name(al.onorm[o])) is not None), None)
+    return ours is not None and theirs is not None and ours != theirs

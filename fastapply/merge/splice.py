@@ -4,6 +4,7 @@ lines where a marker stands for them, nothing where the snippet dropped code bet
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from itertools import accumulate, compress, repeat
 from operator import attrgetter, itemgetter, not_, sub
 
@@ -205,6 +206,14 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
     index = 0
     size = len(out)
     add_row, add_origin, add_line = rows.add, origin.append, result.append  # (once per merged line)
+    used: list[set[int]] = []
+
+    def kept() -> set[int]:
+        """The original lines the merge keeps or pairs, built on first use. O(len(out)) once."""
+        if not used:
+            used.append({entry[2] for entry in out if entry[2] >= 0})
+        return used[0]
+
     while index < size:
         text, source, at, s = out[index]
         if text.strip():
@@ -219,7 +228,7 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
                     # no blank line at all before a new definition: the file's own spacing, if it has one;
                     # none inside a multi-line string, whose lines the snippet writes as they are
                     glued = spacing.moved_glued(out, last_index, index) or at >= 0 and spacing.in_string(at) \
-                        or decorates(out, last_index, index)
+                        or decorates(out, last_index, index) or spacing.most() == 0
                     count = 0 if glued else \
                         spacing.before_new(out, last_index, index) or gap_before_anchor(out, last_index, index, orig, 0)
                 if s in moved:
@@ -292,6 +301,14 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
             origin.extend([(-1, -1)] * len(run))
             index = run_end
             continue
+        elif after is None and before is not None:
+            # the file's last blank lines are the original's own, as it writes them (a line of
+            # spaces at the end of pyqtgraph's DataTreeWidget.py stays one)
+            ends = [text for text, source, _, _ in run if source == ORIG]
+            result.extend(ends)
+            origin.extend([(-1, -1)] * len(ends))
+            index = run_end
+            continue
         else:
             count = _blank_count(run, before, after, orig)
         snippet_run = before is not None and after is not None and all(source == SNIP for _, source, _, _ in run)
@@ -302,6 +319,11 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
             # Two unedited lines that were neighbours in the original, with no new or edited code
             # near the run: the snippet re-spaced them on purpose (models slip only where their
             # new code meets the file), even beyond the longest run the file had.
+            count = len(run)
+        elif snippet_run and not moved and _deleted_between(out, last_index, run_end, orig, kept):
+            # Code deleted between two unedited lines, no new code near: the blank lines the
+            # snippet leaves there are as written (models slip where new code meets the file; a
+            # deletion writes none), even the two a deleted block's own blank lines add up to.
             count = len(run)
         elif snippet_run:
             usual = spacing.before_new(out, last_index, run_end)
@@ -326,6 +348,22 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
 
 
 _NEAR = 3
+
+
+def _deleted_between(out: list[tuple[str, str, int, int]], before: int, after: int, orig: list[str],
+                     kept: Callable[[], set[int]]) -> bool:
+    """out[before] and out[after] are unedited snippet lines (not re-indented) whose original lines have code
+    between them that the merge drops (no line of it is kept or paired anywhere; the caller asks
+    only of a splice without moved code, whose old place holds no paired line either), with
+    no edited or new code within _NEAR lines of either. O(_NEAR + the lines between: the spans of
+    one splice are disjoint, O(n) in all), the set of kept original lines built once per splice."""
+    a, b = out[before][2], out[after][2]
+    if not 0 <= a < b or not any(map(str.strip, orig[a + 1:b])) \
+            or indent_width(out[before][0]) != indent_width(orig[a]) or indent_width(out[after][0]) != indent_width(orig[b]) \
+            or not _unedited_near(out, before, -1, orig) or not _unedited_near(out, after, 1, orig):
+        return False
+    used = kept()
+    return not any(i in used for i in range(a + 1, b))
 
 
 def _unedited_near(out: list[tuple[str, str, int, int]], index: int, step: int, orig: list[str]) -> bool:

@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 
 from ..errors import ErrorCode, MergeError
-from .heads import deleted_head, head_statements, import_head, imports_left_unused, linter_head, note_head, \
-    obsolete_head, prologue_head, rebound_head, rebound_imports, rewritten_notice, tail_of_dropped_import, \
+from .heads import deleted_head, head_statements, import_head, imports_left_unused, imports_only, linter_head, \
+    note_head, obsolete_head, prologue_head, rebound_head, rebound_imports, rewritten_notice, tail_of_dropped_import, \
     unused_imports
 from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_closer, is_trivial, \
     opens_block
 from .segments import SnippetLine, code_segments, is_gap
 from .similar import FUZZY_MIN, similarity, substituted
+from .tails import moved_tail, unexported_tail
 from .whole import WHOLE_SHARE
 
 # A snippet without markers whose edges are this close to the file's edges replaces them.
@@ -55,7 +56,7 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
     # (or the file's last lines edited line for line, however many: patsy's version comment)
     cut_tail = after == 0 or trail >= 1 and (after <= EDGE_LINES
                                              or _edits_tail(items[last_s + 1:], onorm[last_o + 1:])) \
-        or after <= EDGE_LINES and _moved_tail(items, pairs, last_o, onorm) \
+        or after <= EDGE_LINES and moved_tail(items, pairs, last_o, onorm) \
         or before == 0 and after <= EDGE_LINES and len(pairs) >= WHOLE_SHARE * total \
         and not any(header_key(n) for n in onorm[last_o + 1:] if n)
     # (fork-ts-checker's `exports.f = f;` moved from the file's end to its head, in a snippet of the
@@ -65,8 +66,16 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
     # imports above a snippet that reaches the file's end and uses none of their names: what the
     # edit left unused and deleted (typeshed's stubs drop `from _typeshed import Incomplete` with
     # its last use), not context left out
-    cut_head = cut_head or cut_tail and lead == 0 and before <= EDGE_LINES \
+    # (the same under new imports that take their place: ai's `import { logWarnings }` under
+    # `import { createLogWarnings }` and a type import, its one use rewritten; the marker assumed
+    # between those imports and the first definition goes with it)
+    replaced = not cut_head and cut_tail and lead >= 1 and before <= EDGE_LINES \
+        and imports_only([i.norm for i in items[:first_s] if i.kind == "code"]) \
         and unused_imports(onorm[:first_o], onorm[first_o:], items)
+    cut_head = cut_head or replaced or cut_tail and lead == 0 and before <= EDGE_LINES \
+        and unused_imports(onorm[:first_o], onorm[first_o:], items)
+    if replaced:
+        items = [item for k, item in enumerate(items) if not (0 < k < first_s and item.kind == "implicit")]
     if cut_head and cut_tail and len(pairs) >= WHOLE_SHARE * total:
         return items, True
     if cut_head:
@@ -108,7 +117,7 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
                                       or _reaches_end(items, pairs, last_s, orig, onorm)
                                       or _context_tail(items, pairs, onorm) and (is_gap(items[0]) or not unedited)
                                       or tail_of_dropped_import(items, pairs, pairs[last_s], onorm)
-                                      or _unexported_tail(items, pairs, pairs[last_s], orig, onorm))
+                                      or unexported_tail(items, pairs, pairs[last_s], orig, onorm))
     if not marked_end and not reaches_end:
         if _context_tail(items, pairs, onorm, most=len(onorm)) and (is_gap(items[0]) or not unedited):
             # (the same last part with more lines after it than _context_tail reads as deleted)
@@ -219,6 +228,11 @@ def _replaces_last_definition(items: list[SnippetLine], pairs: dict[int, int], l
     if not headers:
         return False
     start = _tail_start(onorm, pairs[last_s]) if any(onorm[pairs[last_s] + 1:]) else None
+    while start is not None and onorm[start].startswith(("@", "#[")) and start + 1 < len(onorm):
+        start += 1  # (a decorated definition: cirq's last test under `@pytest.mark.parametrize(...)`)
+        while start < len(onorm) and not onorm[start]:
+            start += 1
+        start = start if start < len(onorm) else None
     if start is None or header_key(onorm[start]) is None \
             or indent_width(orig[start]) != indent_width(items[headers[0]].text):
         return False
@@ -251,7 +265,7 @@ def _reaches_end(items: list[SnippetLine], pairs: dict[int, int], last_s: int, o
     with no line past its last pair, one that stops a line or two short of the end of a run."""
     trail, tail = items[last_s + 1:], onorm[pairs[last_s] + 1:]
     if not any(i.kind == "code" for i in trail):
-        return _cuts_run(items, pairs, last_s, orig, onorm) or _moved_tail(items, pairs, pairs[last_s], onorm)
+        return _cuts_run(items, pairs, last_s, orig, onorm) or moved_tail(items, pairs, pairs[last_s], onorm)
     return sum(1 for n in tail if n) <= EDGE_LINES or _edits_tail(trail, tail) or _ends_as_file(items, onorm) \
         or _shows_last_definition(trail, onorm) or _returns_over_tail(trail, orig, pairs[last_s] + 1)
 
@@ -291,50 +305,7 @@ def _context_tail(items: list[SnippetLine], pairs: dict[int, int], onorm: list[s
     return bool(last) and not all(is_trivial(items[s].norm) for s in last) and _unchanged(last, items, pairs, onorm)
 
 
-def _unexported_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, orig: list[str],
-                     onorm: list[str]) -> bool:
-    """The original lines after the one the snippet ends on are top-level definitions, and the
-    snippet edits a line that named each of them into one that does not (pyqtgraph's
-    `__all__ = [..., "metaArrayWrapper"]` without it, the file's last function deleted under
-    unchanged lines): the snippet ends where the file now ends. O(n + m)."""
-    names = [key for o in range(last_o + 1, len(orig))
-             if onorm[o] and not orig[o][:1].isspace() and (key := header_key(onorm[o])) is not None]
-    if not names or any(onorm[o] and not orig[o][:1].isspace() and header_key(onorm[o]) is None
-                        and not onorm[o].startswith(COMMENT_STARTS) and not is_closer(onorm[o])
-                        for o in range(last_o + 1, len(orig))):
-        return False  # (top-level code that is no definition: statements the snippet may keep)
-    edited = [(items[s].norm, onorm[o]) for s, o in pairs.items() if items[s].norm != onorm[o]]
-    return all(any(_names(name, old) and not _names(name, new) for new, old in edited) for name in names)
-
-
-def _names(name: str, line: str) -> bool:
-    """`name` occurs in `line` as a whole word. O(len(line))."""
-    return re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", line) is not None
-
-
-def _moved_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, onorm: list[str]) -> bool:
-    """The original lines after the one the snippet ends on are at most _MOVED_TAIL statements
-    that the snippet writes higher up, unpaired or paired elsewhere: it moved them (tsc moving
-    `exports.build = build;` from a file's end to its head, ansi-styles its four `export const`
-    lines above a function) and ends as the file now ends. O(m + _MOVED_TAIL)."""
-    tail: list[int] = []
-    for o in range(last_o + 1, len(onorm)):
-        if onorm[o]:
-            tail.append(o)
-            if len(tail) > _MOVED_TAIL:
-                return False
-    if not tail:
-        return False
-    written: dict[str, list[int]] = {}
-    for s, item in enumerate(items):
-        if item.kind == "code":
-            written.setdefault(item.norm, []).append(s)
-    return all(not is_closer(onorm[o]) and not is_trivial(onorm[o])
-               and any(pairs.get(s) != o for s in written.get(onorm[o], ())) for o in tail)
-
-
 _ENDING = 3
-_MOVED_TAIL = 12  # lines a snippet may move from the file's end (each one written higher up)
 _CONTEXT_TAIL = 12  # lines after a snippet's last part of unchanged lines that it may delete
 _RUN = 3  # paired lines of a run the snippet shows before the lines it leaves out at the end
 _RUN_CUT = 2  # lines of that run it may leave out

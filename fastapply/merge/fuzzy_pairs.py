@@ -108,8 +108,8 @@ def pair_edit_run(al: Aligner, s: int, o: int, step: int) -> None:
                 closed = len(found)
             continue
         shifted = al.swidth[s2] - al.swidth[s] != al.owidth[o2] - al.owidth[o]
-        if al.snorm[s2] in al.opos or al.onorm[o2] in al.spos or shifted \
-                or not substituted(al.snorm[s2], al.onorm[o2]):
+        if shifted or not _bracket_swap(al.snorm[s2], al.onorm[o2]) and (
+                al.snorm[s2] in al.opos or al.onorm[o2] in al.spos or not substituted(al.snorm[s2], al.onorm[o2])):
             clean = False  # (a line the other side has verbatim elsewhere is that line, not an edit)
             break
         found.append((s2, o2, True))
@@ -121,6 +121,19 @@ def pair_edit_run(al: Aligner, s: int, o: int, step: int) -> None:
         taken.add(o3)
         if edited:
             al.fuzzy.add(s3)
+
+
+# a line that only opens a bracket (`set(`, `{`, `[`) or only closes one (`)`, `}`, `],`)
+_OPENER_ONLY = re.compile(r"^(?:[\w.]+)?[\[({]$")
+_CLOSER_ONLY = re.compile(r"^[\]})]+[,;]?$")
+
+
+def _bracket_swap(new: str, old: str) -> bool:
+    """Two different lines that each only open a bracket, or each only close one: cirq's `set(`
+    turned `{` around a comprehension (its `)` turned `}`), an edit in place however common the
+    lines are elsewhere. O(len)."""
+    return new != old and (bool(_OPENER_ONLY.match(new)) and bool(_OPENER_ONLY.match(old))
+                           or bool(_CLOSER_ONLY.match(new)) and bool(_CLOSER_ONLY.match(old)))
 
 
 def walk_fuzzy(al: Aligner, s: int, o: int, step: int) -> None:

@@ -87,6 +87,12 @@ def unused_imports(head: list[str], rest: list[str], items: list[SnippetLine]) -
     return all(name in used and name not in words for name in names)
 
 
+def imports_only(norms: list[str]) -> bool:
+    """The non-blank lines of `norms` are imports only (a Python import wrapped in parentheses
+    counted as one). O(lines)."""
+    return _imports_only(_joined_imports(norms))
+
+
 def head_statements(head: list[str]) -> int:
     """The statements of `head`, a Python import wrapped in parentheses counted once. O(lines)."""
     return len(_joined_imports(head))
@@ -333,4 +339,30 @@ def tail_of_dropped_import(items: list[SnippetLine], pairs: dict[int, int], last
                        and name in IDENTIFIER.findall(norm)]
             if readers and min(readers) > last_o:
                 return True
+    return _deleted_import_tail(items, pairs, last_o, onorm)
+
+
+def _deleted_import_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, onorm: list[str]) -> bool:
+    """The same for an import the snippet deletes whole: an original import line between two
+    lines the snippet pairs one after the other (no marker between), whose names no snippet line
+    mentions and every other original line reading them lies past `last_o` (airflow's
+    `init_middlewares` without its local `import HttpAccessLogMiddleware`, whose one use ended
+    the function; comments naming it aside). O(the lines between the pairs + n per deleted import)."""
+    ordered = sorted(pairs.items())
+    words: set[str] | None = None
+    for (s1, o1), (s2, o2) in zip(ordered, ordered[1:]):
+        if o2 <= o1 + 1 or any(items[k].kind in ("marker", "implicit") for k in range(s1 + 1, s2)):
+            continue
+        for o in range(o1 + 1, o2):
+            if not _IMPORT.match(onorm[o]) or onorm[o].startswith("from __future__"):
+                continue
+            names = _imported_names(onorm[o])
+            if words is None:  # (code only: a comment naming the class reads nothing)
+                words = set(IDENTIFIER.findall("\n".join(i.norm for i in items if i.kind == "code"
+                                                         and not i.norm.startswith(COMMENT_STARTS))))
+            for name in set(names) - words:
+                readers = [k for k, norm in enumerate(onorm) if k != o and name in norm
+                           and not norm.startswith(COMMENT_STARTS) and name in IDENTIFIER.findall(norm)]
+                if readers and min(readers) > last_o:
+                    return True
     return False

@@ -39,7 +39,7 @@ from .provenance import check_provenance
 from .refusals import fail_ambiguous_context, fail_better_copy, fail_copied_tail, fail_needless_deletion, \
     fail_needless_rewrite, fail_no_change, fail_unanchored
 from .renames import find_renames
-from .resumed import later_header_copy
+from .resumed import later_header_copy, later_opener_copy, later_run_copy
 from .lines import header_key, is_trivial
 from .segments import (SnippetLine, classify, drop_closing_context, indent_of, normalize_all,
                        place_markers)
@@ -197,7 +197,7 @@ def _pair_up(aligner: Aligner) -> dict[int, int]:
     pair_joined(aligner)
     for stage in (pair_closers, prune_orphans, uncross, place_stragglers, unpair_misparented, unpair_lone_body_lines,
                   extend_fuzzy, pair_rewritten_headers,
-                  later_header_copy, pair_nearest_copies,
+                  later_header_copy, later_opener_copy, later_run_copy, pair_nearest_copies,
                   extend_tails, close_replaced_tails, pair_unique_openers, slide_to_markers, prune_orphans):
         check_deadline()  # thread mode cannot kill a merge: it stops between stages instead
         stage(aligner)

@@ -122,10 +122,18 @@ def _rewritten_header(al: Aligner, anc: int, s: int, o: int) -> bool:
         # an `else:` not paired yet is no new block: python-statemachine's `def getter` under one;
         # nor is a class whose header was edited: pythran's `class FixedSizeList(FunctionAnalysis[...])`)
     h = al._header_of(o)
+    if h > 0 and al.onorm[h].startswith(")"):
+        # (a wrapped signature's `):` closes the header it continues: azure's `def _configure(`,
+        # `self, **kwargs  # type: Any`, `):`, written on one line)
+        k = h - 1
+        while k > 0 and not (al.onorm[k] and al.owidth[k] == al.owidth[h]):
+            k -= 1
+        h = k if al.key_of(al.onorm[k]) is not None else h
     key = al.key_of(al.snorm[anc])
     if h < 0 or key is None or al.key_of(al.onorm[h]) != key and not rewritten_in_place(al, anc) \
-            or any(al.onorm[k] and al.owidth[k] <= al.owidth[h] for k in range(h + 1, o)):
-        return False  # (o outside h's block)
+            or any(al.onorm[k] and al.owidth[k] <= al.owidth[h] and not al.onorm[k].startswith(")")
+                   for k in range(h + 1, o)):
+        return False  # (o outside h's block; a wrapped signature's `):` is no end of it)
     before = max((al.pairs[k] for k in al.pairs if k < anc), default=-1)
     if not before < h or any(h <= al.pairs[k] < o for k in al.pairs if k != s):
         return False  # (the old header or a line of its block paired already, or out of order)

@@ -108,3 +108,96 @@ def _definition_end(al: Aligner, o: int) -> int:
     while k < len(al.onorm) and (not al.onorm[k] or al.owidth[k] > width or al.onorm[k].startswith(")")):
         k += 1
     return k - 1
+
+
+def later_opener_copy(al: Aligner) -> None:
+    """A block opener the snippet writes twice (ray's `if self._empty_block is not None:`, once
+    inside a new `if additional_blocks:` block that copies it, once at its own depth right above a
+    marker): the alignment pairs the early copy, one level too deep, and the marker under the later
+    one, inside an unpaired block, stands for nothing, so the block's first lines are lost. When
+    the later copy sits right above a marker at the original's depth relative to the paired line
+    above both, and the early one does not, the pair moves to the later copy. O(pairs) to find
+    the candidates; at most _TRIES of them O(the lines between the copies and above the first)."""
+    tries = 0
+    for s1, o in sorted(al.pairs.items()):
+        norm = al.snorm[s1]
+        copies = al.spos.get(norm, ())
+        if len(copies) < 2 or copies[-1] <= s1 or not al.s_opens(s1) or al.key_of(norm) is not None:
+            continue
+        s2 = next((k for k in copies if k > s1 and k not in al.pairs), None)
+        if s2 is None or al.code_above(s2 + 1) != s2:
+            continue
+        below = s2 + 1
+        while below < len(al.items) and al.items[below].kind == "blank":
+            below += 1
+        if below not in al.markers:
+            continue  # (the later copy holds a marker for its block's lines)
+        tries += 1
+        if tries > _TRIES:
+            return
+        base = next((k for k in range(s1 - 1, -1, -1) if k in al.pairs and al.s_opens(k)), None)
+        if base is None or any(k in al.markers for k in range(s1, s2)) \
+                or al.owidth[o] - al.owidth[al.pairs[base]] != al.swidth[s2] - al.swidth[base] \
+                or al.swidth[s1] - al.swidth[base] == al.owidth[o] - al.owidth[al.pairs[base]]:
+            continue  # (the early copy at the right depth may be the original: left as it is)
+        if any(k in al.pairs for k in range(s1 + 1, s2)):
+            continue  # (lines between them paired: the early copy's block holds original lines)
+        # (nothing paired between the two copies: the move keeps the pairs in order)
+        del al.pairs[s1]
+        al.fuzzy.discard(s1)
+        al.pairs[s2] = o
+
+
+_RUN_MOST = 12  # lines right after a marker that later_run_copy moves a pairing to
+
+
+def later_run_copy(al: Aligner) -> None:
+    """Lines right after a marker, unpaired (two or more, in order), that the file has right
+    after a line or two the marker would stand for, while a later copy of them in the snippet
+    (new code written like the old: ray's second `return rest_response(status_code=..., message=..., status=...)` under a
+    new check) took those original lines, so that the marker stands for nothing and its own line
+    is carried off to the copy. The pairs move to the lines after the marker; the later copy is
+    new code, and the marker stands for what it skips. O(markers x _RUN_MOST) plus, for the few
+    that get that far, the pairs looked at once."""
+    for m in al.marker_list:
+        if al.items[m].kind != "marker":
+            continue
+        a = al.code_above(m)
+        run: list[int] = []
+        s = m + 1
+        while s < len(al.items) and s not in al.markers and s not in al.pairs and len(run) <= _RUN_MOST:
+            if al.snorm[s]:
+                run.append(s)
+            s += 1
+        if a < 0 or a not in al.pairs or not run or len(run) > _RUN_MOST or al.strivial[run[0]]:
+            continue
+        b = next((k for k in range(s, len(al.items)) if k in al.pairs), None)
+        if b is None:
+            continue
+        start = al._skip_blank(al.pairs[a] + 1, len(al.onorm), 1)
+        if al.pairs[b] != start:
+            continue  # (the marker stands for something already)
+        targets: list[int] = []
+        o = start + 1
+        while o < len(al.onorm) and not al.onorm[o]:
+            o += 1
+        if al.onorm[o:o + 1] != [al.snorm[run[0]]]:
+            continue
+        for r in run:
+            while o < len(al.onorm) and not al.onorm[o]:
+                o += 1
+            if o >= len(al.onorm) or al.onorm[o] != al.snorm[r]:
+                break
+            targets.append(o)
+            o += 1
+        if len(targets) < 2:
+            continue  # (the lines of `run` the file has there, in order: two at least)
+        run = run[:len(targets)]
+        owner = {o2: s2 for s2, o2 in al.pairs.items() if start <= o2 <= targets[-1]}
+        if any(o2 not in owner or al.snorm[owner[o2]] != al.onorm[o2] or owner[o2] <= b for o2 in targets):
+            continue  # (a later copy of the same lines holds every one of them)
+        for s2 in owner.values():
+            del al.pairs[s2]
+            al.fuzzy.discard(s2)
+        for r, o2 in zip(run, targets):
+            al.pairs[r] = o2

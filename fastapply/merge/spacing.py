@@ -15,6 +15,8 @@ from .shapes import (BODY_END, DATA_ASSIGNMENT, EMPTY, OBJECT_KEY, PREAMBLE, SNI
                      closes_statement, in_new_string, new_definition_ends, packed_siblings, pep8_gap, preamble_at,
                      preamble_start, top_level_after_block)
 
+# a call whose argument list opens a literal: `registerUploadMcpTools({`, `await run([`
+_CALL_OPENING = re.compile(r"^(?:await\s+)?[\w$.]+\(\s*[{\[]$")
 # a line of a definition's header above its name: `template <typename T>`, `static inline int`
 _HEADER_PREFIX = re.compile(r"^(?:template\s*<.*>|[\w:*&<>, ]+)$")
 
@@ -75,8 +77,9 @@ class Spacing:
                 and in_new_string(out, after):
             return None  # (`Returns:` in a new docstring is text, not a key)
         if out[head][1] != SNIP or not (opens_block(norm) or allman) or header_key(norm) is None \
-                or STATEMENT.match(norm):
-            return None
+                or STATEMENT.match(norm) or prev_norm.endswith(";") and _CALL_OPENING.match(norm):
+            return None  # (a call opening a literal under a statement, strapi's `registerUploadMcpTools({`
+            # under `});`: a statement too, spaced as written)
         if width not in self._usual:
             self._usual[width] = self._measure(width)
         usual = self._usual[width]

@@ -248,7 +248,7 @@ def test_four_statements_moved_from_the_files_end_leave_it() -> None:
     on the line above them: it moved them (three was the limit; ansi-styles moved four `export
     const` lines above a function). Asked of the edge rule itself: whole merges of such snippets
     also need their parts placed, which depends on more than this rule."""
-    from fastapply.merge.edges import _moved_tail
+    from fastapply.merge.tails import moved_tail
     from fastapply.merge.segments import SnippetLine
 
     orig = EXPORTS.splitlines()
@@ -257,8 +257,8 @@ def test_four_statements_moved_from_the_files_end_leave_it() -> None:
     lines = orig[:2] + moved + orig[2:7]
     items = [SnippetLine(text, "code", text.strip(), n) for n, text in enumerate(lines, 1)]
     pairs = {0: 0, 1: 1, **{6 + k: 2 + k for k in range(5)}}  # the exports moved: not paired
-    assert _moved_tail(items, pairs, 6, onorm)
-    assert not _moved_tail(items[:2] + items[6:], {0: 0, 1: 1, **{2 + k: 2 + k for k in range(5)}}, 6, onorm)
+    assert moved_tail(items, pairs, 6, onorm)
+    assert not moved_tail(items[:2] + items[6:], {0: 0, 1: 1, **{2 + k: 2 + k for k in range(5)}}, 6, onorm)
 
 
 PARSER = '''\

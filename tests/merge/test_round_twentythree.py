@@ -361,3 +361,380 @@ function lowerInfoRemapped(value) {
     with pytest.raises(ApplyError):
         apply(FUZZYSORT_JS, snippet, filename="fuzzysort.js")
 
+
+
+BUILDER_PY = '''class DelegatingBlockBuilder(BlockBuilder):
+    def __init__(self):
+        self._builder = None
+        self._empty_block = None
+
+    def build(self) -> Block:
+        if self._builder is None:
+            if self._empty_block is not None:
+                self._builder = BlockAccessor.for_block(self._empty_block).builder()
+                self._builder.add_block(self._empty_block)
+            else:
+                self._builder = ArrowBlockBuilder()
+        return self._builder.build()
+
+    def num_rows(self) -> int:
+        return self._builder.num_rows() if self._builder is not None else 0
+'''
+
+
+def test_a_block_opener_copied_into_new_code_pairs_at_its_own_depth() -> None:
+    # ray's delegating_block_builder.py: the new `if additional_blocks:` branch copies
+    # `if self._empty_block is not None:`; the old one, right above a marker at its own depth, is
+    # the file's, and the marker keeps the line under it
+    snippet = '''# ... existing code ...
+    def build(self, *, additional_blocks: Sequence[Block] = ()) -> Block:
+        if self._builder is None:
+            if additional_blocks:
+                builder = DelegatingBlockBuilder()
+                if self._empty_block is not None:
+                    builder.add_block(self._empty_block)
+                for block in additional_blocks:
+                    builder.add_block(block)
+                return builder.build()
+            if self._empty_block is not None:
+                # ... existing code ...
+                self._builder.add_block(self._empty_block)
+            else:
+                self._builder = ArrowBlockBuilder()
+        return self._builder.build(additional_blocks=additional_blocks)
+# ... existing code ...
+'''
+    expected = BUILDER_PY.replace("    def build(self) -> Block:\n        if self._builder is None:\n", '''    def build(self, *, additional_blocks: Sequence[Block] = ()) -> Block:
+        if self._builder is None:
+            if additional_blocks:
+                builder = DelegatingBlockBuilder()
+                if self._empty_block is not None:
+                    builder.add_block(self._empty_block)
+                for block in additional_blocks:
+                    builder.add_block(block)
+                return builder.build()
+''').replace("        return self._builder.build()\n", "        return self._builder.build(additional_blocks=additional_blocks)\n")
+    assert apply(BUILDER_PY, snippet, filename="delegating_block_builder.py").merged_code == expected
+
+
+HEALTH_PY = '''class MetricsHead:
+    async def prometheus_health(self, req):
+        try:
+            path = f"{self.prometheus_host}/{PROMETHEUS_HEALTHCHECK_PATH}"
+            async with self.http_session.get(path) as resp:
+                if resp.status != 200:
+                    return dashboard_optional_utils.rest_response(
+                        status_code=dashboard_utils.HTTPStatusCode.INTERNAL_ERROR,
+                        message="prometheus healthcheck failed.",
+                        status=resp.status,
+                    )
+                return dashboard_optional_utils.rest_response(
+                    status_code=dashboard_utils.HTTPStatusCode.OK,
+                    message="prometheus running",
+                )
+        except Exception as e:
+            return dashboard_optional_utils.rest_response(
+                status_code=dashboard_utils.HTTPStatusCode.INTERNAL_ERROR,
+                message=str(e),
+            )
+'''
+
+
+def test_lines_after_a_marker_take_back_the_lines_a_later_copy_took() -> None:
+    # ray's metrics_head.py (its snippet's parts out of file order): after a marker for
+    # `status_code=...INTERNAL_ERROR,`, the call's other lines, then a new check whose call copies
+    # all of them. The alignment had paired the copy, so the marker stood for nothing and the
+    # first call lost its `status_code=` line; asked of the stage itself, with those pairs
+    from fastapply.merge.resumed import later_run_copy
+    from merge_support import aligned
+
+    snippet = '''# ... existing code ...
+                if resp.status != 200:
+                    return dashboard_optional_utils.rest_response(
+                        # ... existing code ...
+                        message="prometheus healthcheck failed.",
+                        status=resp.status,
+                    )
+                if not isinstance(body, dict):
+                    return dashboard_optional_utils.rest_response(
+                        status_code=dashboard_utils.HTTPStatusCode.INTERNAL_ERROR,
+                        message="prometheus healthcheck failed.",
+                        status=resp.status,
+                    )
+                return dashboard_optional_utils.rest_response(
+# ... existing code ...
+'''
+    # snippet items: 1 `if resp.status`, 2 `return ...(`, 3 marker, 4-6 the call's other lines,
+    # 7 the new `if`, 8 its `return ...(`, 9-12 its copy of the call's lines, 13 the second
+    # `return ...(`; original lines 5 `if resp.status`, 6 .. 10 the first call, 11 the second
+    copy = {9: 7, 10: 8, 11: 9, 12: 10}
+    al, _, _ = aligned(HEALTH_PY, snippet, {1: 5, 2: 6, **copy, 13: 11})
+    later_run_copy(al)
+    assert {s: al.pairs.get(s) for s in (4, 5, 6)} == {4: 8, 5: 9, 6: 10}
+    assert not any(s in al.pairs for s in range(7, 13))
+    assert al.pairs[2] == 6 and al.pairs[13] == 11
+
+
+WARNING_TS = """import { logWarnings } from '../logger/log-warnings';
+
+export function logV2CompatibilityWarning({
+  provider,
+  modelId,
+}: {
+  provider: string;
+  modelId: string;
+}): void {
+  logWarnings({
+    warnings: [{ type: 'compatibility', feature: 'specificationVersion' }],
+    provider,
+    model: modelId,
+  });
+}
+"""
+
+
+def test_new_imports_over_a_whole_file_replace_the_one_it_no_longer_uses() -> None:
+    # ai's log-v2-compatibility-warning.ts, sent whole without markers: `logWarnings` gave way to
+    # `createLogWarnings` and a type import; the old import, used nowhere in the new file, goes
+    snippet = """import { createLogWarnings } from '../logger/create-log-warnings';
+import type { LogWarningsFunction } from '../logger/log-warnings';
+
+export function logV2CompatibilityWarning({
+  provider,
+  modelId,
+  onWarning,
+}: {
+  provider: string;
+  modelId: string;
+  onWarning?: LogWarningsFunction;
+}): void {
+  createLogWarnings(onWarning)({
+    warnings: [{ type: 'compatibility', feature: 'specificationVersion' }],
+    provider,
+    model: modelId,
+  });
+}
+"""
+    assert apply(WARNING_TS, snippet, filename="log-v2-compatibility-warning.ts").merged_code == snippet
+
+
+def test_a_new_import_over_a_whole_file_that_still_uses_the_old_one_keeps_it() -> None:
+    # the same new imports above a body that still calls `logWarnings`: the old import stays
+    snippet = """import { createLogWarnings } from '../logger/create-log-warnings';
+
+export function logV2CompatibilityWarning({
+  provider,
+  modelId,
+}: {
+  provider: string;
+  modelId: string;
+}): void {
+  logWarnings({
+    warnings: [{ type: 'compatibility', feature: 'specificationVersion' }],
+    provider,
+    model: modelId,
+  });
+}
+"""
+    merged = apply(WARNING_TS, snippet, filename="log-v2-compatibility-warning.ts").merged_code
+    assert "import { logWarnings } from '../logger/log-warnings';" in merged
+    assert "import { createLogWarnings } from '../logger/create-log-warnings';" in merged
+
+
+GATE_TEST_PY = '''import cirq
+import pytest
+
+
+def test_repr() -> None:
+    assert (
+        str(cirq.UniformSuperpositionGate(7, 3))
+        == 'UniformSuperpositionGate(m_value=7, num_qubits=3)'
+    )
+
+
+@pytest.mark.parametrize(["m", "n"], [(5, 3), (10, 4)])
+def test_eq(m: int, n: int) -> None:
+    a = cirq.UniformSuperpositionGate(m, n)
+    b = cirq.UniformSuperpositionGate(m, n)
+    c = cirq.UniformSuperpositionGate(m + 1, n)
+    assert a.m_value == b.m_value
+    assert a.__eq__(b)
+    assert not (a.__eq__(c))
+'''
+
+
+def test_a_new_last_function_where_a_decorated_one_ended_the_file_is_refused() -> None:
+    # cirq: `test_eq` under its `@pytest.mark.parametrize(...)` became `test_eq_ne_hash`; a snippet
+    # that ends with the new function and no marker may replace the old one or go above it
+    snippet = '''# ... existing code ...
+        == 'UniformSuperpositionGate(m_value=7, num_qubits=3)'
+    )
+
+
+def test_eq_ne_hash() -> None:
+    eq = cirq.testing.EqualsTester()
+    a = cirq.UniformSuperpositionGate(5, 3)
+    b = cirq.UniformSuperpositionGate(5, 3)
+    eq.add_equality_group(a, b)
+    assert len({a, b}) == 1
+'''
+    with pytest.raises(ApplyError, match="may replace that definition or go above it"):
+        apply(GATE_TEST_PY, snippet, filename="uniform_superposition_gate_test.py")
+
+
+APP_PY = '''def init_config(app: FastAPI) -> None:
+    app.state.secret_key = get_signing_key("api", "secret_key")
+
+
+def init_middlewares(app: FastAPI) -> None:
+    from airflow.api_fastapi.app import get_auth_manager
+    from airflow.api_fastapi.auth.middlewares.refresh_token import JWTRefreshMiddleware
+    from airflow.api_fastapi.common.http_access_log import HttpAccessLogMiddleware
+
+    app.add_middleware(JWTRefreshMiddleware)
+
+    # GZipMiddleware must be inside HttpAccessLogMiddleware so that access logs capture
+    # the full end-to-end duration including compression time.
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=5)
+    # HttpAccessLogMiddleware must be outermost (added last) so it times the full
+    # request lifecycle including all inner middleware.
+    app.add_middleware(HttpAccessLogMiddleware)
+'''
+
+
+def test_an_import_deleted_with_its_only_use_at_the_end_ends_the_snippet_there() -> None:
+    # airflow's core_api/app.py: the local import of `HttpAccessLogMiddleware` deleted, and the
+    # snippet ends without a marker above the function's last lines, its only use: they went too
+    snippet = '''# ... existing code ...
+def init_middlewares(app: FastAPI) -> None:
+    from airflow.api_fastapi.app import get_auth_manager
+    from airflow.api_fastapi.auth.middlewares.refresh_token import JWTRefreshMiddleware
+
+    app.add_middleware(JWTRefreshMiddleware)
+
+    # GZipMiddleware must be inside HttpAccessLogMiddleware so that access logs capture
+    # the full end-to-end duration including compression time. HttpAccessLogMiddleware is
+    # installed by ``init_access_logging`` in ``create_app``.
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=5)
+'''
+    expected = APP_PY.split("def init_middlewares")[0] + snippet.split("# ... existing code ...\n")[1]
+    assert apply(APP_PY, snippet, filename="app.py").merged_code == expected
+
+
+REGISTER_MJS = """const register = async ({ strapi }) => {
+    strapi.plugin('upload').provider = createProvider(uploadConfig);
+    await registerUploadMiddleware({
+        strapi
+    });
+    if (strapi.plugin('graphql')) {
+        const { installGraphqlExtension } = await import('./graphql.mjs');
+        installGraphqlExtension({
+            strapi
+        });
+    }
+};
+
+export { register };
+"""
+
+
+def test_a_new_call_glued_under_a_statement_stays_glued() -> None:
+    # strapi's upload register.mjs: a comment and a new `registerUploadMcpTools({` call written
+    # right under `});`, as the file glues its statements: no blank line between
+    snippet = """// ... existing code ...
+    await registerUploadMiddleware({
+        strapi
+    });
+    // Register phase, before the MCP HTTP server starts during bootstrap.
+    registerUploadMcpTools({
+        strapi
+    });
+    if (strapi.plugin('graphql')) {
+// ... existing code ...
+"""
+    expected = REGISTER_MJS.replace("    });\n    if (strapi", "    });\n    // Register phase, before the MCP HTTP server "
+                                    "starts during bootstrap.\n    registerUploadMcpTools({\n        strapi\n    });\n    if (strapi")
+    assert apply(REGISTER_MJS, snippet, filename="register.mjs").merged_code == expected
+
+
+TRANSFORMERS_PY = '''def _mod_add(op, measurement_qubits):
+    for op in ops:
+        if op.classical_controls:
+            # First create a sorted set of the indexed keys for this control.
+            keys = sorted(
+                set(
+                    indexed_key
+                    for condition in op.classical_controls
+                    for indexed_key in (
+                        [(condition.key, -1)]
+                        if isinstance(condition, value.KeyCondition)
+                        else [(k, -1) for k in condition.keys]
+                    )
+                )
+            )
+            for key, index in keys:
+                if key not in measurement_qubits:
+                    raise ValueError(f"Deferred measurement for key={key} not found.")
+    return ops
+'''
+
+
+def test_a_call_opening_a_bracket_turned_into_a_literal_bracket_is_an_edit_in_place() -> None:
+    # cirq's measurement_transformers.py: `set(` became `{` around the comprehension (and its `)`
+    # became `}`); read as new lines, the header went and its body stayed (refused)
+    snippet = '''# ... existing code ...
+            # First create a sorted set of the indexed keys for this control.
+            keys = sorted(
+                {
+                    indexed_key
+# ... existing code ...
+                        else [(k, -1) for k in condition.keys]
+                    )
+                }
+            )
+            for key, index in keys:
+                if key not in measurement_qubits:
+# ... existing code ...
+'''
+    expected = TRANSFORMERS_PY.replace("                set(\n", "                {\n").replace(
+        "                    )\n                )\n            )\n", "                    )\n                }\n            )\n")
+    assert apply(TRANSFORMERS_PY, snippet, filename="measurement_transformers.py").merged_code == expected
+
+
+CONFIGURATION_PY = '''class AuthorizationManagementClientConfiguration(Configuration):
+    def __init__(self, credential: "TokenCredential", subscription_id: str, **kwargs: Any) -> None:
+        super(AuthorizationManagementClientConfiguration, self).__init__(**kwargs)
+        api_version = kwargs.pop("api_version", "2015-06-01")  # type: str
+        self.credential = credential
+        self._configure(**kwargs)
+
+    def _configure(
+        self, **kwargs  # type: Any
+    ):
+        # type: (...) -> None
+        self.user_agent_policy = kwargs.get("user_agent_policy") or policies.UserAgentPolicy(**kwargs)
+        self.headers_policy = kwargs.get("headers_policy") or policies.HeadersPolicy(**kwargs)
+        self.proxy_policy = kwargs.get("proxy_policy") or policies.ProxyPolicy(**kwargs)
+        self.logging_policy = kwargs.get("logging_policy") or policies.NetworkTraceLoggingPolicy(**kwargs)
+'''
+
+
+def test_a_wrapped_signature_written_on_one_line_keeps_its_body() -> None:
+    # azure-mgmt-authorization's generated `_configure(`, `self, **kwargs  # type: Any`, `):` and
+    # its type comment, written as one annotated line: the body lines under it are the old body's
+    snippet = '''# ... existing code ...
+        self._configure(**kwargs)
+
+    def _configure(self, **kwargs: Any) -> None:
+        self.user_agent_policy = kwargs.get("user_agent_policy") or policies.UserAgentPolicy(**kwargs)
+        self.headers_policy = kwargs.get("headers_policy") or policies.HeadersPolicy(**kwargs)
+        self.proxy_policy = kwargs.get("proxy_policy") or policies.ProxyPolicy(**kwargs)
+        # ... existing code ...
+'''
+    expected = CONFIGURATION_PY.replace('''    def _configure(
+        self, **kwargs  # type: Any
+    ):
+        # type: (...) -> None
+''', "    def _configure(self, **kwargs: Any) -> None:\n")
+    assert apply(CONFIGURATION_PY, snippet, filename="_configuration.py").merged_code == expected
+

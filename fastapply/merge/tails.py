@@ -1,0 +1,55 @@
+"""The end of a file a snippet without a last marker stops short of: tests that read the
+original lines after its last pair as code the snippet meant to drop (moved elsewhere, or taken
+out of `__all__`). Asked by edges.py; complexity in each docstring.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lines import COMMENT_STARTS, header_key, is_closer, is_trivial
+from .segments import SnippetLine
+
+_MOVED_TAIL = 12  # lines a snippet may move from the file's end (each one written higher up)
+
+
+def unexported_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, orig: list[str],
+                     onorm: list[str]) -> bool:
+    """The original lines after the one the snippet ends on are top-level definitions, and the
+    snippet edits a line that named each of them into one that does not (pyqtgraph's
+    `__all__ = [..., "metaArrayWrapper"]` without it, the file's last function deleted under
+    unchanged lines): the snippet ends where the file now ends. O(n + m)."""
+    names = [key for o in range(last_o + 1, len(orig))
+             if onorm[o] and not orig[o][:1].isspace() and (key := header_key(onorm[o])) is not None]
+    if not names or any(onorm[o] and not orig[o][:1].isspace() and header_key(onorm[o]) is None
+                        and not onorm[o].startswith(COMMENT_STARTS) and not is_closer(onorm[o])
+                        for o in range(last_o + 1, len(orig))):
+        return False  # (top-level code that is no definition: statements the snippet may keep)
+    edited = [(items[s].norm, onorm[o]) for s, o in pairs.items() if items[s].norm != onorm[o]]
+    return all(any(_names(name, old) and not _names(name, new) for new, old in edited) for name in names)
+
+
+def _names(name: str, line: str) -> bool:
+    """`name` occurs in `line` as a whole word. O(len(line))."""
+    return re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", line) is not None
+
+
+def moved_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, onorm: list[str]) -> bool:
+    """The original lines after the one the snippet ends on are at most _MOVED_TAIL statements
+    that the snippet writes higher up, unpaired or paired elsewhere: it moved them (tsc moving
+    `exports.build = build;` from a file's end to its head, ansi-styles its four `export const`
+    lines above a function) and ends as the file now ends. O(m + _MOVED_TAIL)."""
+    tail: list[int] = []
+    for o in range(last_o + 1, len(onorm)):
+        if onorm[o]:
+            tail.append(o)
+            if len(tail) > _MOVED_TAIL:
+                return False
+    if not tail:
+        return False
+    written: dict[str, list[int]] = {}
+    for s, item in enumerate(items):
+        if item.kind == "code":
+            written.setdefault(item.norm, []).append(s)
+    return all(not is_closer(onorm[o]) and not is_trivial(onorm[o])
+               and any(pairs.get(s) != o for s in written.get(onorm[o], ())) for o in tail)

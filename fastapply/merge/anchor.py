@@ -20,7 +20,8 @@ from itertools import accumulate, compress
 from .blocks import block_last, enclosing, opens_at, within
 from .chain import SortedIndices
 from .fresh import new_code_flags
-from .lines import LazyWidths, Widths, block_end, block_stop, header_key, is_closer, is_trivial, opens_block, widths_of
+from .lines import LazyWidths, Widths, block_end, block_stop, header_key, in_triple_quotes, is_closer, is_trivial, \
+    opens_block, widths_of
 from .segments import GAP_KINDS, SnippetLine, code_segments
 from .steps import align_range, is_ruler
 
@@ -65,6 +66,7 @@ class Aligner:
         self._all_keys: dict[str, list[int]] | None = None
         self._word_lines: dict[str, list[int]] | None = None  # (renames.named_elsewhere)
         self._joined: str | None = None
+        self._in_strings: list[bool] | None = None  # (o_in_string)
         self._keys: dict[str, str | None] = {}
         self._weights: dict[str, float] = {}  # a candidate anchor's weight by its text (steps.align_range)
         # similar.edited_version / rewrites by (snippet text, original text), for fuzzy_pairs.walk_fuzzy
@@ -395,6 +397,12 @@ class Aligner:
         for name in mixed:
             index[name].sort()
         return index
+
+    def o_in_string(self, o: int) -> bool:
+        """Original line o starts inside a triple-quoted string (lines.in_triple_quotes: O(n) once)."""
+        if self._in_strings is None:
+            self._in_strings = in_triple_quotes(self.orig)
+        return self._in_strings[o]
 
     def _lines_containing(self, needle: str) -> list[int]:
         """Original lines containing `needle` (normalised), in order: str.find over the joined text

@@ -8,6 +8,7 @@ snippet means, or leave it unpaired when no copy is trustworthy.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .chain import nearest_above, nearest_below
@@ -164,8 +165,43 @@ def _edits_up_to(al: Aligner, block: list[int], run: list[tuple[int, int]], hi: 
     # fewer original lines, the first split after its opening bracket (`searchpath: t.Union[`, then
     # the rest of a long annotation over more lines): what the snippet shows replaces them
     first = al.snorm[rest[0]]
-    return len(between) < len(rest) and first.endswith(("(", "[", "{")) and len(first) > 3 \
-        and al.onorm[between[0]].startswith(first)
+    if len(between) < len(rest) and first.endswith(("(", "[", "{")) and len(first) > 3 \
+            and al.onorm[between[0]].startswith(first):
+        return True
+    return _replaces_statements(al, run, rest, between, hi)
+
+
+_REPLACED_MAX = 30  # original lines that context, new lines and the next anchor may replace
+
+
+def _replaces_statements(al: Aligner, run: list[tuple[int, int]], rest: list[int], between: list[int],
+                         hi: int) -> bool:
+    """Context of two code lines or more at the copy nearest above the anchor, new lines, then the
+    anchor with no marker between: the snippet replaces what lies between, when that is whole
+    statements (brackets balanced) inside the anchor's block and at the context's depth or deeper,
+    and the new lines are whole statements too (cirq's `with cirq.testing.assert_deprecated(...):`
+    block and the call under it rewritten below the tail of a call the file has four times). Read
+    the other way, the context would be new code, the tail of a call nobody opened. O(between)."""
+    if sum(1 for s, _ in run if not is_trivial(al.snorm[s])) < 2 or len(between) > _REPLACED_MAX:
+        return False
+    depth = min(al.owidth[hi], al.owidth[run[0][1]])
+    if any(al.owidth[o] < depth for o in between) or al.owidth[between[0]] != al.owidth[hi]:
+        return False
+    return _balanced(al.onorm[o] for o in between) and _balanced(al.snorm[s] for s in rest)
+
+
+def _balanced(lines: Iterable[str]) -> bool:
+    """The lines open as many brackets as they close, and never close one they did not open."""
+    level = 0
+    for line in lines:
+        for char in line:
+            if char in "([{":
+                level += 1
+            elif char in ")]}":
+                level -= 1
+                if level < 0:
+                    return False
+    return level == 0
 
 
 def edits_dropping_comments(al: Aligner, rest: list[int], between: list[int]) -> bool:

@@ -91,7 +91,17 @@ def _edited_head(lead: list[SnippetLine], head: list[str]) -> bool:
     than leaving it out. O(head lines)."""
     new = [item.norm for item in lead if item.kind == "code"]
     old = [norm for norm in head if norm]
-    return len(new) == len(old) and all(a == b or substituted(a, b) for a, b in zip(new, old)) and new != old
+    return len(new) == len(old) and new != old \
+        and all(a == b or substituted(a, b) or _same_directive(a, b) for a, b in zip(new, old))
+
+
+# a tool's directive comment: `// @ts-ignore` and `// @ts-expect-error` are one directive edited
+_DIRECTIVE = re.compile(r"^(?://|#|/\*)\s*(@ts-|eslint-|pyright:|type:|noqa|istanbul |c8 |prettier-ignore)")
+
+
+def _same_directive(new: str, old: str) -> bool:
+    a, b = _DIRECTIVE.match(new), _DIRECTIVE.match(old)
+    return a is not None and b is not None and a[1] == b[1]
 
 
 def _code_end(onorm: list[str], start: int, end: int) -> int:

@@ -339,3 +339,35 @@ _LINE_COMMENT = re.compile(r"\s+(?:#|//).*$")
 def code_part(norm: str) -> str:
     """The line without a comment that ends it (`):  # pragma: no cover` -> `):`)."""
     return _LINE_COMMENT.sub("", norm)
+
+
+def in_triple_quotes(lines: list[str]) -> list[bool]:
+    """Per line, whether it starts inside a triple-quoted string (a docstring's text, an example in
+    it). O(total length). Quotes in a line that starts as a comment open nothing, nor does one
+    written as a literal between two other quotes (a Go raw string holding three double quotes had
+    put the rest of go-cmp's report_reflect.go inside a string); other quotes in comments and
+    escaped quotes are not told apart (a docstring-shaped heuristic, not a tokenizer)."""
+    inside: list[bool] = []
+    quote = ""
+    for line in lines:
+        inside.append(bool(quote))
+        if '"""' not in line and "'''" not in line \
+                or not quote and line.lstrip().startswith(("*", "//", "/*", "#")):
+            continue  # (quotes in a comment line open nothing: `* "'" and """ (HTML)` in PHP)
+        at_char = 0
+        while True:
+            if quote:
+                end = line.find(quote, at_char)
+                if end < 0:
+                    break
+                quote, at_char = "", end + 3
+            else:
+                starts = [(i, q) for q in ('"""', "'''") if (i := line.find(q, at_char)) >= 0]
+                if not starts:
+                    break
+                start, quote = min(starts)
+                at_char = start + 3
+                if 0 < start and line[start - 1] in "'`\"" and line[start - 1] != quote[0] \
+                        and line[start + 3:start + 4] == line[start - 1]:
+                    quote = ""  # quoted as a literal (`'"""'`, Go's `` `"""` ``): opens nothing
+    return inside

@@ -199,7 +199,7 @@ def _check_defined_again(al: Aligner, spliced: Spliced, row: int, s: int, presen
     if _redefinition(al, s):
         return
     scope = _merged_scope(spliced.lines, row)
-    same_scope = [c for c in al._okeys_for(key) if _original_scope(al, c) == scope]
+    same_scope = [c for c in al._okeys_for(key) if _original_scope(al, c) == scope and not al.o_in_string(c)]
     survivors = [c for c in same_scope if c in present and present[c] != row]
     if not survivors or len(same_scope) > 1 or scope is None:
         return
@@ -217,14 +217,24 @@ def _check_defined_again(al: Aligner, spliced: Spliced, row: int, s: int, presen
 
 def _redefinition(al: Aligner, s: int) -> bool:
     """One of the decorators right above snippet line s says the name is defined again on purpose
-    (`@overload` over `@classmethod`, sympy's `make_args` stubs; a property's `@x.setter`).
-    O(those decorators)."""
+    (`@overload` over `@classmethod`, sympy's `make_args` stubs; a property's `@x.setter`), or the
+    signature s opens ends without a body (TypeScript's overload declarations, `): A | B;`).
+    O(those decorators + _SIGNATURE_LINES)."""
+    for k in range(s, min(s + _SIGNATURE_LINES, len(al.items))):
+        norm = al.snorm[k]
+        if norm.endswith("{") or al.items[k].kind != "code":
+            break
+        if norm.endswith(";") and (k == s or norm.startswith(")")):
+            return True
     k = s - 1
     while k >= 0 and (al.snorm[k] or "").startswith("@"):
         if _REDEFINES.match(al.snorm[k]):
             return True
         k -= 1
     return False
+
+
+_SIGNATURE_LINES = 12  # lines a signature may span
 
 
 # `name(args)` on its own line with the body's `{` on the next (C, C++, PHP, Allman style)
@@ -235,8 +245,8 @@ def _copies_kept_header(al: Aligner, spliced: Spliced, row: int, s: int) -> bool
     """True when new snippet line s is a definition header written exactly like one that occurs
     once in the original (a moved or renamed definition whose old copy may still be there)."""
     norm = al.snorm[s]
-    if len(al.opos.get(norm, ())) != 1 or _redefinition(al, s):
-        return False
+    if len(al.opos.get(norm, ())) != 1 or _redefinition(al, s) or al.o_in_string(al.opos[norm][0]):
+        return False  # (a docstring's `filepath (str):` under `Args:` defines nothing)
     following = next((al.snorm[k] for k in range(s + 1, min(s + 3, len(al.items))) if al.snorm[k]), "")
     key = header_key(norm)
     if key is not None and (opens_block(norm) or following == "{"):

@@ -11,6 +11,7 @@ Complexity: O(the lines between the segment's anchor and the copy), copies found
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .chain import nearest_above
@@ -50,12 +51,21 @@ def header_before_marker(al: Aligner, head: list[int], lo: int, hi: int) -> None
     al.pairs.update(run)
 
 
+# the end of a signature without a body: Python's `) -> str: ...`, TypeScript's overload `): A | B;`
+_STUB_END = re.compile(r"^\).*;$")
+
+
+def _stub_end(norm: str) -> bool:
+    return norm.endswith(": ...") or bool(_STUB_END.match(norm)) and "{" not in norm
+
+
 def later_header_copy(al: Aligner) -> None:
     """A definition header the snippet writes several times (`@overload` stubs above the real
     `def readfrom(`) paired at an early copy, while a later copy, unpaired, is followed by lines
     that pair inside the original block of that header: the later copy is the original definition,
     the early ones new stubs (ubelt's three overloads; the first took the signature's lines and the
-    real one read as a second definition). The header pair and the early copy's pairs inside the
+    real one read as a second definition; TypeScript's overload declarations, internationalized/date's
+    `minDate`). The header pair and the early copy's pairs inside the
     original's signature move to the later copy, line for line. O(pairs) to find the candidates,
     then O(m + n) for each of at most _TRIES of them."""
     tries = 0
@@ -76,8 +86,8 @@ def later_header_copy(al: Aligner) -> None:
             # when they end at a marker, the early copy is a stub (`) -> str: ...`) and the original no stub)
             stop = next((k for k in range(s2 + 1, len(al.items)) if k in al.markers), None)
             if stop is None or any(k in al.pairs for k in range(s2, stop)) \
-                    or not any(al.snorm[k].endswith(": ...") for k in range(s1, s2)) \
-                    or any(al.onorm[k].endswith(": ...") for k in range(o, end + 1)):
+                    or not any(_stub_end(al.snorm[k]) for k in range(s1, s2)) \
+                    or any(_stub_end(al.onorm[k]) for k in range(o, end + 1)):
                 continue
             after = stop
         moved = [k for k in range(s1, s2) if k in al.pairs]

@@ -74,7 +74,7 @@ def _pair_sibling(al: Aligner, marker: int, run: list[int], oa: int) -> bool:
             continue  # its first new line is one the original has (an edit of that line's block), or
             # a header of a name the original defines (go-playground's `registrationFunc` with a
             # new signature), or it opens no sibling (deeper than the context)
-        if len(middle) < 2 and not _ENTRY_KEY.match(norms[k]):
+        if len(middle) < 2 and not _ENTRY_KEY.match(norms[k]) and not _TARGET.match(norms[k]):
             continue  # one new line (`- toolchain: beta-v2`): as likely an edit of the sibling above
         if any((name := _defines(al, run, i)) is not None and len(al._okeys_for(name)) == 1
                for i in range(k, len(run) - k)):
@@ -86,7 +86,8 @@ def _pair_sibling(al: Aligner, marker: int, run: list[int], oa: int) -> bool:
         # an entry under a key of its own beside one under another key is a new entry, not an edit
         # of that one, whatever its other lines (stripe's import map: `"...PaymentIntentData": (`
         # written between `False,` `),` and `False,` `),` above `"...ShippingOption": (`)
-        new_key = bool(sibling) and not _same_key(norms[k], al.onorm[sibling[0]])
+        new_key = bool(sibling) and (not _same_key(norms[k], al.onorm[sibling[0]])
+                                     or _new_target(al, norms[k], al.onorm[sibling[0]]))
         if len(middle) < 2 and not new_key:
             continue  # (one line: an entry under its own key, or as likely an edit)
         if sibling and not new_key and _edits_sibling(al, middle, sibling):
@@ -174,6 +175,19 @@ def _same_key(new: str, old: str) -> bool:
     """False when both lines are entries (`"name": (`, `key: value`) under different keys."""
     a, b = _ENTRY_KEY.match(new), _ENTRY_KEY.match(old)
     return a is None or b is None or (a["quoted"] or a["bare"]) == (b["quoted"] or b["bare"])
+
+
+# an attribute or dotted assignment's target: `self.firewall_rules = FirewallRulesOperations(`
+_TARGET = re.compile(r"^((?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*)\s*=(?![=>])")
+
+
+def _new_target(al: Aligner, new: str, old: str) -> bool:
+    """Both lines assign an attribute, the new line one that the original never mentions: an entry of
+    its own beside the sibling (azure's `self.virtual_network_rules = VirtualNetworkRulesOperations(`
+    written between two `self._client, ...)` lines above `self.trusted_id_providers = ...`), not a
+    rename of the sibling's. O(n) in C (one substring search)."""
+    a, b = _TARGET.match(new), _TARGET.match(old)
+    return a is not None and b is not None and a[1] != b[1] and not al._lines_containing(a[1])
 
 
 _ELSE_IF = re.compile(r"^(?:\}\s*)?(?:elif|else\s+if)\b")

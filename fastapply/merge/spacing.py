@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .lines import COMMENT_STARTS, continues_block, header_key, indent_width, is_closer, opens_block
+from .lines import COMMENT_STARTS, continues_block, header_key, in_triple_quotes, indent_width, is_closer, opens_block
 from .shapes import (BODY_END, DATA_ASSIGNMENT, EMPTY, OBJECT_KEY, PREAMBLE, SNIP, STATEMENT, closes_preamble,
                      closes_statement, in_new_string, new_definition_ends, packed_siblings, pep8_gap, preamble_at,
                      preamble_start, top_level_after_block)
@@ -276,38 +276,10 @@ class Spacing:
                                                  and self.orig[index + 1].strip() == "{")
 
     def in_string(self, at: int) -> bool:
-        """True when original line `at` starts inside a triple-quoted string (a docstring's text,
-        an example in it). A scan of the whole file on first use, O(n); quotes in a line that starts
-        as a comment open nothing, nor does one written as a literal between two other quotes (a
-        Go raw string holding three double quotes had put the rest of go-cmp's report_reflect.go
-        inside a string);
-        other quotes in comments and escaped quotes are not told apart (a docstring-shaped
-        heuristic, not a tokenizer)."""
+        """True when original line `at` starts inside a triple-quoted string (lines.in_triple_quotes,
+        a scan of the whole file on first use, O(n))."""
         if self._strings is None:
-            inside: list[bool] = []
-            quote = ""
-            for line in self.orig:
-                inside.append(bool(quote))
-                if '"""' not in line and "'''" not in line \
-                        or not quote and line.lstrip().startswith(("*", "//", "/*", "#")):
-                    continue  # (quotes in a comment line open nothing: `* "'" and """ (HTML)` in PHP)
-                at_char = 0
-                while True:
-                    if quote:
-                        end = line.find(quote, at_char)
-                        if end < 0:
-                            break
-                        quote, at_char = "", end + 3
-                    else:
-                        starts = [(i, q) for q in ('"""', "'''") if (i := line.find(q, at_char)) >= 0]
-                        if not starts:
-                            break
-                        start, quote = min(starts)
-                        at_char = start + 3
-                        if 0 < start and line[start - 1] in "'`\"" and line[start - 1] != quote[0] \
-                                and line[start + 3:start + 4] == line[start - 1]:
-                            quote = ""  # quoted as a literal (`'"""'`, Go's `` `"""` ``): opens nothing
-            self._strings = inside
+            self._strings = in_triple_quotes(self.orig)
         return self._strings[at]
 
     def _slip(self, written: int, local: int, python: bool, at: int) -> bool:

@@ -1,0 +1,269 @@
+"""Issue 8, twenty-fourth round: real release edits of tune-72 and tune-73 (drawn at the round's start
+from crawl-31, crawl-33 and the new crawl-34), read case by case."""
+
+from __future__ import annotations
+
+import pytest
+
+from fastapply import ApplyError, apply
+
+_CLIENT = '''class Client(SDKClient):
+    """A client.
+
+    :ivar accounts: Accounts operations
+    :ivar firewall_rules: FirewallRules operations
+    :ivar trusted_id_providers: TrustedIdProviders operations
+    """
+
+    def __init__(self, credentials):
+        self.config = Configuration(credentials)
+        super(Client, self).__init__(self.config.credentials, self.config)
+
+        self._serialize = Serializer()
+        self._deserialize = Deserializer()
+
+        self.accounts = AccountsOperations(
+            self._client, self.config, self._serialize, self._deserialize)
+        self.firewall_rules = FirewallRulesOperations(
+            self._client, self.config, self._serialize, self._deserialize)
+        self.trusted_id_providers = TrustedIdProvidersOperations(
+            self._client, self.config, self._serialize, self._deserialize)
+        self.operations = Operations(
+            self._client, self.config, self._serialize, self._deserialize)
+'''
+
+
+def test_a_new_attribute_entry_between_copies_of_the_entry_tail_is_added_not_renamed() -> None:
+    # azure-mgmt-datalake-store: the tail line every entry ends with, the new entry's first line,
+    # the tail again, then the next entry; read from the left the first tail paired after
+    # `accounts` and the new line edited `firewall_rules` away
+    snippet = """# ... existing code ...
+            self._client, self.config, self._serialize, self._deserialize)
+        self.virtual_network_rules = VirtualNetworkRulesOperations(
+            self._client, self.config, self._serialize, self._deserialize)
+        self.trusted_id_providers = TrustedIdProvidersOperations(
+# ... existing code ...
+"""
+    expected = _CLIENT.replace(
+        "        self.trusted_id_providers = TrustedIdProvidersOperations(\n",
+        "        self.virtual_network_rules = VirtualNetworkRulesOperations(\n"
+        "            self._client, self.config, self._serialize, self._deserialize)\n"
+        "        self.trusted_id_providers = TrustedIdProvidersOperations(\n")
+    assert apply(_CLIENT, snippet, filename="client.py").merged_code == expected
+
+
+def test_an_entry_renamed_to_an_attribute_the_file_already_has_stays_an_edit_or_is_refused() -> None:
+    # the same shape with an attribute the file already assigns: not evidence of a new entry
+    snippet = """# ... existing code ...
+            self._client, self.config, self._serialize, self._deserialize)
+        self.operations = FirewallRulesOperations(
+            self._client, self.config, self._serialize, self._deserialize)
+        self.trusted_id_providers = TrustedIdProvidersOperations(
+# ... existing code ...
+"""
+    try:
+        merged = apply(_CLIENT, snippet, filename="client.py").merged_code
+    except ApplyError:
+        return
+    assert merged.count("= FirewallRulesOperations(") == 1
+
+
+_HELPERS = '''def dataframe_to_parquet(dataframe, filepath):
+    """Write dataframe as a Parquet file.
+
+    Args:
+        dataframe (pandas.DataFrame):
+            DataFrame to convert.
+        filepath (str):
+            Path to write Parquet file to.
+    """
+    dataframe.to_parquet(filepath)
+
+
+def other():
+    return 1
+'''
+
+
+def test_a_docstring_argument_line_is_no_second_definition() -> None:
+    # google-cloud-bigquery: a new function whose docstring documents `filepath (str):` like the one
+    # above it; the line read as a header defining `filepath` twice and the merge was refused
+    snippet = '''# ... existing code ...
+    dataframe.to_parquet(filepath)
+
+
+def dataframe_to_csv(dataframe, filepath):
+    """Write dataframe as a CSV file.
+
+    Args:
+        dataframe (pandas.DataFrame):
+            DataFrame to convert.
+        filepath (str):
+            Path to write CSV file to.
+    """
+    dataframe.to_csv(filepath)
+
+
+def other():
+# ... existing code ...
+'''
+    merged = apply(_HELPERS, snippet, filename="helpers.py").merged_code
+    assert merged.count("filepath (str):") == 2 and "def dataframe_to_csv(dataframe, filepath):" in merged
+    assert merged.index("def dataframe_to_csv") < merged.index("def other")
+
+
+_QUERIES = """export function maxDate(a, b) {
+  return a > b ? a : b;
+}
+
+/** Returns the lesser of the two provider dates. */
+export function minDate<A extends DateValue, B extends DateValue>(
+  a?: A | null,
+  b?: B | null
+): A | B | null | undefined {
+  if (a && b) {
+    return a.compare(b) <= 0 ? a : b;
+  }
+  return a || b;
+}
+"""
+
+
+def test_new_typescript_overloads_above_the_implementation_pair_it_at_the_last_copy() -> None:
+    # internationalized/date: two overload declarations written above the implementation, whose
+    # header then ends in a marker; the first copy took the header's pair and the implementation's
+    # read as a second definition of `minDate` (refused)
+    snippet = """// ... existing code ...
+/** Returns the lesser of the two provider dates. */
+export function minDate<A extends DateValue, B extends DateValue>(a: A, b: B): A | B;
+export function minDate<A extends DateValue, B extends DateValue>(
+  a?: A | null,
+  b?: B | null
+): A | B | null | undefined;
+export function minDate<A extends DateValue, B extends DateValue>(
+// ... existing code ...
+"""
+    expected = _QUERIES.replace(
+        "/** Returns the lesser of the two provider dates. */\n",
+        "/** Returns the lesser of the two provider dates. */\n"
+        "export function minDate<A extends DateValue, B extends DateValue>(a: A, b: B): A | B;\n"
+        "export function minDate<A extends DateValue, B extends DateValue>(\n"
+        "  a?: A | null,\n  b?: B | null\n): A | B | null | undefined;\n")
+    assert apply(_QUERIES, snippet, filename="queries.ts").merged_code == expected
+
+
+_NOISE = """def make_calibration(
+    iswap_pauli,
+    syc_angles,
+    iswap_angles,
+) -> Calibration:
+    return Calibration()
+
+
+def test_noise_properties():
+    calibration = make_calibration(
+        iswap_pauli,
+        syc_angles,
+        iswap_angles,
+    )
+    with cirq.testing.assert_deprecated(
+        "called without the gate_times_ns", deadline="v1.7"
+    ):
+        prop = noise_properties_from_calibration(calibration)
+    assert prop == noise_properties_from_calibration(
+        calibration, gate_times_ns="legacy"
+    )
+
+    for i, q in enumerate(qubits):
+        assert np.isclose(
+            prop.fidelity[q], expected[i]
+        )
+
+
+def test_other():
+    calibration = make_calibration(
+        iswap_pauli,
+        syc_angles,
+        iswap_angles,
+    )
+    assert calibration
+"""
+
+
+def test_context_new_lines_and_the_anchor_replace_the_whole_statements_between() -> None:
+    # cirq-google: the tail of a call the file has twice, the rewritten lines, then the unique
+    # `for` line, no marker between: the `with` block and the assert under it are what they replace
+    # (the context, read as new code, had broken the syntax: refused)
+    new = """    prop = noise_properties_from_calibration(calibration, gate_times_ns="legacy")
+
+    assert prop.gate_times_ns[cirq.ZPowGate] == 25
+    assert prop.gate_times_ns[cirq.ResetChannel] == 250
+    assert prop.gate_times_ns[cirq.FSimGate] == 32
+
+"""
+    snippet = ("        # ... existing code ...\n        iswap_pauli,\n        syc_angles,\n        iswap_angles,\n    )\n"
+               + new + "    for i, q in enumerate(qubits):\n        assert np.isclose(\n            # ... existing code ...\n")
+    start = _NOISE.index("    with cirq.testing")
+    end = _NOISE.index("    for i, q")
+    expected = _NOISE[:start] + new + _NOISE[end:]
+    assert apply(_NOISE, snippet, filename="test_noise.py").merged_code == expected
+
+
+def test_context_then_new_lines_do_not_delete_across_a_definition_header() -> None:
+    # the nearest copy of the context sits in the function above the anchor's: the lines between
+    # hold a shallower header, no statements of one block, so nothing is deleted silently
+    original = """def test_a():
+    calibration = make_calibration(
+        iswap_pauli,
+        syc_angles,
+    )
+    assert calibration
+
+
+def test_b():
+    for q in qubits:
+        check(q)
+"""
+    snippet = """# ... existing code ...
+        iswap_pauli,
+        syc_angles,
+    )
+    prop = 1
+    for q in qubits:
+        # ... existing code ...
+"""
+    try:
+        merged = apply(original, snippet, filename="test_b.py").merged_code
+    except ApplyError:
+        return
+    assert "def test_b():" in merged and "assert calibration" in merged
+
+
+def test_a_typescript_directive_comment_edited_at_the_top_of_a_whole_file_snippet_replaces_it() -> None:
+    # fault: the whole file sent without markers, its first line `// @ts-ignore` now
+    # `// @ts-expect-error`; the old head was kept above the new one
+    original = """// @ts-ignore
+import formatter from 'format'
+
+export var fault = Object.assign(create(Error), {
+  eval: create(EvalError),
+  range: create(RangeError),
+  reference: create(ReferenceError),
+  syntax: create(SyntaxError),
+  type: create(TypeError),
+  uri: create(URIError)
+})
+
+export function create(Constructor) {
+  FormattedError.displayName = Constructor.displayName || Constructor.name
+  return FormattedError
+
+  function FormattedError(format, ...values) {
+    var reason = format ? formatter(format, ...values) : format
+    return new Constructor(reason)
+  }
+}
+"""
+    snippet = original.replace("// @ts-ignore", "// @ts-expect-error").replace("var ", "const ")
+    snippet = snippet.replace("  FormattedError.displayName", "  // @ts-expect-error\n  FormattedError.displayName")
+    assert apply(original, snippet, filename="index.js").merged_code == snippet

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from .heads import assigned_name
 from .lines import call_inside_call, name_count
 from .renames import rewritten_in_place
 
@@ -55,8 +56,8 @@ def new_code_flags(al: Aligner) -> list[bool]:
         elif sopens[index]:
             # (a line the original has is not new: its name is not asked; `highlighter(`
             # inside an open `(` or `[` of its parent is a call: no definition)
-            fresh[index] = norm not in opos and (key := al.key_of(norm)) is not None \
-                and not al._okeys_for(key) \
+            fresh[index] = norm not in opos and ((key := al.key_of(norm)) is not None
+                                                 and not al._okeys_for(key) or _new_constant(al, norm)) \
                 and not call_inside_call(norm, snorm[parent] if parent is not None else None) \
                 and not rewritten_in_place(al, index)
             back = index - 1
@@ -67,6 +68,14 @@ def new_code_flags(al: Aligner) -> list[bool]:
                 back -= 1
         last_at[width] = index
     return fresh
+
+
+def _new_constant(al: Aligner, norm: str) -> bool:
+    """An assignment that opens a bracket (`_LOG_REDACTED_HEADERS = frozenset(`) to a name the
+    original never mentions: a new constant, whose lines are new even where they equal lines
+    elsewhere (azure's header names, also in a class's set 800 lines below). O(n) in C."""
+    name = assigned_name(norm)
+    return name is not None and len(name) > 2 and norm.endswith(("(", "[", "{")) and not al._lines_containing(name)
 
 
 def _kept_comment(al: Aligner, s: int) -> bool:

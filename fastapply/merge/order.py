@@ -153,6 +153,15 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
         parts.append((index, code, found))
     # the places of the parts whose anchors are in order: lines another part moved out of one of
     # them lie between its anchors, where the alignment drops them
+    # a part whose first and last lines anchor it, in order, with anchors between them elsewhere in
+    # the file: the lines between are new code that equals lines elsewhere (azure's new set of
+    # header names, each name also in a list 800 lines below), not a place of their own
+    coincidences: list[int] = []
+    for k, (index, code, found) in enumerate(parts):
+        inner = _outside_edges(al, code, found)
+        if inner:
+            coincidences += inner
+            parts[k] = (index, code, [found[0], found[-1]])
     places = [(where[0], where[-1]) for _, _, found in parts
               if (where := [o for _, o in found]) and all(a < b for a, b in zip(where, where[1:]))]
     spans: list[tuple[int, int, int]] = []
@@ -172,7 +181,22 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
                 and not _context_next_to(al, code, *found[0]):
             return None, []
         spans.append((min(where), max(where), index))
-    return spans, moved_out
+    return spans, moved_out + coincidences
+
+
+def _outside_edges(al: Aligner, code: list[int], found: list[tuple[int, int]]) -> list[int]:
+    """The snippet lines of the anchors between a part's first and last code line that lie outside
+    the original range those two lines span, when both are anchors, in order, telling lines
+    (_EDGE_WORDS names), and none of the anchors between lies inside it; else []. Between two lines
+    with no marker between them the snippet shows all the code there is, so the anchors elsewhere
+    are coincidences. O(len(found))."""
+    if len(found) < 3 or found[0][0] != code[0] or found[-1][0] != code[-1]:
+        return []
+    lo, hi = found[0][1], found[-1][1]
+    if lo >= hi or any(name_count(al.snorm[s]) < _EDGE_WORDS for s in (code[0], code[-1])) \
+            or any(lo < o < hi for _, o in found[1:-1]):
+        return []
+    return [s for s, _ in found[1:-1]]
 
 
 def _without_moved(found: list[tuple[int, int]], places: list[tuple[int, int]]

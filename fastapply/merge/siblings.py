@@ -21,7 +21,7 @@ from .ambiguity import paired_above
 from .lines import header_key, is_trivial, opens_block
 from .shapes import PREAMBLE
 from .heads import assigned_name
-from .similar import FUZZY_MIN, edited_version, extracted, similarity
+from .similar import FUZZY_MIN, edited_version, extracted, similarity, swapped_token
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -74,8 +74,6 @@ def _pair_sibling(al: Aligner, marker: int, run: list[int], oa: int) -> bool:
             continue  # its first new line is one the original has (an edit of that line's block), or
             # a header of a name the original defines (go-playground's `registrationFunc` with a
             # new signature), or it opens no sibling (deeper than the context)
-        if len(middle) < 2 and not _ENTRY_KEY.match(norms[k]) and not _TARGET.match(norms[k]):
-            continue  # one new line (`- toolchain: beta-v2`): as likely an edit of the sibling above
         if any((name := _defines(al, run, i)) is not None and len(al._okeys_for(name)) == 1
                for i in range(k, len(run) - k)):
             continue  # it shows a definition the file has once (symfony's castConf under a new method)
@@ -87,9 +85,11 @@ def _pair_sibling(al: Aligner, marker: int, run: list[int], oa: int) -> bool:
         # of that one, whatever its other lines (stripe's import map: `"...PaymentIntentData": (`
         # written between `False,` `),` and `False,` `),` above `"...ShippingOption": (`)
         new_key = bool(sibling) and (not _same_key(norms[k], al.onorm[sibling[0]])
-                                     or _new_target(al, norms[k], al.onorm[sibling[0]]))
+                                     or _new_target(al, norms[k], al.onorm[sibling[0]])
+                                     or _renamed_copy(al, middle, sibling))
         if len(middle) < 2 and not new_key:
-            continue  # (one line: an entry under its own key, or as likely an edit)
+            continue  # one new line (`- toolchain: beta-v2`): as likely an edit of the sibling above,
+            # unless it is an entry under its own key
         if sibling and not new_key and _edits_sibling(al, middle, sibling):
             continue
         if sibling and not new_key and _line_for_line(al, middle, sibling):
@@ -188,6 +188,21 @@ def _new_target(al: Aligner, new: str, old: str) -> bool:
     rename of the sibling's. O(n) in C (one substring search)."""
     a, b = _TARGET.match(new), _TARGET.match(old)
     return a is not None and b is not None and a[1] != b[1] and not al._lines_containing(a[1])
+
+
+def _renamed_copy(al: Aligner, middle: list[int], sibling: list[int]) -> bool:
+    """The new lines are the sibling's, line for line, but for one new name in the first
+    (_new_name): a copy of the sibling for another name. O(len(middle)) plus _new_name."""
+    return len(middle) == len(sibling) and _new_name(al, al.snorm[middle[0]], al.onorm[sibling[0]]) \
+        and all(al.snorm[t] == al.onorm[o] for t, o in zip(middle[1:], sibling[1:]))
+
+
+def _new_name(al: Aligner, new: str, old: str) -> bool:
+    """The lines differ in one token, a name in the new line that the original never mentions: a new
+    entry written like the sibling (strapi's `Object.defineProperty(this, _rolledBack, {` after the one
+    for `_diagnostics`), not a rename of the sibling's. O(n) in C (one substring search)."""
+    name = swapped_token(new, old)
+    return name is not None and len(name) > 2 and name.isidentifier() and not al._lines_containing(name)
 
 
 _ELSE_IF = re.compile(r"^(?:\}\s*)?(?:elif|else\s+if)\b")

@@ -193,6 +193,15 @@ def long_matches(query: str, choices: dict[int, str], limit: int = 3) -> list[tu
     return sorted(found, key=lambda match: -match[1])[:limit]
 
 
+def swapped_token(new: str, old: str) -> str | None:
+    """The one token of `new` that differs from `old`'s, when they are one_token_apart; else None."""
+    a, b = _TOKEN.findall(new), _TOKEN.findall(old)
+    if len(a) != len(b) or len(a) < 2:
+        return None
+    differ = [x for x, y in zip(a, b) if x != y]
+    return differ[0] if len(differ) == 1 else None
+
+
 def one_token_apart(new: str, old: str) -> bool:
     """`new` and `old` have the same tokens but one (`def initialize_safe(app)` for `def
     initialize(app)`): a definition renamed, nothing else about it changed."""

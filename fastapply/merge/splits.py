@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .lines import header_key, is_closer, opens_block
+from .similar import FUZZY_MIN, similarity
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -30,7 +31,9 @@ def pair_split_definitions(al: Aligner) -> None:
     the new header's key defined nowhere in the original, the line above it a closing line paired
     with the end of a definition whose header the snippet shows above, and the lines under the new
     header equal, in order and at the same depth, to consecutive original lines of that body after
-    everything the snippet pairs in it. O(markers x _MAX_LINES) plus the body lines compared."""
+    everything the snippet pairs in it, or, fewer than half of them, edited versions of them (npm's
+    arborist: `nameFromEdges` split into itself and `nameFromEdgeSet(edgesIn)`, whose old body reads
+    `edgesIn` where it read `node.edgesIn`). O(markers x _MAX_LINES) plus the body lines compared."""
     for m in al.marker_list:
         if al.items[m].kind == "marker":
             _split_above(al, m)
@@ -39,7 +42,10 @@ def pair_split_definitions(al: Aligner) -> None:
 def _split_above(al: Aligner, m: int) -> None:
     body: list[int] = []
     k = al.code_above(m)
-    while k >= 0 and k not in al.pairs and len(body) < _MAX_LINES and not al.s_opens(k):
+    # (up to a line that opens a block around all of them: blocks inside the body are its own)
+    while k >= 0 and k not in al.pairs and len(body) < _MAX_LINES \
+            and not (al.s_opens(k) and (not body or al.swidth[k] < min(al.swidth[b] for b in body))
+                     and al.key_of(al.snorm[k]) is not None):
         body.append(k)
         k = al.code_above(k)
     if not body or k < 0 or k in al.pairs or not opens_block(al.snorm[k]):
@@ -61,20 +67,27 @@ def _split_above(al: Aligner, m: int) -> None:
     if al._orig_end(start) != end:
         return
     shown = [al.pairs[s] for s in range(old_header + 1, closer) if s in al.pairs]
-    o = max([start, *shown]) + 1
+    first = max([start, *shown]) + 1
+    o = first
     while o < end and al.onorm[o] != al.snorm[body[0]]:
         o += 1
+    if o >= end:
+        o = first  # (the body's first line edited: it starts right after what the snippet shows)
     rows: list[int] = []
     for s in body:
         while o < end and not al.onorm[o]:
             o += 1
-        if o >= end or al.onorm[o] != al.snorm[s] \
-                or al.swidth[s] - al.swidth[header] != al.owidth[o] - al.owidth[start]:
+        if o >= end or al.swidth[s] - al.swidth[header] != al.owidth[o] - al.owidth[start] \
+                or al.onorm[o] != al.snorm[s] and similarity(al.snorm[s], al.onorm[o]) < FUZZY_MIN:
             return
         rows.append(o)
         o += 1
+    edited = [s for s, row in zip(body, rows) if al.snorm[s] != al.onorm[row]]
+    if 2 * len(edited) > len(body):
+        return  # (mostly other lines: a new body, not the old one under a new name)
     del al.pairs[closer]
     al.fuzzy.discard(closer)
     for s, row in zip(body, rows):
         al.pairs[s] = row
+    al.fuzzy.update(edited)
     al.split_heads.add(header)

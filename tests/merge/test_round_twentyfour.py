@@ -267,3 +267,198 @@ export function create(Constructor) {
     snippet = original.replace("// @ts-ignore", "// @ts-expect-error").replace("var ", "const ")
     snippet = snippet.replace("  FormattedError.displayName", "  // @ts-expect-error\n  FormattedError.displayName")
     assert apply(original, snippet, filename="index.js").merged_code == snippet
+
+
+_PROVIDER = """class DestinationProvider {
+    constructor(options){
+        Object.defineProperty(this, _providersMetadata, {
+            writable: true,
+            value: void 0
+        });
+        Object.defineProperty(this, _diagnostics, {
+            writable: true,
+            value: void 0
+        });
+        this.name = 'destination::local-directory';
+        this.options = options;
+    }
+}
+"""
+_ROLLED_BACK = """        Object.defineProperty(this, _rolledBack, {
+            writable: true,
+            value: void 0
+        });
+"""
+
+
+@pytest.mark.parametrize("context", [3, 2])
+def test_a_new_property_written_like_the_one_above_is_added_not_written_over_it(context: int) -> None:
+    # strapi's data-transfer providers: the end of the `_diagnostics` property (three lines, or two),
+    # a property for the new `_rolledBack` written the same way, then the next line; read as an edit
+    # of `_diagnostics` (its lines the new one's but for the name), the merge deleted that property
+    tail = ["            writable: true,", "            value: void 0", "        });"][-context:]
+    snippet = "// ... existing code ...\n" + "\n".join(tail) + "\n" + _ROLLED_BACK + \
+        "        this.name = 'destination::local-directory';\n// ... existing code ...\n"
+    expected = _PROVIDER.replace("        this.name =", _ROLLED_BACK + "        this.name =")
+    assert apply(_PROVIDER, snippet, filename="index.js").merged_code == expected
+
+
+def test_a_property_renamed_to_a_name_the_file_uses_is_no_new_sibling() -> None:
+    # the same shape under a name the file already has: as likely an edit of the property above
+    snippet = """// ... existing code ...
+            value: void 0
+        });
+        Object.defineProperty(this, _providersMetadata, {
+            writable: true,
+            value: void 0
+        });
+        this.name = 'destination::local-directory';
+// ... existing code ...
+"""
+    try:
+        merged = apply(_PROVIDER, snippet, filename="index.js").merged_code
+    except ApplyError:
+        return
+    assert merged.count("Object.defineProperty(") <= 2
+
+
+_SCRIPT = """const npa = require('npm-package-arg')
+
+const nameFromEdges = (node) => {
+  if (!node.edgesIn || typeof node.edgesIn[Symbol.iterator] !== 'function') {
+    return null
+  }
+  for (const edge of node.edgesIn) {
+    let parsed
+    try {
+      parsed = npa.resolve(edge.name, edge.spec)
+    } catch {
+      continue
+    }
+    if (parsed.registry) {
+      return parsed.name
+    }
+  }
+  return null
+}
+
+module.exports = { nameFromEdges }
+"""
+
+
+def test_a_definition_split_in_two_keeps_its_old_body_under_the_new_header_with_a_parameter_renamed() -> None:
+    # npm's arborist: `nameFromEdges` now calls a new `nameFromEdgeSet(edgesIn)` that holds the old
+    # body, which reads `edgesIn` where it read `node.edgesIn`; the body's first lines are shown with
+    # a marker for the rest (refused: the marker under a new definition stood for nothing)
+    snippet = """// ... existing code ...
+const nameFromEdges = (node) => {
+  const name = nameFromEdgeSet(node?.edgesIn)
+  return name
+}
+
+const nameFromEdgeSet = (edgesIn) => {
+  if (!edgesIn || typeof edgesIn[Symbol.iterator] !== 'function') {
+    return null
+  }
+  for (const edge of edgesIn) {
+    let parsed
+    try {
+  // ... existing code ...
+"""
+    head = """const nameFromEdges = (node) => {
+  const name = nameFromEdgeSet(node?.edgesIn)
+  return name
+}
+
+const nameFromEdgeSet = (edgesIn) => {
+  if (!edgesIn || typeof edgesIn[Symbol.iterator] !== 'function') {
+    return null
+  }
+  for (const edge of edgesIn) {
+"""
+    expected = _SCRIPT.replace(_SCRIPT[_SCRIPT.index("const nameFromEdges"):_SCRIPT.index("    let parsed")], head)
+    assert apply(_SCRIPT, snippet, filename="script-allowed.js").merged_code == expected
+
+
+_POLICIES = '''from urllib.parse import urlparse
+from typing import Any
+
+SM_LENGTH_HEADER = "x-ms-structured-content-length"
+
+
+def encode_base64(data):
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    encoded = base64.b64encode(data)
+    return encoded.decode("utf-8")
+
+
+def is_exhausted(settings):
+    return settings["total"] < 0
+
+
+class SensitiveHeaderCleanupPolicy:
+    DEFAULT_SENSITIVE_HEADERS = {
+        "authorization",
+        "x-ms-authorization-auxiliary",
+        "x-ms-copy-source-authorization",
+        "x-ms-encryption-key",
+    }
+
+    def __init__(self, headers=None):
+        self.headers = headers or self.DEFAULT_SENSITIVE_HEADERS
+'''
+
+
+def test_a_new_constant_whose_items_the_file_lists_elsewhere_moves_nothing() -> None:
+    # azure-storage's policies: a new `_LOG_REDACTED_HEADERS = frozenset({...})` above
+    # `encode_base64`, its header names also in a class's set far below; those lines read as
+    # anchors down there, `encode_base64` as moved up, and the rest of its body was lost
+    snippet = '''# ... existing code ...
+SM_LENGTH_HEADER = "x-ms-structured-content-length"
+_LOG_REDACTED_HEADERS = frozenset(
+    {
+        "authorization",
+        "x-ms-authorization-auxiliary",
+        "x-ms-copy-source-authorization",
+        "x-ms-encryption-key",
+    }
+)
+
+
+def encode_base64(data):
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+# ... existing code ...
+'''
+    new = snippet[snippet.index("_LOG_REDACTED_HEADERS"):snippet.index("def encode_base64")]
+    expected = _POLICIES.replace('"x-ms-structured-content-length"\n\n\n',
+                                 '"x-ms-structured-content-length"\n' + new)
+    assert apply(_POLICIES, snippet, filename="policies.py").merged_code == expected
+
+
+def test_a_part_anchored_at_both_ends_with_new_lines_like_lines_elsewhere_is_placed_by_its_ends() -> None:
+    # the same new constant shown out of file order after a later part: its first and last lines
+    # place it; its header names, also in the class's set below, are coincidences (refused before)
+    snippet = '''# ... existing code ...
+    def __init__(self, headers=None):
+        self.headers = headers or self.DEFAULT_SENSITIVE_HEADERS
+# ... existing code ...
+SM_LENGTH_HEADER = "x-ms-structured-content-length"
+_LOG_REDACTED_HEADERS = frozenset(
+    {
+        "authorization",
+        "x-ms-authorization-auxiliary",
+        "x-ms-copy-source-authorization",
+        "x-ms-encryption-key",
+    }
+)
+
+
+def encode_base64(data):
+# ... existing code ...
+'''
+    new = snippet[snippet.index("_LOG_REDACTED_HEADERS"):snippet.index("def encode_base64")]
+    expected = _POLICIES.replace('"x-ms-structured-content-length"\n\n\n',
+                                 '"x-ms-structured-content-length"\n' + new)
+    assert apply(_POLICIES, snippet, filename="policies.py").merged_code == expected

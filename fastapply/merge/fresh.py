@@ -47,8 +47,8 @@ def new_code_flags(al: Aligner) -> list[bool]:
         elif parent is not None and fresh[parent] and (not scloser[parent] or sopens[parent]):
             fresh[index] = True  # (not under a closing line: ` * ` of a doc comment after a new `}`;
             # but under one that opens the body, `) -> dict[str, Any]:` of a wrapped signature)
-        elif (scloser[index] or norm[0] == ")") and width in last_at:
-            # (a wrapped signature's `) -> dict[str, Any]:` too; not `},{}],3:[function(`
+        elif (scloser[index] or norm[0] in ")]") and width in last_at:
+            # (a wrapped signature's `) -> dict[str, Any]:` and `]:` too; not `},{}],3:[function(`
             # of a bundle, which closes one module and opens the next)
             fresh[index] = fresh[last_at[width]]
         elif norm.startswith("- ") and norm not in opos and _has_children(al, index):

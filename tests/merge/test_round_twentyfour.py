@@ -462,3 +462,79 @@ def encode_base64(data):
     expected = _POLICIES.replace('"x-ms-structured-content-length"\n\n\n',
                                  '"x-ms-structured-content-length"\n' + new)
     assert apply(_POLICIES, snippet, filename="policies.py").merged_code == expected
+
+
+_DRIVER = '''class FileDriver:
+    def get_members(self, group_id: bytes):
+        group_dir = os.path.join(self._group_dir, group_id)
+
+        def _do_get_members():
+            if not os.path.isdir(group_dir):
+                raise coordination.GroupNotCreated(group_id)
+            members = set()
+            try:
+                entries = os.listdir(group_dir)
+            except OSError as e:
+                if e.errno != errno.ENOENT:
+                    raise
+                return members
+            for entry in entries:
+                if not entry.endswith('.raw'):
+                    continue
+                entry_path = os.path.join(group_dir, entry)
+                members.add(entry_path)
+            return members
+
+        fut = self._executor.submit(_do_get_members)
+        return FileFutureResult(fut)
+{helpers}
+    def get_member_capabilities(self, group_id: bytes, member_id: bytes):
+        fut = self._executor.submit(_do_get_member_capabilities)
+        return FileFutureResult(fut)
+
+    def delete_group(self, group_id: bytes):
+        return None
+'''.replace("{helpers}", "".join(
+    f"\n    def helper_{k}(self, value):\n        checked_{k} = self._check(value, {k})\n"
+    f"        logged_{k} = self._log(checked_{k})\n        return logged_{k} + {k}\n" for k in range(16)))
+
+
+def test_a_new_method_with_a_wrapped_return_annotation_closed_by_a_bracket_is_new_code() -> None:
+    # tooz: a new method whose signature ends `]:`, its body like `get_members`'s above; that
+    # closing line was not read as the end of the new signature, the body's lines paired with
+    # `get_members` and the context above the method was refused as unplaceable
+    new = '''    def get_members_with_capabilities(
+        self, group_id: bytes
+    ) -> coordination.CoordAsyncResult[
+        dict[bytes, coordination.Capabilities]
+    ]:
+        group_dir = os.path.join(self._group_dir, group_id)
+
+        def _do_get_members_with_capabilities() -> dict[
+            bytes, coordination.Capabilities
+        ]:
+            if not os.path.isdir(group_dir):
+                raise coordination.GroupNotCreated(group_id)
+            result = {}
+            try:
+                entries = os.listdir(group_dir)
+            except OSError as e:
+                if e.errno != errno.ENOENT:
+                    raise
+                return result
+            for entry in entries:
+                if not entry.endswith('.raw'):
+                    continue
+                entry_path = os.path.join(group_dir, entry)
+                result[entry_path] = None
+            return result
+
+        fut = self._executor.submit(_do_get_members_with_capabilities)
+        return FileFutureResult(fut)
+
+'''
+    snippet = ("# ... existing code ...\n        fut = self._executor.submit(_do_get_member_capabilities)\n"
+               "        return FileFutureResult(fut)\n\n" + new + "    def delete_group(self, group_id: bytes):\n"
+               "# ... existing code ...\n")
+    expected = _DRIVER.replace("    def delete_group", new + "    def delete_group")
+    assert apply(_DRIVER, snippet, filename="file.py").merged_code == expected

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .chain import nearest_above, nearest_below
-from .lines import header_key, is_closer, is_comment, is_trivial, next_code
+from .lines import bracket_balance, header_key, is_closer, is_comment, is_trivial, next_code
 from .similar import replaces, rewrites_condition, similarity
 
 if TYPE_CHECKING:
@@ -194,13 +194,9 @@ def _balanced(lines: Iterable[str]) -> bool:
     """The lines open as many brackets as they close, and never close one they did not open."""
     level = 0
     for line in lines:
-        for char in line:
-            if char in "([{":
-                level += 1
-            elif char in ")]}":
-                level -= 1
-                if level < 0:
-                    return False
+        level += bracket_balance(line)
+        if level < 0:
+            return False
     return level == 0
 
 

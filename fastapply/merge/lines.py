@@ -371,3 +371,13 @@ def in_triple_quotes(lines: list[str]) -> list[bool]:
                         and line[start + 3:start + 4] == line[start - 1]:
                     quote = ""  # quoted as a literal (`'"""'`, Go's `` `"""` ``): opens nothing
     return inside
+
+
+_QUOTED = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`""")
+
+
+def bracket_balance(line: str) -> int:
+    """Brackets the line opens minus those it closes, quoted text aside (a heuristic: a quote
+    left open spoils it). O(len(line))."""
+    text = _QUOTED.sub("", line) if any(q in line for q in "'\"`") else line
+    return sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")

@@ -12,7 +12,7 @@ from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import extract
 
 from ..deadline import check_deadline
-from .lines import call_inside_call, code_part, continues_block, indent_width, is_trivial, \
+from .lines import bracket_balance, call_inside_call, code_part, continues_block, indent_width, is_trivial, \
     opens_block
 from .common_lines import isolated_common
 from .fuzzy_pairs import closed_alike
@@ -288,6 +288,38 @@ def covered(al: Aligner) -> set[int]:
                 # went on past the snippet's block (into an `else:` the snippet adds), not away
                 end = al.pairs[order[after]] - 1
             gone.update(range(start + 1, end + 1))
+    gone |= _rewritten_statements(al)
+    return gone
+
+
+_STATEMENT_LINES = 40  # lines of a bracketed statement that an edited one-line version replaces
+
+
+def _rewritten_statements(al: Aligner) -> set[int]:
+    """The rest of a bracketed statement that the snippet edited into a line of its own: an edited
+    pair whose snippet line closes every bracket it opens, its original line opening one that the
+    lines below close (kv-asset-handler's `export {` and five names under it, now `export {
+    MethodNotAllowedError, NotFoundError, InternalError };` at the file's end). The original lines
+    up to the one that balances it go with the edit, when none of them is paired and they are fewer
+    than _STATEMENT_LINES; a marker or the file's kept tail would have kept them. O(fuzzy pairs x
+    _STATEMENT_LINES)."""
+    gone: set[int] = set()
+    taken: set[int] | None = None
+    for s in al.fuzzy:
+        o = al.pairs.get(s)
+        if o is None or bracket_balance(al.snorm[s]) != 0 or (level := bracket_balance(al.onorm[o])) <= 0:
+            continue
+        end = o
+        while level > 0 and end + 1 < min(len(al.onorm), o + _STATEMENT_LINES):
+            end += 1
+            level += bracket_balance(al.onorm[end])
+        if level != 0:
+            continue
+        if taken is None:
+            taken = set(al.pairs.values())
+        if not taken.isdisjoint(range(o + 1, end + 1)):
+            continue
+        gone.update(range(o + 1, end + 1))
     return gone
 
 

@@ -538,3 +538,51 @@ def test_a_new_method_with_a_wrapped_return_annotation_closed_by_a_bracket_is_ne
                "# ... existing code ...\n")
     expected = _DRIVER.replace("    def delete_group", new + "    def delete_group")
     assert apply(_DRIVER, snippet, filename="file.py").merged_code == expected
+
+
+def test_a_bracketed_statement_edited_onto_one_line_at_the_file_end_replaces_all_of_it() -> None:
+    # kv-asset-handler: `import {` over five names and `export {` over five names, each now one or
+    # two lines; the snippet ends at the file's end without a marker, and the old statements' other
+    # lines stayed below the edited first one (a syntax error: refused)
+    original = """import * as mime from "mime";
+import {
+\tCacheControl,
+\tInternalError,
+\tNotFoundError,
+\tOptions,
+} from "./types";
+import type { AssetManifestType } from "./types";
+
+const defaultCacheControl: CacheControl = {
+\tbrowserTTL: null,
+};
+
+function serve(options: Options) {
+\treturn mime.getType(options.path);
+}
+
+export { serve };
+export {
+\tOptions,
+\tCacheControl,
+\tNotFoundError,
+\tInternalError,
+};
+"""
+    snippet = """import * as mime from "mime";
+import { InternalError, NotFoundError } from "./types";
+import type { AssetManifestType, CacheControl, Options } from "./types";
+
+const defaultCacheControl: CacheControl = {
+\t// ... existing code ...
+\treturn mime.getType(options.path);
+}
+
+export { serve };
+export { NotFoundError, InternalError };
+export type { Options, CacheControl };
+"""
+    expected = original[:original.index("import {")] + snippet.split("\n", 1)[1].split("\n\nconst")[0] + \
+        original[original.index("\n\nconst"):original.index("export {\n")] + \
+        "export { NotFoundError, InternalError };\nexport type { Options, CacheControl };\n"
+    assert apply(original, snippet, filename="index.ts").merged_code == expected

@@ -47,7 +47,13 @@ def context_block(al: Aligner, tail: list[int], lo: int, hi: int) -> None:
         al.pairs.update(run)
         al.fuzzy.update(s for s, _ in run)
         return
-    for start in nearest_below(al.opos.get(al.snorm[first], []), hi, lo):
+    copies = nearest_below(al.opos.get(al.snorm[first], []), hi, lo)
+    if shift is not None and not weak:
+        # a copy at the depth the snippet shows, relative to the anchor after it, before a nearer one
+        # at another depth (pycadf's `instance.__dict__[self.name] = value` in the `if` branch, not
+        # the `else` branch's one, further down and shallower)
+        copies = sorted(copies, key=lambda start: al.owidth[start] - al.owidth[hi] != shift)
+    for start in copies:
         if weak and shift is not None and al.owidth[start] - al.owidth[hi] != shift:
             continue  # only a copy at the same depth can be it
         o, run = start, []

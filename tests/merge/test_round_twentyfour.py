@@ -586,3 +586,55 @@ export type { Options, CacheControl };
         original[original.index("\n\nconst"):original.index("export {\n")] + \
         "export { NotFoundError, InternalError };\nexport type { Options, CacheControl };\n"
     assert apply(original, snippet, filename="index.ts").merged_code == expected
+
+
+def test_context_pairs_with_the_copy_at_its_own_depth_not_the_nearer_shallower_one() -> None:
+    # pycadf: after a deep marker, `instance.__dict__[self.name] = value` and `else:`, then a
+    # rewritten raise; the file has those two lines twice, the nearer copy one level shallower
+    # (the outer `else` branch); paired there, the merge broke the indentation (refused)
+    original = """class ValidatorDescriptor:
+    def __init__(self, name, func=None):
+        self.name = name
+        self.func = func
+
+    def __set__(self, instance, value):
+        if value is not None:
+            if self.func is not None:
+                if self.func(value):
+                    instance.__dict__[self.name] = value
+                else:
+                    raise ValueError('%s failed validation: %s' %
+                                     (self.name, self.func))
+            else:
+                instance.__dict__[self.name] = value
+        else:
+            raise ValueError('%s must not be None.' % self.name)
+
+
+class CADFAbstractType:
+    pass
+"""
+    snippet = """class ValidatorDescriptor:
+    def __init__(self, name, func=None):
+        self.name = name
+                    # ... existing code ...
+                    instance.__dict__[self.name] = value
+                else:
+                    raise ValueError(
+                        f'{self.name} failed validation: {self.func}'
+                    )
+            else:
+                instance.__dict__[self.name] = value
+        else:
+            raise ValueError(f'{self.name} must not be None.')
+
+
+class CADFAbstractType:
+    # ... existing code ...
+"""
+    expected = original.replace("""                    raise ValueError('%s failed validation: %s' %
+                                     (self.name, self.func))""", """                    raise ValueError(
+                        f'{self.name} failed validation: {self.func}'
+                    )""").replace("raise ValueError('%s must not be None.' % self.name)",
+                                  "raise ValueError(f'{self.name} must not be None.')")
+    assert apply(original, snippet, filename="cadftype.py").merged_code == expected

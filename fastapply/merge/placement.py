@@ -327,12 +327,42 @@ def _check_headers_elsewhere(al: Aligner) -> None:
             a = al.pairs[parent]
             if a < o <= al._orig_end(a) and not a < elsewhere <= al._orig_end(a):
                 continue  # its enclosing block's first line is shown, paired around o, not the copy
+        elif _placed_by_own_lines(al, s, o, elsewhere):
+            continue
         raise ValidationError(
             f"snippet line {item.number} ({item.text.strip()!r}) is original line {elsewhere + 1} as it "
             f"stands, but the rest of its part fits original line {o + 1} ({al.orig[o].strip()!r}), which it "
             "would replace. Show the unchanged lines around it (the enclosing block's first line) so "
             "that its place is clear",
             code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
+_OWN_LINES = 2  # unique unedited lines of a part that place it in a block without its first line
+
+
+def _placed_by_own_lines(al: Aligner, s: int, o: int, elsewhere: int) -> bool:
+    """The part of header s (its lines between markers) has _OWN_LINES unedited lines or more that
+    the original has once, all paired inside the block enclosing o, which does not hold `elsewhere`:
+    the part stands there by lines of its own (designateclient's `def list(self, criterion=None,
+    ...)` in ZoneExportsController, written like ZoneController's, beside `def
+    get_export_record` and the export URL), not by lines two copies share. O(part lines)."""
+    block = al._header_of(o)
+    if block < 0:
+        return False
+    end = al._orig_end(block)
+    if block < elsewhere <= end:
+        return False
+    own = 0
+    for step in (-1, 1):
+        k = s + step
+        while 0 <= k < len(al.items) and k not in al.markers:
+            norm = al.snorm[k]
+            if k in al.pairs and norm and not is_trivial(norm):
+                if not block < al.pairs[k] <= end:
+                    return False
+                own += norm == al.onorm[al.pairs[k]] and len(al.opos.get(norm, ())) == 1
+            k += step
+    return own >= _OWN_LINES
 
 
 def _check_unplaced_context(al: Aligner) -> None:

@@ -638,3 +638,69 @@ class CADFAbstractType:
                     )""").replace("raise ValueError('%s must not be None.' % self.name)",
                                   "raise ValueError(f'{self.name} must not be None.')")
     assert apply(original, snippet, filename="cadftype.py").merged_code == expected
+
+
+_ZONES = """class ZoneController(V2Controller):
+    def create(self, name):
+        return self._post('/zones', data={'name': name})
+
+    def list(self, criterion=None, marker=None, limit=None):
+        url = self.build_url('/zones', criterion, marker, limit)
+        return self._get(url, response_key='zones')
+
+
+class ZoneExportsController(V2Controller):
+    def create(self, zone):
+        return self._post(f'/zones/{zone}/tasks/export')
+
+    def get_export_record(self, zone_export_id):
+        return self._get(f'/zones/tasks/exports/{zone_export_id}')
+
+    def list(self):
+        return self._get('/zones/tasks/exports')
+
+    def delete(self, zone_export_id):
+        return self._delete(f'/zones/tasks/exports/{zone_export_id}')
+"""
+
+
+def test_an_edited_header_written_like_another_class_s_is_placed_by_its_part_s_own_lines() -> None:
+    # designateclient: `def list(self):` of the exports controller now takes the paging arguments
+    # and reads exactly like ZoneController's `list`; the lines around it are the exports
+    # controller's own, but the header's verbatim copy elsewhere refused the merge
+    snippet = """# ... existing code ...
+        return self._post(f'/zones/{zone}/tasks/export')
+
+    def get_export_record(self, zone_export_id):
+        return self._get(f'/zones/tasks/exports/{zone_export_id}')
+
+    def list(self, criterion=None, marker=None, limit=None):
+        url = self.build_url('/zones/tasks/exports', criterion, marker, limit)
+        return self._get(url, response_key='exports')
+
+    def delete(self, zone_export_id):
+# ... existing code ...
+"""
+    expected = _ZONES.replace("""    def list(self):
+        return self._get('/zones/tasks/exports')
+""", """    def list(self, criterion=None, marker=None, limit=None):
+        url = self.build_url('/zones/tasks/exports', criterion, marker, limit)
+        return self._get(url, response_key='exports')
+""")
+    assert apply(_ZONES, snippet, filename="zones.py").merged_code == expected
+
+
+def test_a_header_shown_with_lines_two_classes_share_is_still_refused() -> None:
+    # the same header with only lines both controllers could hold around it: which `list` it
+    # edits is a guess
+    snippet = """# ... existing code ...
+    def list(self, criterion=None, marker=None, limit=None):
+        url = self.build_url('/zones/tasks/exports', criterion, marker, limit)
+# ... existing code ...
+"""
+    try:
+        merged = apply(_ZONES, snippet, filename="zones.py").merged_code
+    except ApplyError:
+        return
+    assert merged.count("def list(self, criterion=None, marker=None, limit=None):") == 1 \
+        and "def list(self):" in merged

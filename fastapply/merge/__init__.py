@@ -29,7 +29,7 @@ elided with marker comments (`// ... existing code ...`), into the original file
    merged line records where it came from;
 5. validate: no marker left, no new syntax errors (tree-sitter, syntax.py; only the top-level
    statements around the change are parsed when that suffices), no unexplained loss (validate.py),
-   and the provenance checks (provenance.py, with alignment_checks.py and placement.py): every dropped original line has a reason, every
+   and the provenance checks (provenance.py, with alignment_checks.py, placement.py and copied_headers.py): every dropped original line has a reason, every
    snippet line is in the merge, no name defined twice in a scope where the original defined it
    once, no marker standing for nothing next to a unique unplaced line, no block repeated next to
    itself, no marker inside a definition the original does not have, no edited line kept next

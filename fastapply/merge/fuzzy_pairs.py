@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .context import condition_over_body
+from .context_ends import condition_over_body
 from .lines import header_key, is_closer
 from .segments import GAP_KINDS, is_gap
 from .similar import edited_version, rewrites, substituted

@@ -6,12 +6,12 @@ guess that another reading of the snippet would contradict:
 - lines next to a marker that copy original lines but were not placed (a doc comment's head, the
   end of the previous function), or a line unique in the original shown there and kept twice;
 - an unpaired line that reads like a marker (`# ...`) only because the file has such a comment;
-- a definition header paired as an edit of one line while the original has it verbatim elsewhere;
+- a definition header paired as an edit of one line while the original has it verbatim elsewhere
+  (copied_headers.py);
 - a marker that stands for nothing while only common lines separate it from a deletion;
 - a snippet line paired inside a moved or deleted definition while its kept twin sits next to it;
 - a dropped definition whose doc comment or decorators the merge would keep;
-- a moved definition put between a kept comment and the code it sits on;
-- a new definition whose body repeats, line for line, an old one the merge keeps (check_copies).
+- a moved definition put between a kept comment and the code it sits on.
 
 Complexity: O(n + m) for n original and m snippet lines; each marker walks its two neighbouring
 segments once, each dropped definition its preamble.
@@ -25,8 +25,8 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
-from .ambiguity import bare_opener
-from .lines import header_key, indent_width, is_closer, is_comment, is_trivial, opens_block
+from .copied_headers import check_headers_elsewhere
+from .lines import header_key, indent_width, is_closer, is_comment, is_trivial
 from .markers import is_marker
 from .similar import substituted
 from .segments import SnippetLine
@@ -35,7 +35,6 @@ from .steps import is_ruler
 
 if TYPE_CHECKING:
     from .anchor import Aligner
-    from .defmatch import DefIndex
 
 _NEAR = 3  # code lines looked at on each side for a kept twin
 
@@ -50,7 +49,7 @@ def check_placement(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
     _check_unplaced_marker_lookalikes(al)
     _check_unique_lines_twice(al, spliced)
     _check_unique_line_kept(al, spliced)
-    _check_headers_elsewhere(al)
+    check_headers_elsewhere(al)
 
 
 # A doc comment line or a decorator that stands alone above a definition (`#include` and Swift's
@@ -311,60 +310,6 @@ def _check_unplaced_marker_lookalikes(al: Aligner) -> None:
             code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 
-def _check_headers_elsewhere(al: Aligner) -> None:
-    """O(pairs): a definition header paired as an edit of one original line while the original
-    has it verbatim, once, somewhere else: two copies of a definition (`impl Float for f32` and
-    `for f64`) and the snippet's part was placed in the wrong one; unless the snippet shows the
-    block around it, paired with the original block around the line it edits."""
-    for s, o in al.pairs.items():
-        norm = al.snorm[s]
-        if norm == al.onorm[o] or len(al.opos.get(norm, ())) != 1 or not opens_block(norm) \
-                or header_key(norm) is None or bare_opener(al, norm):
-            continue
-        item, elsewhere = al.items[s], al.opos[norm][0]
-        parent = al.snippet_parents()[s]
-        if parent is not None and parent in al.pairs:
-            a = al.pairs[parent]
-            if a < o <= al._orig_end(a) and not a < elsewhere <= al._orig_end(a):
-                continue  # its enclosing block's first line is shown, paired around o, not the copy
-        elif _placed_by_own_lines(al, s, o, elsewhere):
-            continue
-        raise ValidationError(
-            f"snippet line {item.number} ({item.text.strip()!r}) is original line {elsewhere + 1} as it "
-            f"stands, but the rest of its part fits original line {o + 1} ({al.orig[o].strip()!r}), which it "
-            "would replace. Show the unchanged lines around it (the enclosing block's first line) so "
-            "that its place is clear",
-            code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
-
-
-_OWN_LINES = 2  # unique unedited lines of a part that place it in a block without its first line
-
-
-def _placed_by_own_lines(al: Aligner, s: int, o: int, elsewhere: int) -> bool:
-    """The part of header s (its lines between markers) has _OWN_LINES unedited lines or more that
-    the original has once, all paired inside the block enclosing o, which does not hold `elsewhere`:
-    the part stands there by lines of its own (designateclient's `def list(self, criterion=None,
-    ...)` in ZoneExportsController, written like ZoneController's, beside `def
-    get_export_record` and the export URL), not by lines two copies share. O(part lines)."""
-    block = al._header_of(o)
-    if block < 0:
-        return False
-    end = al._orig_end(block)
-    if block < elsewhere <= end:
-        return False
-    own = 0
-    for step in (-1, 1):
-        k = s + step
-        while 0 <= k < len(al.items) and k not in al.markers:
-            norm = al.snorm[k]
-            if k in al.pairs and norm and not is_trivial(norm):
-                if not block < al.pairs[k] <= end:
-                    return False
-                own += norm == al.onorm[al.pairs[k]] and len(al.opos.get(norm, ())) == 1
-            k += step
-    return own >= _OWN_LINES
-
-
 def _check_unplaced_context(al: Aligner) -> None:
     """O(m): the unpaired lines between a marker and the nearest paired line of its segment (on
     either side), when every one of them is a copy of an original line, are context the alignment
@@ -436,26 +381,3 @@ def _paired_copy_above(al: Aligner, p: int) -> bool:
             return False  # an original line left unpaired between them: the copies differ in place
         k -= 1
     return k in al.pairs and al.snorm[k] == al.snorm[p]
-
-
-def check_copies(spliced: Spliced, defs: DefIndex) -> None:
-    """A new definition of the snippet whose comments and body repeat an old definition's line for
-    line, under a new name and somewhere else (defmatch: `copies`), while a marker keeps the old
-    one: the snippet renamed and moved it (the old copy should go) or copied it (both stay), and
-    nothing in it tells which. Asked only when the definitions were matched for other reasons
-    (moved or reordered parts). O(merged rows + copies)."""
-    match = defs.computed()
-    if match is None or not match.copies:
-        return
-    kept = {at for by, at in spliced.origin if by < 0 and at >= 0}
-    for s, o in match.copies:
-        new, old = match.snippet[s], match.original[o]
-        if old.header in kept:
-            item = defs.items[new.header]
-            raise ValidationError(
-                f"snippet line {item.number} ({item.text.strip()!r}) defines {new.name!r}, whose body "
-                f"repeats {old.name!r} (original line {old.header + 1}) line for line, and a marker keeps "
-                f"{old.name!r} too: a rename that moves it would leave the old one behind. If it renames "
-                f"{old.name!r}, show the lines around its old place without it; if both should stay, "
-                f"show {old.name!r} in the snippet",
-                code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)

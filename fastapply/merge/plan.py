@@ -33,7 +33,7 @@ from .splits import pair_split_definitions
 from .slides import slide_to_markers
 from .moves import find_moves
 from .order import file_order
-from .placement import check_copies
+from .copied_headers import check_copies
 from .new_definitions import markers_in_new_definitions
 from .provenance import check_provenance
 from .refusals import fail_ambiguous_context, fail_better_copy, fail_copied_tail, fail_needless_deletion, \

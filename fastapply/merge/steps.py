@@ -18,7 +18,8 @@ from ..deadline import check_deadline
 from .blocks import shallower_before
 from .chain import best_chain_end, count_in, heaviest_chain, span
 from .closers import block_shell_up, edited_opener, end_in_doubt, whole_block_up
-from .context import context_before_deletion, context_before_marker, context_block, edit_before_marker
+from .context import context_block
+from .context_ends import context_before_deletion, context_before_marker, edit_before_marker
 from .resumed import header_before_marker
 from .lines import DROPPED_STUBS, header_key
 

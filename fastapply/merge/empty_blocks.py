@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 # (or ends a header wrapped over several lines: `):`, `) -> int:`)
 _PY_BLOCK = re.compile(r"^(?:(?:if|elif|else|for|while|with|try|except|finally|def|class|async\s+(?:def|for|with))\b.*|"
                        r"[)\]].*):$")
+# a comment after a header's colon (`):  # pragma: NO COVER`), quotes aside
+_TRAILING_COMMENT = re.compile(r"\s+#[^'\"]*$")
 _PY_KEYWORD = re.compile(r"^(?:if|elif|while|with|for|except|def|class|async\s+(?:def|for|with))\b")
 _WRAP_WALK = 40  # continuation lines looked through for a wrapped header's first line
 
@@ -51,7 +53,7 @@ def check_empty_blocks(spec: LanguageSpec | None, spliced: Spliced, items: list[
         if above >= 0 and origin[above][0] < 0:
             headers.add(above)
     for row in sorted(headers):
-        if not _PY_BLOCK.match(lines[row].strip()) or not _empty_block(lines, row) \
+        if not _PY_BLOCK.match(_TRAILING_COMMENT.sub("", lines[row].strip())) or not _empty_block(lines, row) \
                 or lines[row].strip()[0] in ")]" and not _wrapped_header_end(lines, row):
             continue
         s, o = origin[row]

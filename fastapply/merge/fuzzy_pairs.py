@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from .context_ends import condition_over_body
 from .lines import header_key, is_closer
 from .segments import GAP_KINDS, is_gap
-from .similar import edited_version, rewrites, substituted
+from .similar import FUZZY_MIN, edited_version, rewrites, similarity, substituted
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -62,6 +62,32 @@ def extend_fuzzy(al: Aligner) -> None:
                 first -= 1
             if first >= 0 and first not in markers and first not in pairs:
                 pair_edit_run(al, s, o, -1)
+    _pair_sandwiched(al)
+
+
+def _pair_sandwiched(al: Aligner) -> None:
+    """One unpaired snippet line between two adjacent pairs, one unpaired original line between
+    theirs, at the same depth relative to them, both opening a block or neither, and alike
+    (similarity FUZZY_MIN) or openers of the same body: the line is edited in place (ionic's `kill(pid, signal, err => {` now
+    `(0, tree_kill_1.default)(pid, signal, err => {`; left apart, the old header went and its body,
+    paired, stayed: refused). The merged text is the same either way; paired, the block is one.
+    O(pairs)."""
+    order = sorted(al.pairs.items())
+    for (a, oa), (b, ob) in zip(order, order[1:]):
+        news = [k for k in range(a + 1, b) if al.snorm[k] or al.items[k].kind != "blank"]
+        olds = [k for k in range(oa + 1, ob) if al.onorm[k]]
+        if len(news) != 1 or len(olds) != 1 or al.items[news[0]].kind != "code":
+            continue
+        s, o = news[0], olds[0]
+        if al.swidth[s] - al.swidth[a] != al.owidth[o] - al.owidth[oa] or al.s_opens(s) != al.o_opens(o):
+            continue
+        # (a block opener whose body, shown deeper right below it, pairs inside the old one's block
+        # wraps the same code, however its own text changed)
+        wraps = al.s_opens(s) and al.swidth[b] > al.swidth[s] and o < ob <= al._orig_end(o)
+        if not wraps and similarity(al.snorm[s], al.onorm[o]) < FUZZY_MIN:
+            continue
+        al.pairs[s] = o
+        al.fuzzy.add(s)
 
 
 _EDIT_REACH = 12  # lines an edit run may span from its anchor

@@ -8,7 +8,8 @@ model that meant to delete a variable's last use deletes its assignment too; a m
 only lines reading a local variable, while it keeps the variable assigned, has most likely paired
 new lines with the wrong block. It is refused.
 
-Only indented assignments count (a module-level name may be read by other modules), and only names
+Only indented assignments count (a module-level name may be read by other modules), not a read as
+an attribute (`ApiVersion.V2025_07_01`: a class's member, public as well), and only names
 the file reads elsewhere than in their assignments, and only when the snippet assigns a variable
 the original never does and reads it where the old read stood (in the line read as its edit, or
 among the new lines put where it was deleted). O(merged text + original text) when some lines are deleted between
@@ -59,7 +60,8 @@ def check_last_use_kept(al: Aligner, spliced: Spliced) -> None:
     for o in dropped:
         for name in dict.fromkeys(IDENTIFIER.findall(al.onorm[o])):
             if name in assigned and reads_before[name] > 0 and reads_after[name] == 0 \
-                    and _target(al.onorm[o]) != name and _reads_new_variable(al, spliced, o, edited, new_vars - {name}):
+                    and _target(al.onorm[o]) != name and not _member_read(al.onorm[o], name) \
+                    and _reads_new_variable(al, spliced, o, edited, new_vars - {name}):
                 row = next((r for r, (_, at) in enumerate(spliced.origin) if at > o), len(spliced.origin) - 1)
                 item = snippet_item_near(al, spliced, max(row, 0))
                 raise ValidationError(
@@ -83,6 +85,12 @@ def _reads_new_variable(al: Aligner, spliced: Spliced, o: int, edited: dict[int,
     below = next((row_of[k] for k in range(o + 1, len(al.orig)) if k in row_of), len(spliced.origin))
     return any(s >= 0 > at and new_vars.intersection(IDENTIFIER.findall(al.snorm[s]))
                for s, at in spliced.origin[above + 1:below])
+
+
+def _member_read(norm: str, name: str) -> bool:
+    """The line reads `name` as an attribute (`ApiVersion.V2025_07_01`): a class's member, which
+    other modules may read, not a local variable. O(len(norm))."""
+    return re.search(r"\.\s*" + re.escape(name) + r"\b", norm) is not None
 
 
 def _declared(norm: str) -> str | None:

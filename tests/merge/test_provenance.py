@@ -284,3 +284,17 @@ def test_a_merge_that_would_keep_an_original_stretch_twice_is_refused() -> None:
         _check_kept_once(al, spliced)
     al, spliced, _ = aligned(original, update.replace("def c():\n    return 3\n", ""), {1: 0, 2: 1})
     _check_kept_once(al, spliced)  # (in order: every line once)
+
+
+def test_a_new_python_header_with_a_comment_after_its_colon_and_nothing_in_it_is_refused() -> None:
+    """google-cloud's transports: `):  # pragma: NO COVER` ends a wrapped `if`; a comment after the
+    colon hid the header from the check, and tree-sitter-python accepts the empty block."""
+    from fastapply.languages import get_language
+    from fastapply.merge.empty_blocks import check_empty_blocks
+
+    original = "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
+    update = "def a():\n    return 1\n\n\nif LOGGING and enabled(\n    DEBUG\n):  # pragma: NO COVER\n# ... existing code ...\n"
+    al, spliced, _ = aligned(original, update, {0: 0, 1: 1})
+    with pytest.raises(ValidationError) as caught:
+        check_empty_blocks(get_language("python"), spliced, al.items, original.splitlines())
+    assert caught.value.code == "syntax_regressed" and caught.value.line == 7

@@ -12,8 +12,8 @@ from rapidfuzz.fuzz import ratio
 from rapidfuzz.process import extract
 
 from ..deadline import check_deadline
-from .lines import bracket_balance, call_inside_call, code_part, continues_block, indent_width, is_trivial, \
-    opens_block
+from .lines import bracket_balance, call_inside_call, code_part, continues_block, header_key, indent_width, \
+    is_trivial, opens_block
 from .common_lines import isolated_common
 from .fuzzy_pairs import closed_alike
 from .renames import rewritten_in_place
@@ -249,6 +249,11 @@ def covered(al: Aligner) -> set[int]:
         if not sopens[s] or snorm[s][-1:] != al.onorm[o][-1:]:
             continue  # (a header split after its `(` paired with a one-line one: its "block" is the parameters)
         width = swidth[s]
+        head = _wrapped_head(al, o)
+        if head is not None:
+            # the last line of a wrapped header (`optionflags, checker):` hung deep under `def
+            # _run_test(`): its block is the header's, at the header's first line's depth
+            width, o = width - al.owidth[o] + al.owidth[head], head
         body: list[int] = []
         complete = False
         by_marker = False  # (the block ends at a marker, not at a line of the snippet's own)
@@ -321,6 +326,28 @@ def _rewritten_statements(al: Aligner) -> set[int]:
             continue
         gone.update(range(o + 1, end + 1))
     return gone
+
+
+_WRAP_LINES = 12  # lines a wrapped header may span
+
+
+def _wrapped_head(al: Aligner, o: int) -> int | None:
+    """The first line of the header that original line o ends, when o continues one wrapped over
+    several lines (every line from the header's first to o deeper than it, the first a definition
+    header, o the first line after it to end with `:`): None for a header of its own. O(_WRAP_LINES)."""
+    if al.onorm[o][-1:] != ":" or header_key(al.onorm[o]) is not None:
+        return None
+    width = al.owidth[o]
+    for k in range(o - 1, max(-1, o - _WRAP_LINES), -1):
+        norm = al.onorm[k]
+        if not norm:
+            return None
+        if norm.endswith(":"):
+            return None  # (another block's header: o is a line of its own)
+        if al.owidth[k] < width:
+            return k if header_key(norm) is not None and all(al.owidth[j] > al.owidth[k] for j in range(k + 1, o + 1)) \
+                else None
+    return None
 
 
 def _before_clause(al: Aligner, o: int, start: int, end: int, shown: set[tuple[int, str]]) -> int:

@@ -799,3 +799,35 @@ def test_a_wrapped_header_ending_in_a_comment_left_without_a_body_is_refused() -
         assert error.code in ("syntax_regressed", "content_lost", "ambiguous_anchor")
         return
     compile(merged, "rest.py", "exec")
+
+
+def test_a_rewritten_last_function_under_a_wrapped_signature_replaces_the_old_body_to_its_end() -> None:
+    # zope.testing: the snippet shows the last line of `_run_test`'s wrapped signature after a
+    # marker, then the whole new body, and ends without a marker; the old body's last lines, after
+    # the last line the new body shares with it, were kept below the new ones
+    original = """import doctest
+
+
+def _run_test(self, test, globs, name, path,
+              optionflags, checker, testname='self', lineno=0):
+    globs.update(getattr(self, 'globs', ()))
+    globs[testname] = self
+    optionflags |= doctest.IGNORE_EXCEPTION_DETAIL
+    doctest.DocTestCase(
+        _parser.get_doctest(test, globs, name, path, lineno),
+        optionflags=optionflags,
+        checker=checker,
+    ).runTest()
+"""
+    snippet = """# ... existing code ...
+              optionflags, checker, testname='self', lineno=0):
+    globs.update(getattr(self, 'globs', ()))
+    globs[testname] = self
+    optionflags |= doctest.IGNORE_EXCEPTION_DETAIL
+    dtest = _parser.get_doctest(test, globs, name, path, lineno)
+    results = doctest.DocTestRunner(optionflags=optionflags, checker=checker).run(dtest)
+    if results.failed:
+        raise self.failureException(dtest.name)
+"""
+    expected = original[:original.index("    doctest.DocTestCase(")] + snippet[snippet.index("    dtest ="):]
+    assert apply(original, snippet, filename="doctestcase.py").merged_code == expected

@@ -125,8 +125,10 @@ class Spacing:
             elif (local := self.neighbours(prev_at, width)) == 0:
                 if written == 2 and not pep8_gap(norm):
                     return 1
-                if written == 0 and self._starts_definition(prev_at + 1, width):
-                    return None
+                if written == 0 and (self._starts_definition(prev_at + 1, width)
+                                     or self._glued_after(prev_norm, width)):
+                    return None  # (or the file never spaces code under such a closing line: metro's
+                    # compiled helpers, `}` over `const debug = ...`)
                 if written == 1:
                     return 1
             elif local is not None and (written == local or usual is None
@@ -309,6 +311,17 @@ class Spacing:
             stripped = [line.strip() for line in self.orig]
             self._pairs = {(a, b) for a, b in zip(stripped, stripped[1:]) if a and b}
         return self._pairs
+
+    def glued_under_new_block(self, out: list[tuple[str, str, int, int]], before: int, after: int) -> bool:
+        """out[after], a paired line, right under out[before], the closing line of new code at its
+        depth, where the file glues code under such closing lines and never spaces it (babel's
+        compiled `}` over `const index = declare(`): a new function written glued above an old
+        one stays glued, whatever blank lines the old one had above it. O(n) when asked."""
+        text, source, at, _ = out[after]
+        prev, prev_source, prev_at, _ = out[before]
+        return source == SNIP and at >= 0 and prev_source == SNIP and prev_at < 0 \
+            and is_closer(prev.strip()) and indent_width(prev) == indent_width(text) \
+            and self._glued_after(prev.strip(), indent_width(text))
 
     def _glued_after(self, closer: str, width: int) -> bool:
         """True when the original writes the closing line `closer` at `width` with a sibling glued

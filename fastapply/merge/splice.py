@@ -228,7 +228,8 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
                     # no blank line at all before a new definition: the file's own spacing, if it has one;
                     # none inside a multi-line string, whose lines the snippet writes as they are
                     glued = spacing.moved_glued(out, last_index, index) or at >= 0 and spacing.in_string(at) \
-                        or decorates(out, last_index, index) or spacing.most() == 0
+                        or decorates(out, last_index, index) or spacing.most() == 0 \
+                        or spacing.glued_under_new_block(out, last_index, index)
                     count = 0 if glued else \
                         spacing.before_new(out, last_index, index) or gap_before_anchor(out, last_index, index, orig, 0)
                 if s in moved:

@@ -831,3 +831,53 @@ def _run_test(self, test, globs, name, path,
 """
     expected = original[:original.index("    doctest.DocTestCase(")] + snippet[snippet.index("    dtest ="):]
     assert apply(original, snippet, filename="doctestcase.py").merged_code == expected
+
+
+_COMPILED = """import { declare } from '@babel/helper-plugin-utils';
+import { types } from '@babel/core';
+
+function buildLoopBody(path, declar) {
+  const bodyPath = path.get("body");
+  return types.blockStatement([declar, bodyPath.node]);
+}
+const debug = require("debug")("babel:for-of");
+const index = declare((api, options) => {
+  api.assertVersion(7);
+  return { name: "transform-for-of" };
+});
+
+export { index as default };
+"""
+_HELPER = """function getLeftNames(path) {
+  const names = Object.keys(path.getBindingIdentifiers());
+  return names;
+}
+"""
+
+
+def test_a_new_function_written_glued_above_an_old_one_stays_glued_in_a_file_that_glues_them() -> None:
+    # babel's compiled plugins glue every top-level statement under the `}` above it; a new helper
+    # written glued above `buildLoopBody` got a blank line under it (the one `buildLoopBody` had
+    # above it, under the imports)
+    snippet = """import { declare } from '@babel/helper-plugin-utils';
+import { types } from '@babel/core';
+
+""" + _HELPER + """function buildLoopBody(path, declar) {
+// ... existing code ...
+"""
+    expected = _COMPILED.replace("function buildLoopBody", _HELPER + "function buildLoopBody")
+    assert apply(_COMPILED, snippet, filename="index.js").merged_code == expected
+
+
+def test_a_new_function_written_glued_under_an_old_one_stays_glued_in_a_file_that_glues_them() -> None:
+    # metro's compiled watchers: a new `_interopRequireDefault` written glued under the `}` of the
+    # helper above it, where the file glues its next statement too, got a blank line above it
+    snippet = """// ... existing code ...
+  return types.blockStatement([declar, bodyPath.node]);
+}
+""" + _HELPER + """const debug = (0, _debug.default)("babel:for-of");
+// ... existing code ...
+"""
+    expected = _COMPILED.replace('}\nconst debug = require("debug")("babel:for-of");',
+                                 "}\n" + _HELPER + 'const debug = (0, _debug.default)("babel:for-of");')
+    assert apply(_COMPILED, snippet, filename="index.js").merged_code == expected

@@ -30,8 +30,8 @@ def check_headers_elsewhere(al: Aligner) -> None:
     for s, o in al.pairs.items():
         norm = al.snorm[s]
         if norm == al.onorm[o] or len(al.opos.get(norm, ())) != 1 or not opens_block(norm) \
-                or header_key(norm) is None or bare_opener(al, norm):
-            continue
+                or header_key(norm) is None or bare_opener(al, norm) or al.o_in_string(o):
+            continue  # (a docstring's `inv_coef:` under `Args:` is text, not a header)
         item, elsewhere = al.items[s], al.opos[norm][0]
         parent = al.snippet_parents()[s]
         if parent is not None and parent in al.pairs:

@@ -79,8 +79,9 @@ def _pair_sandwiched(al: Aligner) -> None:
         if len(news) != 1 or len(olds) != 1 or al.items[news[0]].kind != "code":
             continue
         s, o = news[0], olds[0]
-        if al.swidth[s] - al.swidth[a] != al.owidth[o] - al.owidth[oa] or al.s_opens(s) != al.o_opens(o):
-            continue
+        if al.swidth[s] - al.swidth[a] != al.owidth[o] - al.owidth[oa] or al.s_opens(s) != al.o_opens(o) \
+                or s - a != o - oa or b - s != ob - o:
+            continue  # (blank lines around it as the original has them: paired, the original's would stay)
         # (a block opener whose body, shown deeper right below it, pairs inside the old one's block
         # wraps the same code, however its own text changed)
         wraps = al.s_opens(s) and al.swidth[b] > al.swidth[s] and o < ob <= al._orig_end(o)

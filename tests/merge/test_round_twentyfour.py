@@ -881,3 +881,45 @@ def test_a_new_function_written_glued_under_an_old_one_stays_glued_in_a_file_tha
     expected = _COMPILED.replace('}\nconst debug = require("debug")("babel:for-of");',
                                  "}\n" + _HELPER + 'const debug = (0, _debug.default)("babel:for-of");')
     assert apply(_COMPILED, snippet, filename="index.js").merged_code == expected
+
+
+def test_a_docstring_argument_renamed_in_place_is_no_header_written_elsewhere() -> None:
+    # lightly: `inv_coff:` in one docstring corrected to `inv_coef:`, which another docstring has
+    # verbatim; paired as an edit, it read as a header placed by a guess (refused)
+    original = '''class A:
+    def __init__(self, tcr_eps, inv_coef):
+        """Initializes A.
+
+        Args:
+            tcr_eps:
+                Total coding rate (TCR) epsilon.
+            inv_coef:
+                Coefficient for the invariance loss.
+        """
+
+
+class B:
+    def __init__(self, tcr_eps, inv_coef):
+        """Initializes B.
+
+        Args:
+            tcr_eps:
+                Total coding rate (TCR) epsilon.
+            inv_coff:
+                Coefficient for the invariance loss.
+        """
+        self.inv_coef = inv_coef
+'''
+    snippet = '''    # ... existing code ...
+        """Initializes B.
+
+        Args:
+            tcr_eps:
+                Total coding rate (TCR) epsilon.
+            inv_coef:
+                Coefficient for the invariance loss.
+        """
+        self.inv_coef = inv_coef
+'''
+    expected = original.replace("inv_coff:", "inv_coef:")
+    assert apply(original, snippet, filename="loss.py").merged_code == expected

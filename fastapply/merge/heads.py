@@ -202,11 +202,16 @@ def _imports_only(solid: list[str]) -> bool:
 
 
 def _imported_names(norm: str) -> list[str]:
-    """The names a one-line import binds: Python's `import a.b` here, `from a import b, c as d`
-    and JS/TS imports in lines.bound_names; [] when unsure."""
+    """The names a one-line import binds: Python's `import a.b` and CommonJS's `require` here,
+    `from a import b, c as d` and JS/TS imports in lines.bound_names; [] when unsure."""
     if norm.startswith("import ") and not _JS_LIKE.search(norm):
         return [part.split(" as ")[-1].strip().split(".")[0] for part in norm[7:].split(",")]
+    if _REQUIRE.match(norm):
+        return _declared(norm)  # CommonJS: `var stripAnsi = require('strip-ansi');`, `const {a, b} = require(...)`
     return bound_names(norm)
+
+
+_REQUIRE = re.compile(r"^(?:const|let|var)\s+[^=]+=\s*require\(")
 
 
 _JS_LIKE = re.compile(r"['\"`{]|\bfrom\b")
@@ -238,7 +243,11 @@ def note_head(head: list[str]) -> bool:
 
 # a file-wide "skip this file's warnings" line of a Python linter (an eslint or `@ts-check` line stays:
 # test_round_seven; no real edit dropped one so far)
-_LINTER = re.compile(r"^#\s*(?:(?:flake8|ruff)\s*:\s*)?noqa\b", re.IGNORECASE)
+# (or a directive for the next line only, which the snippet's first line is: `// eslint-disable-next-line
+# @typescript-eslint/triple-slash-reference` over `/// <reference lib='dom' />`; a file-wide
+# `/* eslint-disable */` stays)
+_LINTER = re.compile(r"^(?:#\s*(?:(?:flake8|ruff)\s*:\s*)?noqa\b|//\s*eslint-disable-next-line\b|#\s*pylint:\s*disable-next\b)",
+                     re.IGNORECASE)
 
 
 def linter_head(head: list[str]) -> bool:

@@ -923,3 +923,59 @@ class B:
 '''
     expected = original.replace("inv_coff:", "inv_coef:")
     assert apply(original, snippet, filename="loss.py").merged_code == expected
+
+
+def test_a_require_whose_last_use_the_snippet_removes_goes_with_it() -> None:
+    # cli-table: `var stripAnsi = require('strip-ansi');` above a snippet that starts at the file's
+    # doc comment and rewrites the one line that called it; the import stayed
+    original = """var stripAnsi = require('strip-ansi');
+
+/**
+ * Repeats a string.
+ */
+exports.repeat = function (str, times) {
+  return Array(times + 1).join(str);
+};
+
+exports.strlen = function(str){
+  var stripped = stripAnsi(str);
+  return stripped.length;
+};
+"""
+    snippet = """/**
+ * Repeats a string.
+// ... existing code ...
+exports.strlen = function(str){
+  var stripped = ("" + str).replace(/\\u001b\\[(?:\\d*;){0,5}\\d*m/g, '');
+  return stripped.length;
+// ... existing code ...
+"""
+    expected = original.replace("var stripAnsi = require('strip-ansi');\n\n", "").replace(
+        "  var stripped = stripAnsi(str);", "  var stripped = (\"\" + str).replace(/\\u001b\\[(?:\\d*;){0,5}\\d*m/g, '');")
+    assert apply(original, snippet, filename="utils.js").merged_code == expected
+
+
+def test_a_next_line_lint_directive_above_the_snippet_s_first_line_goes() -> None:
+    # pe-library: `// eslint-disable-next-line ...` guarded `/// <reference lib='dom' />`, which the
+    # snippet shows as its first line without it; a file-wide `/* eslint-disable */` would stay
+    original = """// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference lib='dom' />
+import ImageDosHeader from '../format/ImageDosHeader.js';
+export function cloneObject(object) {
+    return Object.assign({}, object);
+}
+export function createDataView(bin) {
+    return new DataView(bin);
+}
+"""
+    snippet = """/// <reference lib='dom' />
+import ImageDosHeader from '../format/ImageDosHeader.js';
+export function cloneObject(object) {
+    return { ...object };
+}
+// ... existing code ...
+"""
+    expected = original.split("\n", 1)[1].replace("return Object.assign({}, object);", "return { ...object };")
+    assert apply(original, snippet, filename="functions.js").merged_code == expected
+    wide = original.replace("// eslint-disable-next-line @typescript-eslint/triple-slash-reference", "/* eslint-disable */")
+    assert apply(wide, snippet, filename="functions.js").merged_code.startswith("/* eslint-disable */\n")

@@ -6,6 +6,7 @@ alignment; each walk is bounded by its reach, said in its docstring."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from .context_ends import condition_over_body
@@ -70,10 +71,11 @@ def _pair_sandwiched(al: Aligner) -> None:
     theirs, at the same depth relative to them, both opening a block or neither, and alike
     (similarity FUZZY_MIN) or openers of the same body: the line is edited in place (ionic's `kill(pid, signal, err => {` now
     `(0, tree_kill_1.default)(pid, signal, err => {`; left apart, the old header went and its body,
-    paired, stayed: refused). The merged text is the same either way; paired, the block is one.
+    paired, stayed: refused). Paired, the lines after it may align otherwise than they did around
+    an insertion (google-cloud's transports: an empty block, which check_empty_blocks refuses).
     O(pairs)."""
     order = sorted(al.pairs.items())
-    for (a, oa), (b, ob) in zip(order, order[1:]):
+    for (a, oa), (b, ob) in pairwise(order):
         news = [k for k in range(a + 1, b) if al.snorm[k] or al.items[k].kind != "blank"]
         olds = [k for k in range(oa + 1, ob) if al.onorm[k]]
         if len(news) != 1 or len(olds) != 1 or al.items[news[0]].kind != "code":

@@ -134,7 +134,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     if _same_indentation(items, orig, pairs):
         file_style = _snippet_style(items, file_style)  # mixed files: the snippet knows the local style
     spliced = splice(items, orig, pairs, file_style=file_style,
-                     snip_style=_snippet_style(items, file_style), drop=drop)
+                     snip_style=_snippet_style(items, file_style), drop=drop, in_string=aligner.o_in_string)
     check_markers(norms, spliced.lines, spliced.snippet_rows)
     check_provenance(aligner, spliced, drop, suspects)
     check_copies(spliced, defs)

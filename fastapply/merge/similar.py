@@ -205,8 +205,7 @@ def swapped_token(new: str, old: str) -> str | None:
 def one_token_apart(new: str, old: str) -> bool:
     """`new` and `old` have the same tokens but one (`def initialize_safe(app)` for `def
     initialize(app)`): a definition renamed, nothing else about it changed."""
-    a, b = _TOKEN.findall(new), _TOKEN.findall(old)
-    return len(a) == len(b) > 1 and sum(x != y for x, y in zip(a, b)) == 1
+    return swapped_token(new, old) is not None
 
 
 def substituted(new: str, old: str) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from .lines import COMMENT_STARTS, continues_block, header_key, in_triple_quotes, indent_width, is_closer, opens_block
 from .shapes import (BODY_END, DATA_ASSIGNMENT, EMPTY, OBJECT_KEY, PREAMBLE, SNIP, STATEMENT, closes_preamble,
@@ -30,8 +31,9 @@ class Spacing:
     _SHARE = 0.9
     _ENOUGH = 200
 
-    def __init__(self, orig: list[str]) -> None:
+    def __init__(self, orig: list[str], in_string: Callable[[int], bool] | None = None) -> None:
         self.orig = orig
+        self._in_string = in_string  # (the aligner's, which the checks after the splice share)
         self._usual: dict[int, int | None] = {}
         self._most: dict[int | None, int] = {}
         self._lines: dict[str, int] | None = None
@@ -280,6 +282,8 @@ class Spacing:
     def in_string(self, at: int) -> bool:
         """True when original line `at` starts inside a triple-quoted string (lines.in_triple_quotes,
         a scan of the whole file on first use, O(n))."""
+        if self._in_string is not None:
+            return self._in_string(at)
         if self._strings is None:
             self._strings = in_triple_quotes(self.orig)
         return self._strings[at]

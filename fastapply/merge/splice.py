@@ -4,6 +4,7 @@ lines where a marker stands for them, nothing where the snippet dropped code bet
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from itertools import accumulate, compress, repeat
 from operator import attrgetter, itemgetter, not_, sub
 
@@ -54,7 +55,7 @@ class Spliced(msgspec.Struct):
 
 
 def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, file_style: Style,
-           snip_style: Style, drop: set[int]) -> Spliced:
+           snip_style: Style, drop: set[int], in_string: Callable[[int], bool] | None = None) -> Spliced:
     shifts = _segment_shifts(items, orig, pairs, file_style, snip_style)
     same_style = file_style == snip_style
     # (text, source, original index or, for an empty marker, its indentation, snippet item index)
@@ -116,7 +117,7 @@ def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, 
             pending.append(s)
     flush(pending, o_pos, len(orig), None)
     moved = {s: (item.gap_above, item.gap_firm) for s, item in enumerate(items) if item.gap_above >= 0}
-    lines, rows, origin = _merge_blank_runs(out, orig, Spacing(orig), moved)
+    lines, rows, origin = _merge_blank_runs(out, orig, Spacing(orig, in_string), moved)
     return Spliced(lines, kept, deleted, resolved, rows, origin, empty_markers)
 
 

@@ -36,6 +36,7 @@ class Spacing:
         self._in_string = in_string  # (the aligner's, which the checks after the splice share)
         self._usual: dict[int, int | None] = {}
         self._most: dict[int | None, int] = {}
+        self._runs: Counter[tuple[int, int]] = Counter()  # (width, run length) -> runs so, with _most
         self._lines: dict[str, int] | None = None
         self._pairs: set[tuple[str, str]] | None = None  # (_glued_pairs)
         self._strings: list[bool] | None = None  # per original line: starts inside a """ string
@@ -373,6 +374,7 @@ class Spacing:
                     continue
                 if run:
                     key = indent_width(line)
+                    self._runs[(key, run)] += 1
                     if run > most.get(key, 0):
                         most[key] = run
                     if run > most[None]:
@@ -381,6 +383,12 @@ class Spacing:
             most[None] = max(most[None], run)
             self._most = most
         return self._most.get(width, 0)
+
+    def runs(self, width: int, length: int) -> int:
+        """How many runs of exactly `length` blank lines the original has right before a line at
+        indentation `width` (short files: none counted). O(n) once, shared with most()."""
+        self.most()
+        return self._runs[(width, length)]
 
     def _measure(self, width: int) -> int | None:
         runs: list[int] = []

@@ -330,6 +330,10 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
         elif snippet_run:
             usual = spacing.before_new(out, last_index, run_end)
             count = gap_before_anchor(out, last_index, run_end, orig, count) if usual is None else usual
+            if usual is None and len(run) > max(count, 1) + 1 and spacing.runs(indent_width(after[0]), len(run)) >= 2:
+                # (three blank lines where the file writes three, twice or more, at that depth: the
+                # file's style, no slip, which is one line doubled: relateurl's `var hasOwnProperty`)
+                count = len(run)
             if len(run) == 2 and count == 1 and usual is None and top_level_after_block(before[0], after[0]) \
                     and spacing.most(0) >= 2 and spacing.single_after_blocks() <= 1:
                 count = 2  # PEP 8's two blank lines before top-level code after a block, in a file that uses them

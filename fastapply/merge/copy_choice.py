@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .lines import is_trivial
+from .lines import header_key, is_trivial
 from .similar import edited_version
 
 if TYPE_CHECKING:
@@ -49,6 +49,14 @@ def last_unpaired_copy(al: Aligner, s: int, s_end: int) -> bool:
     return all(sum(1 for j in al.spos.get(al.snorm[k], ()) if not al.in_new_definition(j))
                <= len(al.opos.get(al.snorm[k], ()))
                for k in between(s, s_end) if al.snorm[k] in al.opos)
+
+
+def only_copy_left(al: Aligner, s: int, copies: list[int]) -> bool:
+    """The file has s's line once between the anchors around it (`copies`), and every other copy
+    the snippet writes is paired: the line is that one, the new lines between it and the anchor
+    replace what lies there (translate-toolkit's `continue` under a rewritten `if`, under a
+    marker; the snippet's other `continue`, further down, is paired). O(the snippet's copies)."""
+    return len(copies) == 1 and all(k in al.pairs for k in al.spos.get(al.snorm[s], ()) if k != s)
 
 
 _MOVED_MOST = 12  # dropped lines moved_away looks for elsewhere in the snippet
@@ -158,9 +166,13 @@ def beside_anchor(al: Aligner, runs: list[tuple[int, int, list[tuple[int, int]]]
     lines only between), if any: the snippet shows the lines beside the anchor as they are, and
     its new lines go between them (backports' `return NULL;` + `}` under a marker, a new C
     function, then `static PyObject *`: the file has `return NULL;` eighteen times, one of them in
-    a longer run of common lines elsewhere). O(runs)."""
+    a longer run of common lines elsewhere). One line is enough where every other copy lies beyond
+    a definition's header (mailman's docstring `See IDatabase.` over a `try:` wrapped around the
+    anchor, the same docstring in every method). O(runs + the lines between them and the anchor)."""
+    alone = sum(1 for entry in runs if not any(header_key(al.onorm[o]) is not None
+                                               for o in between(entry[2][-1][1], o_end) if al.onorm[o])) == 1
     for entry in runs:
         run = entry[2]
-        if len(run) >= 2 and not any(al.onorm[o] for o in between(run[-1][1], o_end)):
+        if (len(run) >= 2 or alone) and not any(al.onorm[o] for o in between(run[-1][1], o_end)):
             return entry
     return None

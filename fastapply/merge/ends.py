@@ -146,6 +146,71 @@ def _close_tail(al: Aligner, order: list[int], last: int, new: list[int], trivia
     return False
 
 
+_CONTEXT_MOST = 8  # unpaired lines right after a marker that pair_resumed_context reads as one run
+
+
+def pair_resumed_context(al: Aligner) -> None:
+    """The unpaired lines right after a marker, up to a blank line, that close blocks (the last
+    one less indented than the first: `"value": True,`, `},`, `}`) and occur as a run of
+    consecutive lines exactly once between the pairs around them: the context where the file
+    resumes, too common line by line to anchor, then new code under it (platformio's
+    DEFAULT_SETTINGS end, a new `if` block after it; read as new, the lines the marker stood
+    for were replaced). O(markers x run) plus, per marker, its gap in the original: the gaps of
+    monotone pairs are disjoint, so O(n) in all."""
+    order: SortedIndices | None = None
+    for m in al.marker_list:
+        if al.items[m].kind != "marker":
+            continue
+        a = al.code_above(m)
+        run: list[int] = []
+        s = m + 1
+        while s < len(al.items) and s not in al.markers and s not in al.pairs and al.snorm[s] \
+                and len(run) <= _CONTEXT_MOST:
+            run.append(s)
+            s += 1
+        if a < 0 or a not in al.pairs or not 2 <= len(run) <= _CONTEXT_MOST \
+                or not al.scloser[run[-1]] or al.swidth[run[-1]] >= al.swidth[run[0]]:
+            continue
+        # the next pair, past those of lines inside new blocks (platformio's `"value": False,` in
+        # the new `if` block paired the file's one copy, above the run's)
+        lone: list[int] = []
+        b = s
+        while b < len(al.items) and b not in al.markers and (b not in al.pairs or _in_new_block(al, b)):
+            if b in al.pairs:
+                lone.append(b)
+            b += 1
+        if b >= len(al.items) or b not in al.pairs or al.pairs[b] <= al.pairs[a]:
+            continue
+        want = [al.snorm[t] for t in run]
+        lo, hi = al.pairs[a] + 1, al.pairs[b] - len(want) + 1
+        hits = [o for o in range(lo, hi) if al.onorm[o] == want[0] and al.onorm[o:o + len(want)] == want]
+        if len(hits) != 1:
+            continue
+        # lines inside new blocks below the run that paired above its copy: read as new, the code
+        # they are (platformio's `"value": False,`)
+        crossing = {t: al.pairs.pop(t) for t in lone if al.pairs[t] < hits[0] + len(run)}
+        if order is None or crossing:
+            order = al.pair_order()
+        if all(al._monotone(t, hits[0] + k, order) for k, t in enumerate(run)):
+            for k, t in enumerate(run):
+                al.pairs[t] = hits[0] + k
+                order.add(t)
+        elif crossing:
+            al.pairs.update(crossing)
+            order = None
+
+
+def _in_new_block(al: Aligner, s: int) -> bool:
+    """Snippet line s lies inside a block whose opener the snippet writes unpaired (new code). O(depth)."""
+    parents = al.snippet_parents()
+    up = parents[s]
+    while up is not None:
+        if up not in al.pairs:
+            return True
+        up = parents[up]
+    return False
+
+
 def pair_unique_openers(al: Aligner) -> None:
     """A block opener right above a marker indented under it (the marker stands for the block's
     existing lines), unpaired because it is a common line (`try:`), pairs with its original when

@@ -15,7 +15,7 @@ from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail, better_copy, copied_tail, \
     needless_deletion
 from .insertions import needless_rewrite
-from .ends import close_replaced_tails, extend_tails, pair_unique_openers, uncross
+from .ends import close_replaced_tails, extend_tails, pair_resumed_context, pair_unique_openers, uncross
 from .copies import pair_nearest_copies
 from .crossings import release_context
 from .joined import pair_joined
@@ -197,7 +197,7 @@ def _pair_up(aligner: Aligner) -> dict[int, int]:
     pair_joined(aligner)
     for stage in (pair_closers, prune_orphans, uncross, place_stragglers, unpair_misparented, unpair_lone_body_lines,
                   extend_fuzzy, pair_rewritten_headers,
-                  later_header_copy, later_opener_copy, later_run_copy, pair_nearest_copies,
+                  later_header_copy, later_opener_copy, later_run_copy, pair_nearest_copies, pair_resumed_context,
                   extend_tails, close_replaced_tails, pair_unique_openers, slide_to_markers, prune_orphans):
         check_deadline()  # thread mode cannot kill a merge: it stops between stages instead
         stage(aligner)

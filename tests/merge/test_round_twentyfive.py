@@ -3,7 +3,7 @@ crawl-36), read case by case."""
 
 from __future__ import annotations
 
-from fastapply import apply
+from fastapply import ApplyError, apply
 
 _ISLAND = '''import { hash } from "ohash";
 // ../src/island.ts
@@ -115,3 +115,196 @@ function parseQuery(urlObj, options)
 '''
     merged = apply(original, snippet, filename="query.js").merged_code
     assert merged.startswith('"use strict";\nvar hasOwnProperty = Object.prototype.hasOwnProperty;\n\nfunction parseQuery')
+_SETTINGS = '''import os
+
+
+def projects_dir_validate(projects_dir):
+    assert os.path.isdir(projects_dir)
+    return os.path.abspath(projects_dir)
+
+
+DEFAULT_SETTINGS = {
+    "enable_cache": {
+        "description": "Enable caching for HTTP API requests",
+        "value": True,
+    },
+    "enable_telemetry": {
+        "description": "Telemetry service (Yes/No)",
+        "value": True,
+    },
+    "force_verbose": {
+        "description": "Force verbose output when processing environments",
+        "value": False,
+    },
+    "projects_dir": {
+        "description": "Default location for projects",
+        "value": "~/projects",
+        "validator": projects_dir_validate,
+    },
+    "enable_proxy_strict_ssl": {
+        "description": "Verify the proxy server certificate",
+        "value": True,
+    },
+}
+
+SESSION_VARS = {
+    "command_ctx": None,
+    "caller_id": None,
+}
+'''
+
+
+def test_closing_context_after_a_marker_is_found_past_a_new_block_that_repeats_a_line() -> None:
+    # platformio: the marker (indented into the dict) stands for the settings down to the last
+    # entry's end, shown as `"value": True,` `},` `}`; the new `if` block under it writes
+    # `"value": False,`, a line the file has once, above: it is new code, not an anchor
+    snippet = '''def projects_dir_validate(projects_dir):
+    assert os.path.isdir(projects_dir)
+        # ... (keep existing settings)
+        "value": True,
+    },
+}
+
+if "linux" in get_systype():
+    DEFAULT_SETTINGS["disable_udev_rules_check"] = {
+        "description": "Disable udev rules check",
+        "value": False,
+    }
+
+SESSION_VARS = {
+    # ... existing code ...
+'''
+    expected = _SETTINGS.replace('''}
+
+SESSION_VARS''', '''}
+
+if "linux" in get_systype():
+    DEFAULT_SETTINGS["disable_udev_rules_check"] = {
+        "description": "Disable udev rules check",
+        "value": False,
+    }
+
+SESSION_VARS''')
+    assert apply(_SETTINGS, snippet, filename="app.py").merged_code == expected
+
+
+_DATABASE = '''class SABaseDatabase:
+    """The database base class."""
+
+    def __init__(self):
+        self.url = None
+
+    def begin(self):
+        """See `IDatabase`."""
+        pass
+
+    def commit(self):
+        """See `IDatabase`."""
+        self.store.commit()
+
+    def abort(self):
+        """See `IDatabase`."""
+        self.store.rollback()
+'''
+
+
+def test_a_docstring_every_method_has_is_the_one_right_above_the_wrapped_anchor() -> None:
+    # mailman: the docstring, then a `try:` around the method's one statement; the same docstring
+    # in `begin` lies beyond `def commit` (and the snippet writes it twice), so the new lines go
+    # under commit's, not in its place
+    snippet = '''class SABaseDatabase:
+    """The database base class."""
+# ... existing code ...
+        """See `IDatabase`."""
+        try:
+            self.store.commit()
+        except PendingRollbackError:
+            self.abort()
+
+    def abort(self):
+        """See `IDatabase`."""
+        self.store.rollback()
+'''
+    expected = _DATABASE.replace('''        self.store.commit()
+''', '''        try:
+            self.store.commit()
+        except PendingRollbackError:
+            self.abort()
+''')
+    assert apply(_DATABASE, snippet, filename="base.py").merged_code == expected
+
+
+_PLURALS = '''class StringsDictFile:
+    def serialize(self, out):
+        plist = {}
+        for outerkey, units in self.units.items():
+            if not units:
+                continue
+            if len(units) == 1:
+                unit = units[0]
+                plural_tags = self.tags(unit.target)
+                plural_strings = self.strings(unit.target, plural_tags)
+
+                # Omit an incomplete entry.
+                if (
+                    "other" not in plural_tags
+                    or not plural_strings[plural_tags.index("other")]
+                ):
+                    continue
+
+                plist[outerkey] = {
+                    "NSStringLocalizedFormatKey": unit.localized_format
+                    or f"%#@{unit.innerkey}@",
+                    unit.innerkey: self.plurals(unit),
+                }
+                continue
+            plist[outerkey] = self.other(units)
+        out.write(plist)
+'''
+
+
+def test_the_file_s_one_copy_of_a_context_line_before_a_marker_ends_the_rewritten_condition() -> None:
+    # translate-toolkit: a rewritten `if` and its `continue`, then a marker; `continue` is written
+    # twice in the snippet (the other one paired below) and the file has it once between the
+    # anchors: the new `if` replaces the old condition, not lands above it
+    snippet = '''            # ... existing code ...
+                unit = units[0]
+                plurals = self.plurals(unit)
+
+                # Omit an incomplete entry.
+                if not plurals.get("other"):
+                    continue
+                    # ... existing code ...
+                    or f"%#@{unit.innerkey}@",
+                    unit.innerkey: plurals,
+                }
+                continue
+            # ... existing code ...
+'''
+    expected = _PLURALS.replace('''                plural_tags = self.tags(unit.target)
+                plural_strings = self.strings(unit.target, plural_tags)
+''', '''                plurals = self.plurals(unit)
+''').replace('''                if (
+                    "other" not in plural_tags
+                    or not plural_strings[plural_tags.index("other")]
+                ):
+''', '''                if not plurals.get("other"):
+''').replace("unit.innerkey: self.plurals(unit),", "unit.innerkey: plurals,")
+    assert apply(_PLURALS, snippet, filename="stringsdict.py").merged_code == expected
+
+
+def test_a_new_continue_before_a_marker_does_not_take_the_file_s_one_copy_across_unrelated_code() -> None:
+    # the new lines end with `continue`, the file's one copy lies below statements the new lines
+    # do not mention: those stay, and the new `if` is inserted (or the merge refused), never
+    # written in their place
+    snippet = '''            # ... existing code ...
+                unit = units[0]
+                if unit.obsolete:
+                    continue
+                # ... existing code ...
+'''
+    try:
+        merged = apply(_PLURALS, snippet, filename="stringsdict.py").merged_code
+    except ApplyError:
+        return
+    assert "plural_tags = self.tags(unit.target)" in merged and "if unit.obsolete:" in merged

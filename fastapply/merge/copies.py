@@ -226,7 +226,7 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         runs = [entry for entry in runs if not _shallower_opener(al, entry[2], s_end, o_end)]
     even = not steps and s not in al.pairs and (even_rewrite(al, runs, s_end, o_end)
                                                  or framed_run(al, runs, s_end, o_end))
-    sure = sure or even or s not in al.pairs and (last_unpaired_copy(al, s, s_end) or only_copy_left(al, s, copies)
+    sure = sure or even or s not in al.pairs and (last_unpaired_copy(al, s, s_end) or only_copy_left(al, s, s_end, copies)
                                                   or not steps and long_run(al, runs, s_end, o_end))
     beside = None if sure or steps or s in al.pairs else beside_anchor(al, runs, o_end)
     sure = sure or beside is not None

@@ -44,6 +44,12 @@ def last_unpaired_copy(al: Aligner, s: int, s_end: int) -> bool:
     copies = al.spos.get(al.snorm[s], ())
     if len(copies) != len(al.opos.get(al.snorm[s], ())) or any(k not in al.pairs for k in copies if k != s):
         return False
+    return _no_copied_sibling(al, s, s_end)
+
+
+def _no_copied_sibling(al: Aligner, s: int, s_end: int) -> bool:
+    """No line between s and the anchor s_end is written more often in the snippet than in the
+    file (a copied sibling's lines, whose pairs are a guess). O(the lines between x their copies)."""
     # (copies inside a new definition elsewhere in the snippet do not count: inkling's new
     # `causal_conv1d_forward(..., **kwargs,)` function, called with `**kwargs,` here)
     return all(sum(1 for j in al.spos.get(al.snorm[k], ()) if not al.in_new_definition(j))
@@ -51,12 +57,14 @@ def last_unpaired_copy(al: Aligner, s: int, s_end: int) -> bool:
                for k in between(s, s_end) if al.snorm[k] in al.opos)
 
 
-def only_copy_left(al: Aligner, s: int, copies: list[int]) -> bool:
+def only_copy_left(al: Aligner, s: int, s_end: int, copies: list[int]) -> bool:
     """The file has s's line once between the anchors around it (`copies`), and every other copy
     the snippet writes is paired: the line is that one, the new lines between it and the anchor
     replace what lies there (translate-toolkit's `continue` under a rewritten `if`, under a
-    marker; the snippet's other `continue`, further down, is paired). O(the snippet's copies)."""
-    return len(copies) == 1 and all(k in al.pairs for k in al.spos.get(al.snorm[s], ()) if k != s)
+    marker; the snippet's other `continue`, further down, is paired). Not next to a copied
+    sibling (_no_copied_sibling: exceljs' new `case 't':`). O(the snippet's copies + the lines between)."""
+    return len(copies) == 1 and all(k in al.pairs for k in al.spos.get(al.snorm[s], ()) if k != s) \
+        and _no_copied_sibling(al, s, s_end)
 
 
 _MOVED_MOST = 12  # dropped lines moved_away looks for elsewhere in the snippet

@@ -7,10 +7,21 @@ from __future__ import annotations
 
 import re
 
-from .lines import COMMENT_STARTS, header_key, is_closer, is_trivial
+from .lines import COMMENT_STARTS, SOURCE_MAP, header_key, is_closer, is_trivial
 from .segments import SnippetLine
 
 _MOVED_TAIL = 12  # lines a snippet may move from the file's end (each one written higher up)
+
+
+def source_map_tail(items: list[SnippetLine], pairs: dict[int, int], last_s: int, onorm: list[str]) -> bool:
+    """The one original line after the snippet's last pair is a compiled file's source map comment
+    (`//# sourceMappingURL=index.js.map`), and the snippet ends on that pair, the file's last
+    statement: it ends where the file now ends, the comment gone with the build that wrote it (the
+    babel 8 packages' releases, 271 lazy snippets of them, none that kept it). O(the lines after).
+    """
+    rest = [norm for norm in onorm[pairs[last_s] + 1:] if norm]
+    return len(rest) == 1 and SOURCE_MAP.match(rest[0]) is not None \
+        and not any(item.kind == "code" for item in items[last_s + 1:])
 
 
 def unexported_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, orig: list[str],

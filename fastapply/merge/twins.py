@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
-from .lines import header_key, indent_width, is_trivial
+from .lines import SOURCE_MAP, header_key, indent_width, is_trivial
 from .similar import edited_version, similarity
 from .splice import Spliced
 
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 _MIN_CHARS = 40  # shorter lines (`x = 1`, `foo(a)`) are too alike by chance to tell an edit
 _MIN_SIMILARITY = 85.0
-_DIRECTIVE = re.compile(r"^(?://|/\*)[#@]\s*(sourceMappingURL|sourceURL)=")
 
 
 def check_near_twins(al: Aligner, spliced: Spliced) -> None:
@@ -55,7 +54,7 @@ def check_near_twins(al: Aligner, spliced: Spliced) -> None:
 
 
 def _twins(new: str, old: str) -> bool:
-    directive, old_directive = _DIRECTIVE.match(new), _DIRECTIVE.match(old)
+    directive, old_directive = SOURCE_MAP.match(new), SOURCE_MAP.match(old)
     if directive and old_directive and directive.group(1) == old_directive.group(1):
         return True  # a file has one source map: two `//# sourceMappingURL=` lines are an edit kept twice
     return (edited_version(new, old) or edited_version(old, new)) and similarity(new, old) >= _MIN_SIMILARITY

@@ -308,3 +308,69 @@ def test_a_new_continue_before_a_marker_does_not_take_the_file_s_one_copy_across
     except ApplyError:
         return
     assert "plural_tags = self.tags(unit.target)" in merged and "if unit.obsolete:" in merged
+
+
+_COMPILED = '''import { callExpression, cloneNode } from "@babel/types";
+class ReplaceSupers {
+  constructor(opts) {
+    this.opts = opts;
+  }
+  replace() {
+    return memberExpressionToFunctions(this.methodPath, {
+      getSuperRef() {
+        return cloneNode(this.opts.getSuperRef());
+      },
+      boundGet: handler.get,
+      ...handler
+    });
+  }
+}
+
+export { ReplaceSupers as default };
+//# sourceMappingURL=index.js.map
+'''
+
+
+def test_a_snippet_ending_on_the_file_s_last_statement_drops_the_source_map_comment_under_it() -> None:
+    # babel 8: the release's build no longer writes source maps; the snippet ends, without a
+    # marker, on the file's last statement, and the comment under it goes
+    snippet = '''      // ... existing code ...
+        return cloneNode(this.opts.getSuperRef());
+      },
+      boundGet(superMember) {
+        return callExpression(this.get(superMember), [thisExpression()]);
+      },
+      ...handler
+    });
+  }
+}
+
+export { ReplaceSupers as default };
+'''
+    expected = _COMPILED.replace("      boundGet: handler.get,\n", "      boundGet(superMember) {\n"
+                                 "        return callExpression(this.get(superMember), [thisExpression()]);\n"
+                                 "      },\n").replace("//# sourceMappingURL=index.js.map\n", "")
+    assert apply(_COMPILED, snippet, filename="index.js").merged_code == expected
+
+
+def test_another_comment_under_the_last_statement_stays() -> None:
+    # the same snippet over a file that ends with an ordinary comment: the snippet may have left it out
+    original = _COMPILED.replace("//# sourceMappingURL=index.js.map", "// end of generated code")
+    snippet = '''      // ... existing code ...
+        return cloneNode(this.opts.getSuperRef());
+      },
+      boundGet(superMember) {
+        return callExpression(this.get(superMember), [thisExpression()]);
+      },
+      ...handler
+    });
+  }
+}
+
+export { ReplaceSupers as default };
+'''
+    try:
+        merged = apply(original, snippet, filename="index.js").merged_code
+    except ApplyError:
+        return
+    assert merged.endswith("export { ReplaceSupers as default };\n// end of generated code\n")

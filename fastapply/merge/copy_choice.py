@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .lines import header_key, is_trivial
+from .lines import header_key, is_comment, is_trivial
 from .similar import edited_version
 
 if TYPE_CHECKING:
@@ -176,11 +176,14 @@ def beside_anchor(al: Aligner, runs: list[tuple[int, int, list[tuple[int, int]]]
     function, then `static PyObject *`: the file has `return NULL;` eighteen times, one of them in
     a longer run of common lines elsewhere). One line is enough where every other copy lies beyond
     a definition's header (mailman's docstring `See IDatabase.` over a `try:` wrapped around the
-    anchor, the same docstring in every method). O(runs + the lines between them and the anchor)."""
+    anchor, the same docstring in every method), or where the line is a comment (effect's banner
+    `/* ==== */` under a new function, the file's next section's first line: every section has
+    one). O(runs + the lines between them and the anchor)."""
     alone = sum(1 for entry in runs if not any(header_key(al.onorm[o]) is not None
                                                for o in between(entry[2][-1][1], o_end) if al.onorm[o])) == 1
     for entry in runs:
         run = entry[2]
-        if (len(run) >= 2 or alone) and not any(al.onorm[o] for o in between(run[-1][1], o_end)):
+        if (len(run) >= 2 or alone or is_comment(al.onorm[run[0][1]])) \
+                and not any(al.onorm[o] for o in between(run[-1][1], o_end)):
             return entry
     return None

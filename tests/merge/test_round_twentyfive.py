@@ -374,3 +374,114 @@ export { ReplaceSupers as default };
     except ApplyError:
         return
     assert merged.endswith("export { ReplaceSupers as default };\n// end of generated code\n")
+
+
+_BANNER = "/* " + "=" * 74 + " */"
+_PARSER = f"""export const parse = (command, tokens) =>
+  Effect.gen(function*() {{
+    const path = [...command.path, command.name]
+
+    const impl = toImpl(command)
+    const flags = impl.flags.filter(isFlag)
+    const registry = createRegistry(flags)
+
+    const context = {{
+      command,
+      path,
+      registry
+    }}
+
+    const result = scan(tokens, context)
+
+    if (result._tag === "Leaf") {{
+      return {{
+        flags: result.flags,
+      }}
+    }}
+  }})
+
+{_BANNER}
+{_BANNER}
+
+/**
+ * Scans one command level.
+ */
+const scan = (tokens, context) => tokens
+"""
+
+
+def test_a_banner_line_before_a_marker_is_the_file_s_own_under_a_new_function() -> None:
+    # effect: a body rewritten, a new function after it, then the first line of the banner under
+    # it, a marker and the banner's last line: the banner lines are the file's, not new ones
+    snippet = f"""    // ... existing code ...
+    const path = [...command.path, command.name]
+    const result = scan(tokens, makeContext(command, path))
+
+    if (result._tag === "Leaf") {{
+      return {{
+        flags: result.flags,
+      // ... existing code ...
+    }}
+  }})
+
+/**
+ * The tokens left for the selected command.
+ */
+export const selectedTokens = (command, tokens) => {{
+  const result = scan(tokens, makeContext(command, []))
+  return result._tag === "Leaf" ? tokens : selectedTokens(result.sub, result.childTokens)
+}}
+
+{_BANNER}
+// ... existing code ...
+{_BANNER}
+
+const makeContext = (command, path) => {{
+  const flags = toImpl(command).flags.filter(isFlag)
+  return {{ command, path, registry: createRegistry(flags) }}
+}}
+
+/**
+ * Scans one command level.
+ // ... existing code ...
+"""
+    expected = _PARSER.replace("""
+
+    const impl = toImpl(command)
+    const flags = impl.flags.filter(isFlag)
+    const registry = createRegistry(flags)
+
+    const context = {
+      command,
+      path,
+      registry
+    }
+
+    const result = scan(tokens, context)
+""", """
+    const result = scan(tokens, makeContext(command, path))
+""").replace(f"""  }})
+
+{_BANNER}
+{_BANNER}
+
+""", f"""  }})
+
+/**
+ * The tokens left for the selected command.
+ */
+export const selectedTokens = (command, tokens) => {{
+  const result = scan(tokens, makeContext(command, []))
+  return result._tag === "Leaf" ? tokens : selectedTokens(result.sub, result.childTokens)
+}}
+
+{_BANNER}
+{_BANNER}
+
+const makeContext = (command, path) => {{
+  const flags = toImpl(command).flags.filter(isFlag)
+  return {{ command, path, registry: createRegistry(flags) }}
+}}
+
+""")
+    assert apply(_PARSER, snippet, filename="parser.ts").merged_code == expected

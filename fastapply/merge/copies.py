@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from .lines import header_key, is_closer, is_comment, opens_block
 from .copy_choice import beside_anchor, between, edited_lead, even_rewrite, framed_run, last_unpaired_copy, \
-    long_run, moved_away, next_pair, only_copy_left
+    lone_in_block, long_run, moved_away, next_pair, only_copy_left
 from .replaced import named_words, names_what_it_replaces
 from .similar import edited_version, substituted
 
@@ -227,7 +227,8 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
     even = not steps and s not in al.pairs and (even_rewrite(al, runs, s_end, o_end)
                                                  or framed_run(al, runs, s_end, o_end))
     sure = sure or even or s not in al.pairs and (last_unpaired_copy(al, s, s_end) or only_copy_left(al, s, s_end, copies)
-                                                  or not steps and long_run(al, runs, s_end, o_end))
+                                                  or not steps and long_run(al, runs, s_end, o_end)
+                                                  or not steps and lone_in_block(al, runs, s, s_end, o_end))
     beside = None if sure or steps or s in al.pairs else beside_anchor(al, runs, o_end)
     sure = sure or beside is not None
     moved = not sure and not steps and s not in al.pairs and bool(runs) and moved_away(al, max(runs)[2], s_end, o_end)

@@ -114,6 +114,22 @@ def even_rewrite(al: Aligner, inside: list[tuple[int, int, list[tuple[int, int]]
     return 1 <= edited_s == edited_o
 
 
+def lone_in_block(al: Aligner, inside: list[tuple[int, int, list[tuple[int, int]]]], s: int, s_end: int,
+                  o_end: int) -> bool:
+    """Of the copies in the anchor's block, one only, a line no block ends with, the snippet's new
+    lines between it and the anchor and the original's lines there both some: the new lines rewrite
+    those, however many (cloudflare's docstring rewritten down to its `Args:`, under a marker; every
+    method has an `Args:`, this one only one). Not where the snippet writes a line it would drop
+    (a TypeScript union's members, alike line for line: what looks replaced is shown elsewhere),
+    nor next to a copied sibling (_no_copied_sibling). The words test still asks. O(runs x the
+    lines between)."""
+    if len(inside) != 1 or is_trivial(al.snorm[inside[0][2][0][0]]) or not _no_copied_sibling(al, s, s_end):
+        return False
+    edited_s, edited_o = _edited_counts(al, inside[0][2], s_end, o_end)
+    return edited_s >= 1 and edited_o >= 1 and not any(
+        al.onorm[o] in al.spos for o in between(inside[0][2][-1][1], o_end) if al.onorm[o])
+
+
 def _edited_counts(al: Aligner, run: list[tuple[int, int]], s_end: int, o_end: int) -> tuple[int, int]:
     """The code lines between the run's end and the anchor (s_end, o_end): the snippet's, the
     original's. O(those lines)."""

@@ -485,3 +485,96 @@ const makeContext = (command, path) => {{
 
 """)
     assert apply(_PARSER, snippet, filename="parser.ts").merged_code == expected
+
+
+_TOKENS = '''class TokensResource:
+    def list(
+        self,
+        account_id: str,
+        timeout: float | None = None,
+    ) -> SyncPage[Token]:
+        """List all API tokens created for this account.
+
+        Results include
+        active and disabled tokens.
+
+        Args:
+          account_id: Account identifier tag.
+
+          timeout: Override the client-level default timeout.
+        """
+        return self._get_api_list(account_id, timeout=timeout)
+
+    def delete(
+        self,
+        token_id: str,
+        timeout: float | None = None,
+    ) -> TokenDeleteResponse:
+        """Destroy an API token.
+
+        Args:
+          token_id: Token identifier tag.
+        """
+        return self._delete(token_id, timeout=timeout)
+
+
+class AsyncTokensResource:
+    async def list(
+        self,
+        account_id: str,
+        timeout: float | None = None,
+    ) -> AsyncPaginator[Token]:
+        """List all API tokens created for this account.
+
+        Results include
+        active and disabled tokens.
+
+        Args:
+          account_id: Account identifier tag.
+
+          timeout: Override the client-level default timeout.
+        """
+        return self._get_api_list(account_id, timeout=timeout)
+
+    async def delete(
+        self,
+        token_id: str,
+        timeout: float | None = None,
+    ) -> TokenDeleteResponse:
+        """Destroy an API token.
+
+        Args:
+          token_id: Token identifier tag.
+        """
+        return await self._delete(token_id, timeout=timeout)
+'''
+
+
+def test_a_docstring_rewritten_down_to_its_args_line_before_a_marker_replaces_the_old_text() -> None:
+    # cloudflare: the second copy of a rewritten docstring ends with `Args:` and a marker; every
+    # method has an `Args:`, the method only one, and the new lines take the old ones' place
+    new_doc = '''        """List API tokens created for this account.
+
+        Callers with the `list_self` permission only receive tokens they
+        created. Results include active and disabled tokens.
+'''
+    snippet = '''# ...
+        timeout: float | None = None,
+    ) -> SyncPage[Token]:
+''' + new_doc + '''
+        Args:
+          account_id: Account identifier tag.
+# ...
+        timeout: float | None = None,
+    ) -> AsyncPaginator[Token]:
+''' + new_doc + '''
+        Args:
+# ...
+'''
+    old_doc = '''        """List all API tokens created for this account.
+
+        Results include
+        active and disabled tokens.
+'''
+    assert apply(_TOKENS, snippet, filename="tokens.py").merged_code == _TOKENS.replace(old_doc, new_doc)
+

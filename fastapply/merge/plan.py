@@ -20,6 +20,7 @@ from .copies import pair_nearest_copies
 from .crossings import release_context
 from .joined import pair_joined
 from .fuzzy_pairs import extend_fuzzy, pair_rewritten_headers
+from .branches import pair_inserted_branch
 from .refine import covered, pair_closers, place_stragglers, prune_orphans
 from .datakeys import check_duplicate_keys, check_record_edit
 from .defmatch import DefIndex
@@ -196,7 +197,7 @@ def _pair_up(aligner: Aligner) -> dict[int, int]:
     release_context(aligner)
     pair_joined(aligner)
     for stage in (pair_closers, prune_orphans, uncross, place_stragglers, unpair_misparented, unpair_lone_body_lines,
-                  extend_fuzzy, pair_rewritten_headers,
+                  extend_fuzzy, pair_inserted_branch, pair_rewritten_headers,
                   later_header_copy, later_opener_copy, later_run_copy, pair_nearest_copies, pair_resumed_context,
                   extend_tails, close_replaced_tails, pair_unique_openers, slide_to_markers, prune_orphans):
         check_deadline()  # thread mode cannot kill a merge: it stops between stages instead

@@ -578,3 +578,86 @@ def test_a_docstring_rewritten_down_to_its_args_line_before_a_marker_replaces_th
 '''
     assert apply(_TOKENS, snippet, filename="tokens.py").merged_code == _TOKENS.replace(old_doc, new_doc)
 
+
+
+_CHECK = '''class gmail_mail_delegation_disabled(Check):
+    def execute(self):
+        findings = []
+        if gmail_client.policies:
+            report = CheckReport(metadata=self.metadata())
+            delegation_enabled = gmail_client.policies.enable_mail_delegation
+
+            if delegation_enabled is False:
+                report.status = "PASS"
+                report.status_extended = (
+                    f"Mail delegation is disabled in domain {gmail_client.domain}."
+                )
+            elif delegation_enabled is None:
+                report.status = "PASS"
+                report.status_extended = (
+                    f"Mail delegation uses the secure default in domain {gmail_client.domain}."
+                )
+            else:
+                report.status = "FAIL"
+                report.status_extended = (
+                    f"Mail delegation is enabled in domain {gmail_client.domain}."
+                )
+
+            findings.append(report)
+        return findings
+'''
+
+
+def test_a_new_branch_above_one_that_starts_alike_is_inserted_and_the_old_if_becomes_elif() -> None:
+    # prowler: a new first branch whose body starts as the old first branch's does; the snippet's
+    # context under the old header (now `elif`) repeats those lines, then a marker: read from the
+    # top, the new `if` edited the old one, the old one (as `elif`) the next branch, and the old
+    # branch's message was lost
+    snippet = '''            # ... rest of the code ...
+            delegation_enabled = gmail_client.policies.enable_mail_delegation
+
+            if gmail_client.policies.off_for_everyone:
+                report.status = "PASS"
+                report.status_extended = (
+                    f"Gmail is turned off for everyone in domain {gmail_client.domain}."
+                )
+            elif delegation_enabled is False:
+                report.status = "PASS"
+                report.status_extended = (
+                    # ... rest of the code ...
+'''
+    expected = _CHECK.replace('''            if delegation_enabled is False:
+''', '''            if gmail_client.policies.off_for_everyone:
+                report.status = "PASS"
+                report.status_extended = (
+                    f"Gmail is turned off for everyone in domain {gmail_client.domain}."
+                )
+            elif delegation_enabled is False:
+''')
+    assert apply(_CHECK, snippet, filename="check.py").merged_code == expected
+
+
+def test_a_rewritten_first_branch_stays_an_edit_when_its_header_is_the_nearer_text() -> None:
+    # the same shape where the first header is the one edited (a condition rewritten a little):
+    # nothing moves
+    snippet = '''            # ... rest of the code ...
+            delegation_enabled = gmail_client.policies.enable_mail_delegation
+
+            if delegation_enabled is False or delegation_enabled == 0:
+                report.status = "PASS"
+                report.status_extended = (
+                    f"Mail delegation is off in domain {gmail_client.domain}."
+                )
+            elif delegation_enabled is None:
+                report.status = "PASS"
+                report.status_extended = (
+                    # ... rest of the code ...
+'''
+    expected = _CHECK.replace('''            if delegation_enabled is False:
+                report.status = "PASS"
+                report.status_extended = (
+                    f"Mail delegation is disabled in domain {gmail_client.domain}."''', '''            if delegation_enabled is False or delegation_enabled == 0:
+                report.status = "PASS"
+                report.status_extended = (
+                    f"Mail delegation is off in domain {gmail_client.domain}."''')
+    assert apply(_CHECK, snippet, filename="check.py").merged_code == expected

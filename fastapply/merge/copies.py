@@ -274,9 +274,13 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         words = named_words(snorm[s2] for s2 in between(run[-1][0], s_end))
         # (unless nothing new stands between: the snippet goes from the anchor straight to the
         # run, two lines or more, and the lines it drops lie deeper, inside the block the run
-        # closes: a deletion shown by its context on both sides, socket.io-parser's `}` / `else {`)
+        # closes: a deletion shown by its context on both sides, socket.io-parser's `}` / `else {`;
+        # or a line or two at any depth under a run of three or more, the copy nearest the anchor:
+        # ccxt's `orders = ...` gone between the comment lines `#      },` / `# ]` / `#` and the next)
+        solid = [o for o in dropped if onorm[o]]
         shown = len(run) >= 2 and not any(snorm[s2] for s2 in between(run[-1][0], s_end)) \
-            and all(al.owidth[o] > al.owidth[copy] for o in dropped if onorm[o])
+            and (all(al.owidth[o] > al.owidth[copy] for o in solid)
+                 or len(run) >= _SHOWN_RUN and len(solid) <= _SHOWN_DROP and run is max(runs)[2])
         if not shown and not moved and not names_what_it_replaces([onorm[o] for o in dropped], words, even):
             return False
     taken = {o for k, o in al.pairs.items() if k not in skip}
@@ -288,6 +292,10 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         al.pairs[s2] = o2
         al.fuzzy.add(s2)
     return True
+
+
+_SHOWN_RUN = 3  # context lines right above the anchor's deleted lines that show the deletion
+_SHOWN_DROP = 2  # lines such a run and the anchor may delete between them
 
 
 def _shallower_opener(al: Aligner, run: list[tuple[int, int]], s_end: int, o_end: int) -> bool:

@@ -661,3 +661,61 @@ def test_a_rewritten_first_branch_stays_an_edit_when_its_header_is_the_nearer_te
                 report.status_extended = (
                     f"Mail delegation is off in domain {gmail_client.domain}."''')
     assert apply(_CHECK, snippet, filename="check.py").merged_code == expected
+
+
+_ORDERS = '''class btcbox(Exchange):
+    def fetch_order(self, id, symbol=None):
+        response = self.privatePostTradeView(request)
+        #
+        #     [
+        #         {
+        #             "id": "11",
+        #         },
+        #     ]
+        #
+        return self.parse_order(response, market)
+
+    def fetch_orders_by_type(self, type, symbol=None, since=None, limit=None):
+        response = self.privatePostTradeList(request)
+        #
+        #     [
+        #         {
+        #             "id": "7",
+        #         },
+        #     ]
+        #
+        orders = self.parse_orders(response, market, since, limit)
+        # btcbox does not return status, but we know it's 'open' as we queried for open orders
+        if type == 'open':
+            for i in range(0, len(orders)):
+                orders[i]['status'] = 'open'
+        return orders
+'''
+
+
+def test_a_line_deleted_between_a_run_of_common_comment_lines_and_the_next_anchor_goes() -> None:
+    # ccxt: the snippet resumes with the last lines of a response example (`#         },` /
+    # `#     ]` / `#`), which every method has, then the comment under the line it deletes: the
+    # run nearest that comment is the one, and the line between goes
+    snippet = '''    # ...
+        #         },
+        #     ]
+        #
+        # btcbox does not return status, but we know it's 'open' as we queried for open orders
+        extra = {}
+        if type == 'open':
+            extra['status'] = 'open'
+        return self.parse_orders(response, market, since, limit, extra)
+'''
+    expected = _ORDERS.replace('''        orders = self.parse_orders(response, market, since, limit)
+''', "").replace('''        if type == 'open':
+            for i in range(0, len(orders)):
+                orders[i]['status'] = 'open'
+        return orders
+''', '''        extra = {}
+        if type == 'open':
+            extra['status'] = 'open'
+        return self.parse_orders(response, market, since, limit, extra)
+''')
+    assert apply(_ORDERS, snippet, filename="btcbox.py").merged_code == expected
+

@@ -18,6 +18,8 @@ from .shapes import (BODY_END, DATA_ASSIGNMENT, EMPTY, OBJECT_KEY, PREAMBLE, SNI
 
 # a call whose argument list opens a literal: `registerUploadMcpTools({`, `await run([`
 _CALL_OPENING = re.compile(r"^(?:await\s+)?[\w$.]+\(\s*[{\[]$")
+# a (typed) field or variable given a value, `description: Optional[str] = Field(`: a statement
+_FIELD = re.compile(r"^[A-Za-z_]\w*\s*(?::[^=]+)?=(?!=)")
 # a line of a definition's header above its name: `template <typename T>`, `static inline int`
 _HEADER_PREFIX = re.compile(r"^(?:template\s*<.*>|[\w:*&<>, ]+)$")
 
@@ -129,9 +131,10 @@ class Spacing:
                 if written == 2 and not pep8_gap(norm):
                     return 1
                 if written == 0 and (self._starts_definition(prev_at + 1, width)
-                                     or self._glued_after(prev_norm, width)):
+                                     or self._glued_after(prev_norm, width) or _FIELD.match(norm)):
                     return None  # (or the file never spaces code under such a closing line: metro's
-                    # compiled helpers, `}` over `const debug = ...`)
+                    # compiled helpers, `}` over `const debug = ...`; or the new line is a field, a
+                    # statement: stackit's `description: Optional[...] = Field(` among glued fields)
                 if written == 1:
                     return 1
             elif local is not None and (written == local or usual is None

@@ -719,3 +719,93 @@ def test_a_line_deleted_between_a_run_of_common_comment_lines_and_the_next_ancho
 ''')
     assert apply(_ORDERS, snippet, filename="btcbox.py").merged_code == expected
 
+
+
+_MODEL = '''from pydantic_core import to_jsonable_python
+from typing_extensions import Self
+
+from stackit.iaas.models.network_ipv4 import NetworkIPv4
+
+
+class Network(BaseModel):
+    created_at: Optional[datetime] = Field(
+        default=None, description="Date-time when resource was created.", alias="createdAt"
+    )
+    dhcp: Optional[StrictBool] = Field(default=None, description="Enable or disable DHCP.")
+    labels: Optional[Dict[str, Any]] = Field(
+        default=None,
+        description="Object that represents the labels of an object.",
+    )
+    name: StrictStr
+    __properties: ClassVar[List[str]] = [
+        "createdAt",
+        "dhcp",
+        "labels",
+    ]
+
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+
+    def to_str(self) -> str:
+        return pprint.pformat(self.model_dump(by_alias=True))
+
+    def to_dict(self) -> Dict[str, Any]:
+        _dict = self.model_dump(
+            by_alias=True,
+        )
+
+        return _dict
+
+    @classmethod
+    def from_dict(cls, obj: Optional[Dict[str, Any]]) -> Optional[Self]:
+        _obj = cls.model_validate(
+            obj,
+        )
+
+        return _obj
+'''
+
+
+def test_a_new_field_glued_under_a_wrapped_field_stays_glued() -> None:
+    # stackit: the model's fields are glued one under the other, its methods spaced, and the file
+    # puts a blank line under most closing `)`; a new field written glued under a field's `)` is a
+    # statement, not a definition that wants a blank line above it
+    snippet = '''# ... existing code ...
+    created_at: Optional[datetime] = Field(
+        default=None, description="Date-time when resource was created.", alias="createdAt"
+    )
+    description: Optional[Annotated[str, Field(strict=True, max_length=255)]] = Field(
+        default=None, description="Description Object."
+    )
+    dhcp: Optional[StrictBool] = Field(default=None, description="Enable or disable DHCP.")
+# ... existing code ...
+from pydantic_core import to_jsonable_python
+from typing_extensions import Annotated, Self
+
+from stackit.iaas.models.network_ipv4 import NetworkIPv4
+
+
+class Network(BaseModel):
+# ... existing code ...
+        default=None,
+        description="Object that represents the labels of a resource.",
+    )
+    name: StrictStr
+# ... existing code ...
+        "createdAt",
+        "description",
+        "dhcp",
+# ... existing code ...
+'''
+    expected = _MODEL.replace("import Self", "import Annotated, Self").replace(
+        "labels of an object.", "labels of a resource.").replace('''        "createdAt",
+''', '''        "createdAt",
+        "description",
+''').replace('''    )
+    dhcp:''', '''    )
+    description: Optional[Annotated[str, Field(strict=True, max_length=255)]] = Field(
+        default=None, description="Description Object."
+    )
+    dhcp:''')
+    assert apply(_MODEL, snippet, filename="network.py").merged_code == expected

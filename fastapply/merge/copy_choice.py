@@ -123,7 +123,7 @@ def lone_in_block(al: Aligner, inside: list[tuple[int, int, list[tuple[int, int]
     (a TypeScript union's members, alike line for line: what looks replaced is shown elsewhere),
     nor next to a copied sibling (_no_copied_sibling). The words test still asks. O(runs x the
     lines between)."""
-    if len(inside) != 1 or is_trivial(al.snorm[inside[0][2][0][0]]) or not _no_copied_sibling(al, s, s_end):
+    if len(inside) != 1 or is_trivial(al.snorm[s]) or not _no_copied_sibling(al, s, s_end):
         return False
     edited_s, edited_o = _edited_counts(al, inside[0][2], s_end, o_end)
     return edited_s >= 1 and edited_o >= 1 and not any(
@@ -195,11 +195,15 @@ def beside_anchor(al: Aligner, runs: list[tuple[int, int, list[tuple[int, int]]]
     anchor, the same docstring in every method), or where the line is a comment (effect's banner
     `/* ==== */` under a new function, the file's next section's first line: every section has
     one). O(runs + the lines between them and the anchor)."""
-    alone = sum(1 for entry in runs if not any(header_key(al.onorm[o]) is not None
-                                               for o in between(entry[2][-1][1], o_end) if al.onorm[o])) == 1
     for entry in runs:
         run = entry[2]
-        if (len(run) >= 2 or alone or is_comment(al.onorm[run[0][1]])) \
-                and not any(al.onorm[o] for o in between(run[-1][1], o_end)):
+        if not any(al.onorm[o] for o in between(run[-1][1], o_end)) \
+                and (len(run) >= 2 or is_comment(al.onorm[run[0][1]]) or _alone(al, runs, o_end)):
             return entry
     return None
+
+
+def _alone(al: Aligner, runs: list[tuple[int, int, list[tuple[int, int]]]], o_end: int) -> bool:
+    """Every run but one has a definition's header between it and the anchor. O(those lines)."""
+    return sum(1 for entry in runs if not any(header_key(al.onorm[o]) is not None
+                                              for o in between(entry[2][-1][1], o_end) if al.onorm[o])) == 1

@@ -11,7 +11,7 @@ lines between two anchors).
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
 from .lines import is_comment
@@ -155,8 +155,8 @@ def pair_resumed_context(al: Aligner) -> None:
     consecutive lines exactly once between the pairs around them: the context where the file
     resumes, too common line by line to anchor, then new code under it (platformio's
     DEFAULT_SETTINGS end, a new `if` block after it; read as new, the lines the marker stood
-    for were replaced). O(markers x run) plus, per marker, its gap in the original: the gaps of
-    monotone pairs are disjoint, so O(n) in all."""
+    for were replaced). O(markers x run) plus, per marker, the copies of the run's first line in
+    its gap (found by bisection in the aligner's line index)."""
     order: SortedIndices | None = None
     for m in al.marker_list:
         if al.items[m].kind != "marker":
@@ -183,7 +183,8 @@ def pair_resumed_context(al: Aligner) -> None:
             continue
         want = [al.snorm[t] for t in run]
         lo, hi = al.pairs[a] + 1, al.pairs[b] - len(want) + 1
-        hits = [o for o in range(lo, hi) if al.onorm[o] == want[0] and al.onorm[o:o + len(want)] == want]
+        copies = al.opos.get(want[0], [])  # (in file order: the copies of the run's first line in the gap)
+        hits = [o for o in copies[bisect_left(copies, lo):bisect_left(copies, hi)] if al.onorm[o:o + len(want)] == want]
         if len(hits) != 1:
             continue
         # lines inside new blocks below the run that paired above its copy: read as new, the code

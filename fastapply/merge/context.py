@@ -248,7 +248,9 @@ def _context_before_edit(al: Aligner, block: list[int], lo: int, hi: int) -> boo
     when no more original lines stand between that copy and the anchor than the new lines that
     replace them (the reading that deletes least, and the literal one); a single context line
     only when the new lines replace as many, the first an edit of the first (`return None`, then
-    a reworded comment above the anchor). Pairs it; True when done.
+    a reworded comment above the anchor), or one more that they fold into themselves (_folds:
+    freqtrade's `continue` over `if erase:` / `if purge(pair):` written `if erase and purge(pair):`,
+    the anchor below then shallower). Pairs it; True when done.
     O(len(block)) plus one lookup of the nearest copy."""
     lead: list[int] = []
     for s in block:
@@ -263,22 +265,42 @@ def _context_before_edit(al: Aligner, block: list[int], lo: int, hi: int) -> boo
         return False
     hi = al.pairs[after]
     copies = nearest_below(al.opos[al.snorm[lead[0]]], hi, lo)
-    if not copies or al.owidth[copies[0]] - al.owidth[hi] != al.swidth[lead[0]] - al.swidth[after]:
+    if not copies:
         return False
     o, run = copies[0], []
     for s in lead:
         o = al._skip_blank(o, hi, +1)
-        if o >= hi or al.onorm[o] != al.snorm[s] or al.owidth[o] - al.owidth[hi] != al.swidth[s] - al.swidth[after]:
+        if o >= hi or al.onorm[o] != al.snorm[s]:
             return False
         run.append((s, o))
         o += 1
     between = [k for k in range(o, hi) if al.onorm[k]]
-    if len(between) > len(rest) or len(lead) == 1 and not (
-            len(between) == len(rest) and replaces(al.snorm[rest[0]], al.onorm[between[0]])):
+    # depth is read against the anchor, or, when the new lines fold the nesting they replace (the
+    # anchor then written shallower), against the first line they replace
+    folds = _folds(al, rest, between)
+    o_ref, s_ref = (between[0], rest[0]) if folds else (hi, after)
+    if any(al.owidth[o] - al.owidth[o_ref] != al.swidth[s] - al.swidth[s_ref] for s, o in run):
+        return False
+    if not folds and (len(between) > len(rest) or len(lead) == 1 and not (
+            len(between) == len(rest) and replaces(al.snorm[rest[0]], al.onorm[between[0]]))):
         return False  # (one trivial line is context only right above the lines the new ones edit)
     al.pairs.update(run)
     al.fuzzy.update(s for s, _ in run)
     return True
+
+
+_WORDS = re.compile(r"\w+")
+
+
+def _folds(al: Aligner, rest: list[int], between: list[int]) -> bool:
+    """The new lines `rest` replace one original line more than they are, folded into them: the
+    first starts as the first original line does (`if erase`) and every word of the original
+    lines is in the new ones (`if erase:` over `if purge(pair):` -> `if erase and purge(pair):`)."""
+    if len(between) != len(rest) + 1 or any(is_trivial(al.onorm[o]) for o in between):
+        return False
+    new = [word for s in rest for word in _WORDS.findall(al.snorm[s])]
+    first, old = _WORDS.findall(al.onorm[between[0]]), [_WORDS.findall(al.onorm[o]) for o in between]
+    return len(first) >= 2 and new[:2] == first[:2] and all(set(words) <= set(new) for words in old)
 
 
 def ends_before_whole_blocks(al: Aligner, pair: tuple[int, int], hi: int) -> bool:

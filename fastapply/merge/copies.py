@@ -236,8 +236,12 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
     moved = moved or lead is not None
     sure = sure or moved
     if not sure and (not steps or steps[0][2][0][1] == al.pairs.get(s)
-                     or not any(header_key(snorm[k]) is not None for k in between(steps[0][2][-1][0], s_end))):
-        return False  # (only an edit run through a definition's header says more than the alignment did)
+                     or (s in al.pairs or not _fresh_edits(al, *steps[0][2][-1], s_end, o_end, step))
+                     and not any(header_key(snorm[k]) is not None for k in between(steps[0][2][-1][0], s_end))):
+        return False  # (only an edit run through a definition's header says more than the alignment did;
+        # an unpaired line the snippet writes twice has no place but what an edit run gives it, one
+        # whose edited lines the file has nowhere: great-expectations' call arguments above
+        # `values_string: str = ...`; not `if (c) {` over `current = c.v = ...`, the next case's line)
     if not runs:
         return False
     _, _, run = steps[0] if steps else beside or lead or max(runs)
@@ -281,7 +285,10 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         shown = len(run) >= 2 and not any(snorm[s2] for s2 in between(run[-1][0], s_end)) \
             and (all(al.owidth[o] > al.owidth[copy] for o in solid)
                  or len(run) >= _SHOWN_RUN and len(solid) <= _SHOWN_DROP and run is max(runs)[2])
-        if not shown and not moved and not names_what_it_replaces([onorm[o] for o in dropped], words, even):
+        # (docstring text between the anchor and a copy inside the same string names nothing: a
+        # paragraph rewritten up to sqlfluff's next `.. note::`)
+        prose = al.o_in_string(o_end) and all(al.o_in_string(o) for o in (*dropped, copy))
+        if not shown and not moved and not prose and not names_what_it_replaces([onorm[o] for o in dropped], words, even):
             return False
     taken = {o for k, o in al.pairs.items() if k not in skip}
     if any(o2 in taken for _, o2 in run):
@@ -344,13 +351,27 @@ def _run(al: Aligner, s: int, s_end: int, o: int, o_end: int, step: int) -> list
 
 def _lock_step(al: Aligner, s: int, o: int, s_end: int, o_end: int, step: int) -> bool:
     """From the pair (s, o) on towards the anchor (s_end, o_end), the snippet's lines and the
-    original's (blank lines passed over) are equal or substituted() one for one, and both reach
-    the anchor together. O(the lines)."""
+    original's (blank lines passed over) are equal, substituted() or edited versions (an annotation
+    dropped: `values_string: str = f(` -> `values_string = f(`) one for one, and both reach the
+    anchor together. O(the lines)."""
     while True:
         s, o = next_pair(al, s, o, s_end, o_end, step)
         if s == s_end or o == o_end:
             return s == s_end and o == o_end
-        if al.items[s].kind != "code" or al.snorm[s] != al.onorm[o] and not substituted(al.snorm[s], al.onorm[o]):
+        if al.items[s].kind != "code" or al.snorm[s] != al.onorm[o] and not substituted(al.snorm[s], al.onorm[o]) \
+                and not edited_version(al.snorm[s], al.onorm[o], assignments=True):
+            return False
+
+
+def _fresh_edits(al: Aligner, s: int, o: int, s_end: int, o_end: int, step: int) -> bool:
+    """From the pair (s, o) on towards the anchor, walked as _lock_step does: no snippet line that
+    differs from its original line is a line the file has elsewhere (an edit, not a copy of
+    another place's line). O(the lines)."""
+    while True:
+        s, o = next_pair(al, s, o, s_end, o_end, step)
+        if s == s_end or o == o_end:
+            return True
+        if al.snorm[s] != al.onorm[o] and al.snorm[s] in al.opos:
             return False
 
 

@@ -48,7 +48,7 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
     cut_head = before == 0 or (lead >= 1 and before <= EDGE_LINES and not separate
                                and (not all(n.startswith(COMMENT_STARTS) for n in onorm[:first_o] if n)
                                     or _edited_head(items[:first_s], onorm[:first_o]))) \
-        or lead == 0 and obsolete_head(onorm[:first_o]) \
+        or lead == 0 and (obsolete_head(onorm[:first_o]) or linter_head(onorm[:first_o])) \
         or lead >= 1 and not separate and rebound_head(orig[:first_o], [i.norm for i in items[:first_s]], onorm[first_o:]) \
         or lead >= 1 and rebound_imports(orig[:first_o], [i.norm for i in items[:first_s]]) \
         or lead >= 1 and rewritten_notice(onorm[:first_o], [i.norm for i in items[:first_s]])

@@ -249,17 +249,19 @@ def note_head(head: list[str]) -> bool:
 # (or a directive for the next line only, which the snippet's first line is: `// eslint-disable-next-line
 # @typescript-eslint/triple-slash-reference` over `/// <reference lib='dom' />`; a file-wide
 # `/* eslint-disable */` stays)
-_LINTER = re.compile(r"^(?:#\s*(?:(?:flake8|ruff)\s*:\s*)?noqa\b|//\s*eslint-disable-next-line\b|#\s*pylint:\s*disable-next\b)",
-                     re.IGNORECASE)
+_LINTER = re.compile(r"^(?:#\s*(?:(?:flake8|ruff)\s*:\s*)?noqa\b|//\s*eslint-disable-next-line\b|#\s*pylint:\s*disable(?:-next)?\b|"
+                     r"#\s*fmt:\s*off$)", re.IGNORECASE)
 
 
 def linter_head(head: list[str]) -> bool:
-    """True when the one line above the snippet's first line is the file's first, right above it,
-    and a comment that only tells a linter something about the file (`# flake8: noqa`, `# ruff:
-    noqa: PLC0414`): a snippet that starts on the very next line, with the file's head, drops it
-    (mac_alias and array-api-compat did); a shebang, an encoding, a licence or another tool's
-    directive stays. O(1)."""
-    return len(head) == 1 and bool(_LINTER.match(head[0]))
+    """True when the one line above the snippet's first line is the file's first, only blank lines
+    between, and a comment that only tells a linter or formatter something about the file (`#
+    flake8: noqa`, `# ruff: noqa: PLC0414`, `# pylint: disable=...`, black's `# fmt: off`): a
+    snippet that starts on the next code line, with the file's head, drops it (mac_alias and
+    array-api-compat did; ase dropped `# fmt: off` from a hundred modules when it took up a
+    formatter; openbb a file-wide pylint line); a shebang, an encoding, a licence or another tool's
+    directive stays. O(lines above)."""
+    return bool(head) and bool(_LINTER.match(head[0])) and not any(head[1:])
 
 
 _NOTICE = re.compile(r"spdx|copyright|licen[cs]e", re.IGNORECASE)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .lines import continues_block, is_trivial, opens_block
-from .similar import FUZZY_MIN, similarity
+from .similar import FUZZY_MIN, replaces, similarity
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -98,6 +98,98 @@ def unpair_lone_body_lines(al: Aligner) -> None:
             # says nothing: Swift's `default:` body over a rewritten `if` chain keeps its pair)
             del al.pairs[s]
             al.pairs.update(moves)
+
+
+_LATER = 60  # snippet lines looked at after a body run for the lines its pairs cross
+_LATER_MIN = 2  # such lines, each once in the snippet and once in the original, that undo it
+_LATER_CHARS = 40  # or one such line this long (a whole comment sentence)
+
+
+def unpair_crossed_body_runs(al: Aligner) -> None:
+    """Drop the pairs of a new block's body lines when original code lies unpaired between the
+    pair above and theirs, and the snippet, after the block, goes on with lines whose place is in
+    that code: they pair there, in order, and the old code stays. Either the body lines stand at
+    another depth than their originals (relative to the pair above) and the lines after the block
+    occur once in the original and once in the snippet, _LATER_MIN of them (or one _LATER_CHARS
+    long) with copies in that code (sqlfluff's crawler gained a fast path for leaf children, `if not child.segments:` /
+    `context.segment = child` ..., then the loop's old comment and a marker: read by the body
+    lines, the comment and the old loop body were deleted); or the body lines' originals stand in
+    another branch (an `else:` the alignment leaves unpaired, inside that code) and the lines
+    after the block read one for one from a line of that code, the first equal or edited and
+    the next equal (prowler's new first branch, `report.status = "PASS"` like the old `else:`,
+    then `elif enabled is False:` and its `report.status = "FAIL"`, the old first branch).
+    O(pairs + _LATER lines after each such run, x the lines equal from each for the second kind)."""
+    parents = al.snippet_parents()
+    pairs = sorted(al.pairs.items())
+    taken = set(al.pairs.values())
+    for index in range(1, len(pairs)):
+        s, o = pairs[index]
+        s_prev, o_prev = pairs[index - 1]
+        ps = parents[s]
+        if ps is None or ps in al.pairs or s_prev >= ps or not opens_block(al.snorm[ps]) or o_prev >= o \
+                or not any(al.onorm[k] for k in range(o_prev + 1, o)):
+            continue
+        run = [s2 for s2, _ in pairs[index:] if _inside(parents, s2, ps)]
+        if al.swidth[s] - al.swidth[s_prev] != al.owidth[o] - al.owidth[o_prev]:
+            later = _unique_after(al, run[-1], o_prev, o, taken)
+        elif o_prev < al._header_of(o) < o and al._header_of(o) not in taken:
+            later = _resumed_after(al, run[-1], (s_prev, o_prev), al._header_of(o), taken)
+        else:
+            continue
+        if later and not any(_inside(parents, k, ps) for k, _ in later):
+            for s2 in run:
+                del al.pairs[s2]
+            al.pairs.update(later)
+            al.fuzzy.update(k for k, c in later if al.snorm[k] != al.onorm[c])
+            return  # (once: the pairs changed under the loop)
+
+
+def _unique_after(al: Aligner, end: int, o_prev: int, o: int, taken: set[int]) -> list[tuple[int, int]]:
+    """The unpaired snippet lines after `end` (up to a marker or a pair, _LATER lines at most) that
+    occur once in the snippet and once in the original, between o_prev and o, in order, paired with
+    those copies; [] when fewer than _LATER_MIN, but for one _LATER_CHARS long. O(_LATER)."""
+    later: list[tuple[int, int]] = []
+    for s2 in range(end + 1, min(len(al.items), end + 1 + _LATER)):
+        if s2 in al.markers or s2 in al.pairs:
+            break
+        norm = al.snorm[s2]
+        copies = al.opos.get(norm, ())
+        if norm and len(copies) == 1 and len(al.spos[norm]) == 1 and copies[0] not in taken \
+                and o_prev < copies[0] < o and (not later or copies[0] > later[-1][1]):
+            later.append((s2, copies[0]))
+    enough = len(later) >= _LATER_MIN or len(later) == 1 and len(al.snorm[later[0][0]]) >= _LATER_CHARS
+    return later if enough else []
+
+
+def _resumed_after(al: Aligner, end: int, prev: tuple[int, int], o: int, taken: set[int]) -> list[tuple[int, int]]:
+    """The snippet's code lines right after `end` read one for one from the first unpaired
+    original line c between the pair above, `prev`, and o, at the same depth relative to it, where
+    the first is equal to c or an edit of it (replaces) and the next code line equal to the next:
+    those pairs, as long as the lines stay equal (the first may be the edit); [] when there is no
+    such c among the _LATER lines below o_prev. O(_LATER x the lines equal from each)."""
+    s_prev, o_prev = prev
+    s1 = next((k for k in range(end + 1, min(len(al.items), end + 1 + _LATER))
+               if al.items[k].kind != "blank"), None)
+    if s1 is None or al.items[s1].kind != "code" or s1 in al.pairs:
+        return []
+    for c in range(o_prev + 1, min(o, o_prev + 1 + _LATER)):
+        if not al.onorm[c] or c in taken or al.owidth[c] - al.owidth[o_prev] != al.swidth[s1] - al.swidth[s_prev] \
+                or al.snorm[s1] != al.onorm[c] and not replaces(al.snorm[s1], al.onorm[c]):
+            continue
+        run, k, oc = [(s1, c)], s1, c
+        while True:
+            k, oc = k + 1, oc + 1
+            while k < len(al.items) and al.items[k].kind == "blank":
+                k += 1
+            while oc < o and not al.onorm[oc]:
+                oc += 1
+            if k >= len(al.items) or oc >= o or al.items[k].kind != "code" or k in al.pairs or oc in taken \
+                    or al.snorm[k] != al.onorm[oc]:
+                break
+            run.append((k, oc))
+        if len(run) >= 2:
+            return run
+    return []
 
 
 def _renear(al: Aligner, after: list[tuple[int, int]], o_prev: int, s: int) -> dict[int, int]:

@@ -28,7 +28,7 @@ from .deletions import deletions
 from .edges import open_edges, settle_edges
 from .indent import Style, detect_style
 from .last_use import check_last_use_kept
-from .misparented import unpair_lone_body_lines, unpair_misparented
+from .misparented import unpair_crossed_body_runs, unpair_lone_body_lines, unpair_misparented
 from .siblings import pair_copied_heads, pair_copied_siblings, pair_reopened_header
 from .splits import pair_split_definitions
 from .slides import slide_to_markers
@@ -38,7 +38,7 @@ from .copied_headers import check_copies
 from .new_definitions import markers_in_new_definitions
 from .provenance import check_provenance
 from .refusals import fail_ambiguous_context, fail_better_copy, fail_copied_tail, fail_needless_deletion, \
-    fail_needless_rewrite, fail_no_change, fail_unanchored
+    fail_needless_rewrite, fail_no_change, fail_tied_copy, fail_unanchored
 from .renames import find_renames
 from .resumed import later_header_copy, later_opener_copy, later_run_copy
 from .lines import header_key, is_trivial
@@ -46,6 +46,7 @@ from .segments import (SnippetLine, classify, drop_closing_context, indent_of, n
                        place_markers)
 from .splice import Spliced, splice
 from .empty_blocks import check_empty_blocks
+from .ties import tied_copy
 from .twins import check_redeclared
 from .validate import check_loss, check_markers, check_syntax
 from .whole import looks_whole, whole_text
@@ -160,6 +161,8 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
         fail_better_copy(items[line])
     if explicit and (line := copied_tail(aligner)) is not None:
         fail_copied_tail(items[line])
+    if explicit and (line := tied_copy(aligner)) is not None:
+        fail_tied_copy(items[line])
     try:
         check_loss(orig, spliced, len(code))
     except ValidationError as error:
@@ -196,8 +199,8 @@ def _pair_up(aligner: Aligner) -> dict[int, int]:
     pair_split_definitions(aligner)
     release_context(aligner)
     pair_joined(aligner)
-    for stage in (pair_closers, prune_orphans, uncross, place_stragglers, unpair_misparented, unpair_lone_body_lines,
-                  extend_fuzzy, pair_inserted_branch, pair_rewritten_headers,
+    for stage in (pair_closers, prune_orphans, uncross, place_stragglers, unpair_misparented, unpair_crossed_body_runs,
+                  unpair_lone_body_lines, extend_fuzzy, pair_inserted_branch, pair_rewritten_headers,
                   later_header_copy, later_opener_copy, later_run_copy, pair_nearest_copies, pair_resumed_context,
                   extend_tails, close_replaced_tails, pair_unique_openers, slide_to_markers, prune_orphans):
         check_deadline()  # thread mode cannot kill a merge: it stops between stages instead

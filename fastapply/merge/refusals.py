@@ -52,6 +52,15 @@ def fail_better_copy(item: SnippetLine) -> None:
         code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
 
 
+def fail_tied_copy(item: SnippetLine) -> None:
+    raise MergeError(
+        f"snippet line {item.number} ({item.text.strip()!r}) stands unchanged in another place of the "
+        "original, which fits the lines around it as well as the place the merge chose, where it would "
+        "replace a line: the merge cannot tell which copy to edit. Add an unchanged line that occurs "
+        "once in the original (the enclosing function's signature) to that part of the snippet",
+        code=ErrorCode.AMBIGUOUS_ANCHOR, line=item.number)
+
+
 def fail_copied_tail(item: SnippetLine) -> None:
     raise MergeError(
         f"snippet line {item.number} ({item.text.strip()!r}) is not in the original right there, but "

@@ -315,14 +315,19 @@ def _lone_first(head: list[str]) -> str | None:
 
 def obsolete_head(head: list[str]) -> bool:
     """True when the original lines above the snippet's first line are an encoding declaration
-    and/or Python 2's `from __future__` imports, and blank lines: a snippet that starts right
-    below them, with the file's head, drops them (what pyupgrade does, and how release diffs
-    read) rather than leaving out a first marker."""
+    (under a Python shebang or not) and/or Python 2's `from __future__` imports, and blank lines:
+    a snippet that starts right below them, with the file's head, drops them (what pyupgrade
+    does, and how release diffs read) rather than leaving out a first marker."""
     solid = [norm for norm in head if norm]
     if not solid or head[0] != solid[0]:
         return False
+    if len(solid) >= 2 and _PY_SHEBANG.match(solid[0]) and _ENCODING.match(solid[1]):
+        solid = solid[1:]  # (Python 2's two-line boilerplate: pyannote dropped both from its modules)
     rest = solid[1:] if _ENCODING.match(solid[0]) else solid  # (empty: the declaration alone)
     return len(rest) <= 2 and all(_PY2_FUTURE.match(norm) for norm in rest)
+
+
+_PY_SHEBANG = re.compile(r"^#!\s*/usr/(?:local/)?bin/(?:env\s+)?python\d?(?:\.\d+)?$")
 
 
 def tail_of_dropped_import(items: list[SnippetLine], pairs: dict[int, int], last_o: int, onorm: list[str]) -> bool:

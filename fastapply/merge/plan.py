@@ -22,6 +22,7 @@ from .joined import pair_joined
 from .fuzzy_pairs import extend_fuzzy, pair_rewritten_headers
 from .branches import pair_inserted_branch
 from .refine import covered, pair_closers, place_stragglers, prune_orphans
+from .dangling import check_dangling_names
 from .datakeys import check_duplicate_keys, check_record_edit
 from .defmatch import DefIndex
 from .deletions import deletions
@@ -143,6 +144,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     language = spec.name if spec is not None else None
     check_duplicate_keys(language, aligner, spliced)
     check_redeclared(aligner, spliced, language)
+    check_dangling_names(aligner, spliced)
     check_record_edit(language, aligner)
     check_empty_blocks(spec, spliced, items, orig)
     if explicit and _same_code(spliced.lines, orig) and ambiguous_context(aligner) is not None:

@@ -386,3 +386,95 @@ from typing import Annotated
 # ... existing code ...
 '''
     assert apply(original, snippet, filename="router.py").merged_code == original.split("\n", 1)[1]
+
+
+def test_a_python_shebang_and_encoding_line_above_the_licence_go_with_a_snippet_starting_below() -> None:
+    # pyannote dropped Python 2's two-line boilerplate from its modules; the snippet starts at the
+    # licence comment, no marker above it
+    original = '''#!/usr/bin/env python
+# encoding: utf-8
+
+# The MIT License (MIT)
+
+from typing import Optional
+
+
+def get_class_by_name(class_name: str, default: Optional[str] = None) -> type:
+    return import_module(default or class_name)
+'''
+    snippet = '''# The MIT License (MIT)
+
+from typing import Optional
+# ... existing code ...
+'''
+    assert apply(original, snippet, filename="helper.py").merged_code == original.split("\n", 3)[3]
+
+
+def test_a_script_shebang_alone_stays_above_a_snippet_that_edits_below_it() -> None:
+    original = '''#!/usr/bin/env python
+
+import sys
+
+
+def main() -> int:
+    return 0
+'''
+    snippet = '''import sys
+
+
+def main() -> int:
+    return 1
+'''
+    assert apply(original, snippet, filename="tool.py").merged_code.startswith("#!/usr/bin/env python\n")
+
+
+_PARSERS = '''class CharParser:
+    def _normalize(self, text):
+        return text.lower()
+
+
+class RUCharParser(CharParser):
+    """Russian-specific parsing."""
+
+    def __init__(self):
+        self.table = {"ё": "е"}
+
+
+NAME_TO_PARSER = {'base': CharParser, 'ru': RUCharParser}
+
+
+def make_parser(name='base'):
+    return NAME_TO_PARSER[name]()
+'''
+
+
+def test_a_definition_the_snippet_drops_without_a_marker_while_the_file_still_uses_it_is_refused() -> None:
+    # nemo: the snippet shows `_normalize`'s end, then `NAME_TO_PARSER` with no marker between:
+    # read literally, `RUCharParser` is deleted while `NAME_TO_PARSER` still names it
+    snippet = '''# ... existing code ...
+    def _normalize(self, text):
+        return text.casefold()
+
+
+NAME_TO_PARSER = {'base': CharParser, 'ru': RUCharParser}
+# ... existing code ...
+'''
+    with pytest.raises(ApplyError) as error:
+        apply(_PARSERS, snippet, filename="parsers.py")
+    assert error.value.code == "ambiguous_anchor"
+    assert "RUCharParser" in str(error.value) and "snippet line 3" in str(error.value)
+
+
+def test_a_definition_deleted_with_no_use_left_is_merged() -> None:
+    # the same snippet where nothing names the class any more: a deletion, merged as written
+    original = _PARSERS.replace("{'base': CharParser, 'ru': RUCharParser}", "{'base': CharParser}")
+    snippet = '''# ... existing code ...
+    def _normalize(self, text):
+        return text.casefold()
+
+
+NAME_TO_PARSER = {'base': CharParser}
+# ... existing code ...
+'''
+    merged = apply(original, snippet, filename="parsers.py").merged_code
+    assert "RUCharParser" not in merged and "text.casefold()" in merged

@@ -8,7 +8,9 @@ leaves them. The merge is refused, naming the definition and a line that still u
 
 Only top-level definitions count (a method's name may be another class's too), dropped between
 two anchors, not defined again anywhere in the merged text nor imported by it (a definition moved
-to a module of its own), and used there as a bare word outside comment lines and docstrings. O(merged text) per such definition, and deletions of whole definitions are rare.
+to a module of its own), and used as a bare word, outside comment lines and docstrings, by a line
+of the snippet itself: a use elsewhere in the file is code the edit may have meant to break or fix
+later, but a snippet that writes the name while it drops the definition contradicts itself. O(merged text) per such definition, and deletions of whole definitions are rare.
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ def _binding_rows(lines: list[str]) -> set[int]:
 
 
 def check_dangling_names(al: Aligner, spliced: Spliced) -> None:
-    """Refuse a merge that drops a top-level definition between two anchors while a merged line
-    still uses its name (see the module's docstring)."""
+    """Refuse a merge that drops a top-level definition between two anchors while a line of the
+    snippet still uses its name (see the module's docstring)."""
     names: dict[str, tuple[int, int]] = {}  # name -> (its original line, the deletion's start)
     for start, end in spliced.deleted:
         for o in range(start, end):
@@ -54,20 +56,21 @@ def check_dangling_names(al: Aligner, spliced: Spliced) -> None:
     defined = {header_key(line.strip()) for line in lines if line.strip()}
     binding = _binding_rows(lines)
     prose = in_triple_quotes(lines)
+    shown = sorted(row for row, (s, _) in enumerate(spliced.origin) if s >= 0)  # the snippet's own lines
     for name, (o, start) in names.items():
         use = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
         if name in defined or any(use.search(lines[row]) for row in binding):
             continue  # (defined again, or imported: moved or rewritten, not deleted)
-        row = next((row for row, line in enumerate(lines) if row not in binding and not prose[row]
-                    and not line.lstrip().startswith(COMMENT_STARTS) and use.search(line)), None)
+        row = next((row for row in shown if row not in binding and not prose[row]
+                    and not lines[row].lstrip().startswith(COMMENT_STARTS) and use.search(lines[row])), None)
         if row is not None:
             # the snippet line right above the deletion: where a marker would keep the definition
             s = max(((o2, s2) for s2, o2 in al.pairs.items() if o2 < start), default=(-1, -1))[1]
             where = f"after snippet line {al.items[s].number} ({al.items[s].text.strip()!r})" if s >= 0 else \
                 "at the snippet's start"
             raise ValidationError(
-                f"{where} the merge deletes `{name}` (original line {o + 1}), which no marker keeps, but merged "
-                f"line {row + 1} ({spliced.lines[row].strip()!r}) still uses it. If it stays, put a '... "
+                f"{where} the merge deletes `{name}` (original line {o + 1}), which no marker keeps, but the "
+                f"snippet still uses it (merged line {row + 1}: {spliced.lines[row].strip()!r}). If it stays, put a '... "
                 "existing code ...' marker there; if it goes, change the lines that use it too",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=al.items[s].number if s >= 0 else None,
                 details={"merged_lines": [row + 1]})

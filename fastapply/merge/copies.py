@@ -288,7 +288,8 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         # (docstring text between the anchor and a copy inside the same string names nothing: a
         # paragraph rewritten up to sqlfluff's next `.. note::`)
         prose = al.o_in_string(o_end) and all(al.o_in_string(o) for o in (*dropped, copy))
-        if not shown and not moved and not prose and not names_what_it_replaces([onorm[o] for o in dropped], words, even):
+        if not shown and not moved and not prose \
+                and not names_what_it_replaces([onorm[o] for o in dropped], words, even):
             return False
     taken = {o for k, o in al.pairs.items() if k not in skip}
     if any(o2 in taken for _, o2 in run):
@@ -349,30 +350,35 @@ def _run(al: Aligner, s: int, s_end: int, o: int, o_end: int, step: int) -> list
     return run
 
 
-def _lock_step(al: Aligner, s: int, o: int, s_end: int, o_end: int, step: int) -> bool:
-    """From the pair (s, o) on towards the anchor (s_end, o_end), the snippet's lines and the
-    original's (blank lines passed over) are equal, substituted() or edited versions (an annotation
-    dropped: `values_string: str = f(` -> `values_string = f(`) one for one, and both reach the
-    anchor together. O(the lines)."""
+def _walk(al: Aligner, s: int, o: int, s_end: int, o_end: int, step: int) -> tuple[list[tuple[int, int]], bool]:
+    """The snippet's and the original's lines paired one for one from the pair (s, o) on towards
+    the anchor (s_end, o_end), blank lines passed over, the anchor excluded; and whether both sides
+    reach it together. O(the lines)."""
+    pairs: list[tuple[int, int]] = []
     while True:
         s, o = next_pair(al, s, o, s_end, o_end, step)
         if s == s_end or o == o_end:
-            return s == s_end and o == o_end
-        if al.items[s].kind != "code" or al.snorm[s] != al.onorm[o] and not substituted(al.snorm[s], al.onorm[o]) \
-                and not edited_version(al.snorm[s], al.onorm[o], assignments=True):
-            return False
+            return pairs, s == s_end and o == o_end
+        pairs.append((s, o))
+
+
+def _lock_step(al: Aligner, s: int, o: int, s_end: int, o_end: int, step: int) -> bool:
+    """From the pair (s, o) on towards the anchor (s_end, o_end), the snippet's lines and the
+    original's are equal, substituted() or edited versions (an annotation dropped: `values_string:
+    str = f(` -> `values_string = f(`) one for one (_walk), and both reach the anchor together."""
+    pairs, together = _walk(al, s, o, s_end, o_end, step)
+    return together and all(
+        al.items[k].kind == "code" and (al.snorm[k] == al.onorm[c] or substituted(al.snorm[k], al.onorm[c])
+                                        or edited_version(al.snorm[k], al.onorm[c], assignments=True))
+        for k, c in pairs)
 
 
 def _fresh_edits(al: Aligner, s: int, o: int, s_end: int, o_end: int, step: int) -> bool:
     """From the pair (s, o) on towards the anchor, walked as _lock_step does: no snippet line that
     differs from its original line is a line the file has elsewhere (an edit, not a copy of
-    another place's line). O(the lines)."""
-    while True:
-        s, o = next_pair(al, s, o, s_end, o_end, step)
-        if s == s_end or o == o_end:
-            return True
-        if al.snorm[s] != al.onorm[o] and al.snorm[s] in al.opos:
-            return False
+    another place's line)."""
+    pairs, _ = _walk(al, s, o, s_end, o_end, step)
+    return not any(al.snorm[k] != al.onorm[c] and al.snorm[k] in al.opos for k, c in pairs)
 
 
 def _leaves_block(norm: str, width: int, depth: int) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .copy_choice import next_pair
 from .lines import continues_block, is_trivial, opens_block
 from .similar import FUZZY_MIN, replaces, similarity
 
@@ -178,11 +179,7 @@ def _resumed_after(al: Aligner, end: int, prev: tuple[int, int], o: int, taken: 
             continue
         run, k, oc = [(s1, c)], s1, c
         while True:
-            k, oc = k + 1, oc + 1
-            while k < len(al.items) and al.items[k].kind == "blank":
-                k += 1
-            while oc < o and not al.onorm[oc]:
-                oc += 1
+            k, oc = next_pair(al, k, oc, len(al.items), o, +1)
             if k >= len(al.items) or oc >= o or al.items[k].kind != "code" or k in al.pairs or oc in taken \
                     or al.snorm[k] != al.onorm[oc]:
                 break

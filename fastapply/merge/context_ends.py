@@ -123,6 +123,47 @@ def edit_before_marker(al: Aligner, head: list[int], hi: int) -> None:
 _DROPPED_ABOVE = 3  # original lines above a rewritten condition that edit_before_marker lets go
 
 
+def later_run_before_marker(al: Aligner, head: list[int], hi: int) -> None:
+    """The end of a segment before a marker when the walk down paired its context lines next to
+    the anchor but not its last line, and those lines with the last one stand together, one for
+    one, a few lines further down: new lines, then that context, then the last line (`if a or
+    b:`, `Config = GPT`, `Model = GPT`, `elif c:`, a marker, over an original `if a:` branch and
+    an `elif b:` branch with the same body). The walk took the first branch's body and left the
+    last line to read as an edit of `elif b:`, next to the exact copy the marker keeps. The run
+    moves to the later copy; the original lines it passes go with the new lines before it.
+    O(run + lines passed)."""
+    last = head[-1] if head else None
+    if last is None or last in al.pairs or al.strivial[last] or not al.snorm[last]:
+        return
+    k = len(head) - 1
+    while k > 0 and head[k - 1] in al.pairs and al.snorm[head[k - 1]]:
+        k -= 1
+    run = head[k:-1]
+    if not run or k == 0 or any(s in al.pairs for s in head[:k]):
+        return  # (new lines must stand before the run: they replace what it passes)
+    below = al.pairs[run[-1]]
+    where = nearest_above(al.opos.get(al.snorm[last], []), below + 1)
+    if not where or where[0] >= hi:
+        return
+    moved, o = [(last, where[0])], where[0]
+    for s in reversed(run):
+        o -= 1
+        while o > below and not al.onorm[o]:
+            o -= 1
+        if o <= below or al.onorm[o] != al.snorm[s] \
+                or al.owidth[o] - al.owidth[where[0]] != al.swidth[s] - al.swidth[last]:
+            return
+        moved.append((s, o))
+    passed = sum(1 for o in range(al.pairs[run[0]], moved[-1][1]) if al.onorm[o])
+    if passed > _RUN_SHIFT:
+        return
+    al.pairs.update(moved)
+    al.fuzzy.update(s for s, _ in moved)
+
+
+_RUN_SHIFT = 6  # original code lines a run of context may move past (later_run_before_marker)
+
+
 def condition_over_body(al: Aligner, s: int, o: int) -> bool:
     """Snippet line s and original line o open a block with the same conditional keyword
     (similar.rewrites_condition) over the same first body line: `if state.src[pos] != "<":`

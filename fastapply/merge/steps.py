@@ -19,7 +19,7 @@ from .blocks import shallower_before
 from .chain import best_chain_end, count_in, heaviest_chain, span
 from .closers import block_shell_up, edited_opener, end_in_doubt, whole_block_up
 from .context import context_block
-from .context_ends import context_before_deletion, context_before_marker, edit_before_marker
+from .context_ends import context_before_deletion, context_before_marker, edit_before_marker, later_run_before_marker
 from .resumed import header_before_marker
 from .lines import DROPPED_STUBS, header_key
 
@@ -310,7 +310,9 @@ def _edges(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> None:
         context_block(al, tail, stop, o_hi)
     if gaps and head and head[-1] not in al.pairs:
         upto = min((al.pairs[s] for s in tail if s in al.pairs), default=o_hi)
-        context_before_marker(al, head, o_lo, upto)
+        later_run_before_marker(al, head, upto)
+        if head[-1] not in al.pairs:
+            context_before_marker(al, head, o_lo, upto)
         if head[-1] not in al.pairs:
             edit_before_marker(al, head, upto)
         if head[-1] not in al.pairs:

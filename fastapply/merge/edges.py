@@ -96,7 +96,9 @@ def _edited_head(lead: list[SnippetLine], head: list[str]) -> bool:
 
 
 # a tool's directive comment: `// @ts-ignore` and `// @ts-expect-error` are one directive edited
-_DIRECTIVE = re.compile(r"^(?://|#|/\*)\s*(@ts-|eslint-|pyright:|type:|noqa|istanbul |c8 |prettier-ignore)")
+# (`# ruff: noqa` -> `# ruff: noqa: ANN001, ARG001` in django-signal-webhooks' migration)
+_DIRECTIVE = re.compile(r"^(?://|#|/\*)\s*(@ts-|eslint-|pyright:|type:|(?:(?:ruff|flake8)\s*:\s*)?noqa|pylint:|mypy:|"
+                        r"istanbul |c8 |prettier-ignore)")
 
 
 def _same_directive(new: str, old: str) -> bool:

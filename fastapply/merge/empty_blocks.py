@@ -88,8 +88,10 @@ def _wrapped_header_end(lines: list[str], row: int) -> bool:
 
 
 def _empty_block(lines: list[str], row: int) -> bool:
-    """True when no line deeper than lines[row] follows it (blank lines skipped)."""
-    after = next((r for r in range(row + 1, len(lines)) if lines[r].strip()), None)
+    """True when no line deeper than lines[row] follows it (blank and comment lines skipped: a
+    comment is no statement, glances' `for i in plugin_stats:` over a comment line, then the code
+    after the loop)."""
+    after = next((r for r in range(row + 1, len(lines)) if lines[r].strip() and lines[r].lstrip()[0] != "#"), None)
     return after is None or indent_width(lines[after]) <= indent_width(lines[row])
 
 

@@ -3,7 +3,7 @@ and the new crawl-42 / crawl-43), read case by case."""
 
 from __future__ import annotations
 
-from fastapply import apply
+from fastapply import ApplyError, apply
 
 _LOAD = '''def load_model(ckpt_path, device, model_type):
     logger.info("Loading %s model from %s...", model_type, ckpt_path)
@@ -70,3 +70,83 @@ def test_context_before_a_marker_that_reads_one_for_one_where_the_walk_paired_it
     expected = _LOAD.replace('if model_type == "text":\n        ConfigClass',
                              'if model_type == "text" or model_type == "chat":\n        ConfigClass')
     assert apply(_LOAD, snippet, filename="load_model.py").merged_code == expected
+
+
+_MIGRATION = '''# ruff: noqa
+
+from django.db import migrations
+
+
+def migrate(apps, schema_editor):  # pragma: no cover
+    Webhook = apps.get_model("signal_webhooks", "Webhook")
+    Webhook.objects.update(signal="CREATE")
+
+
+class Migration(migrations.Migration):
+    operations = [migrations.RunPython(code=migrate)]
+'''
+
+
+def test_a_whole_file_snippet_that_edits_the_first_line_linter_directive_replaces_it() -> None:
+    # django-signal-webhooks: `# ruff: noqa` narrowed to the rules it means, in a snippet of the
+    # whole file without markers; the old directive is not kept above the new one
+    expected = _MIGRATION.replace("# ruff: noqa\n", "# ruff: noqa: ANN001, ARG001, FBT003\n").replace(
+        "def migrate(apps, schema_editor):", "def migrate(apps, schema_editor) -> None:")
+    assert apply(_MIGRATION, expected, filename="0004_migrate.py").merged_code == expected
+
+
+_EXPORT = '''class Export:
+    def update(self, stats, limits):
+        for plugin in self.plugins():
+            if isinstance(stats[plugin], dict):
+                stats[plugin].update(limits[plugin])
+                # Remove the <plugin>_disable field
+                stats[plugin].pop(f"{plugin}_disable", None)
+                # user is a special field that should not be exported
+                # rename it to user_<plugin>
+                if "user" in stats[plugin]:
+                    stats[plugin][f"user_{plugin}"] = stats[plugin].pop("user")
+            elif isinstance(stats[plugin], list):
+                for i in stats[plugin]:
+                    i.update(limits[plugin])
+                    # Remove the <plugin>_disable field
+                    i.pop(f"{plugin}_disable", None)
+                    # user is a special field that should not be exported
+                    # rename it to user_<plugin>
+                    if "user" in i:
+                        i[f"user_{plugin}"] = i.pop("user")
+            else:
+                continue
+
+            plugin_stats = stats[plugin]
+            values = []
+            self.write(plugin, plugin_stats, values)
+'''
+
+
+def test_a_new_loop_header_over_only_a_comment_is_refused_not_merged_empty() -> None:
+    # glances: the merge put a new `for` header with only a comment line under it above the old
+    # branches; tree-sitter-python parses that, Python rejects it (a comment is no statement)
+    snippet = '''        # ...
+        for plugin in self.plugins():
+            plugin_stats = self.prepare(plugin, stats[plugin], limits[plugin])
+            if isinstance(plugin_stats, dict):
+                # user is a special field that should not be exported
+                # rename it to user_<plugin>
+                if "user" in plugin_stats:
+                    plugin_stats[f"user_{plugin}"] = plugin_stats.pop("user")
+            elif isinstance(plugin_stats, list):
+                for i in plugin_stats:
+                    # user is a special field that should not be exported
+            # ...
+                continue
+
+            values = []
+        # ...
+'''
+    try:
+        merged = apply(_EXPORT, snippet, filename="export.py").merged_code
+    except ApplyError as error:
+        assert error.code in ("syntax_regressed", "ambiguous_anchor")
+        return
+    compile(merged, "export.py", "exec")  # (a merge, if any, must at least be Python)

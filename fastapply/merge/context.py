@@ -167,7 +167,7 @@ def _edits_up_to(al: Aligner, block: list[int], run: list[tuple[int, int]], hi: 
     if len(rest) == len(between) or all(is_comment(al.onorm[o]) for o in between) \
             and all(is_comment(al.snorm[s]) for s in rest):
         return True  # (a comment rewritten into fewer or more lines takes nothing else with it)
-    if edits_dropping_comments(al, rest, between):
+    if edits_dropping_comments(al, rest, between) or _rewrites_body(al, run[-1], rest, between, hi):
         return True
     # fewer original lines, the first split after its opening bracket (`searchpath: t.Union[`, then
     # the rest of a long annotation over more lines): what the snippet shows replaces them
@@ -179,6 +179,20 @@ def _edits_up_to(al: Aligner, block: list[int], run: list[tuple[int, int]], hi: 
 
 
 _REPLACED_MAX = 30  # original lines that context, new lines and the next anchor may replace
+
+
+def _rewrites_body(al: Aligner, header: tuple[int, int], rest: list[int], between: list[int], hi: int) -> bool:
+    """The context ends with a block header whose whole body in the original is what stands
+    between it and the next anchor `hi` (which is no deeper than the header), and the lines after
+    it in the snippet are all deeper than the header too: the snippet gives the block a new body
+    (streamlink's `if hasattr(self.fd, "close"):` over `with suppress(Exception):` where a
+    `try:` / `except Exception: pass` stood). Read as new code instead, the header would stand
+    twice. O(between + rest)."""
+    s, o = header
+    if hi >= len(al.orig) or not al.o_opens(o) or len(between) > _REPLACED_MAX or al.owidth[hi] > al.owidth[o] \
+            or any(al.owidth[k] <= al.owidth[o] for k in between):
+        return False
+    return all(al.swidth[t] > al.swidth[s] for t in rest if al.snorm[t])
 
 
 def _replaces_statements(al: Aligner, run: list[tuple[int, int]], rest: list[int], between: list[int],

@@ -150,3 +150,48 @@ def test_a_new_loop_header_over_only_a_comment_is_refused_not_merged_empty() -> 
         assert error.code in ("syntax_regressed", "ambiguous_anchor")
         return
     compile(merged, "export.py", "exec")  # (a merge, if any, must at least be Python)
+
+
+_WRAPPERS = '''class StreamIOThreadWrapper:
+    class Filler:
+        def __init__(self, fd):
+            self.fd = fd
+
+        def close(self):
+            if hasattr(self.fd, "close"):
+                self.fd.close()
+
+    class Reader:
+        def stop(self):
+            self.running = False
+            self.buffer.close()
+
+            if hasattr(self.fd, "close"):
+                try:
+                    self.fd.close()
+                except Exception:
+                    pass
+
+    def __init__(self, session, fd, timeout=30):
+        self.buffer = RingBuffer(session.get_option("ringbuffer-size"))
+'''
+
+
+def test_a_block_header_as_context_with_a_new_body_up_to_the_next_anchor_replaces_the_old_body() -> None:
+    # streamlink: `try:` / `except Exception: pass` around a call became `with suppress(Exception):`;
+    # the model shows the `if` above it as context after a column-0 marker (its text is in the
+    # file twice), then the new body, then the next method's header
+    snippet = '''# ...
+            if hasattr(self.fd, "close"):
+                with suppress(Exception):
+                    self.fd.close()
+
+    def __init__(self, session, fd, timeout=30):
+        self.buffer = RingBuffer(session.get_option("ringbuffer-size"))
+'''
+    expected = _WRAPPERS.replace('''                try:
+                    self.fd.close()
+                except Exception:
+                    pass''', '''                with suppress(Exception):
+                    self.fd.close()''')
+    assert apply(_WRAPPERS, snippet, filename="wrappers.py").merged_code == expected

@@ -19,7 +19,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
-from .lines import COMMENT_STARTS, header_key, in_triple_quotes
+from .lines import COMMENT_STARTS, bound_names, header_key, in_triple_quotes
 from .splice import Spliced
 
 if TYPE_CHECKING:
@@ -74,3 +74,57 @@ def check_dangling_names(al: Aligner, spliced: Spliced) -> None:
                 "existing code ...' marker there; if it goes, change the lines that use it too",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=al.items[s].number if s >= 0 else None,
                 details={"merged_lines": [row + 1]})
+
+
+# a string literal on one line (a name in it is no use of the name), and lines that are no code
+_STRING = re.compile(r"""(['"`])(?:\\.|(?!\1).)*\1""")
+_NO_CODE = (*COMMENT_STARTS, '"""', "'''", "r\"\"\"")
+# a TypeScript import of types only: its names may be the language's own too (react-redux dropped
+# `NoInfer` from `import type { EqualityFn, NoInfer }` and kept using TypeScript 5.4's global one)
+_TYPE_ONLY = re.compile(r"^(?:import|export)\s+type\b")
+
+
+def check_lost_imports(al: Aligner, spliced: Spliced) -> None:
+    """Refuse a merge in which a snippet line edits an import line of the file without one of its
+    names while a code line of the merged file still uses it (outside strings and comments): stylelint's `import isKeyframeRule`
+    written over `import isKeyframeSelector`, with the old `if (...some(isKeyframeSelector))`
+    kept because the snippet's context paired with the block above it. A model that drops an
+    import drops or rewrites its uses in the same edit; a use left over is a misplaced edit or a
+    missing one, and the module would not run. Names bound again anywhere (another import, a
+    definition, a top-level assignment) are no loss. O(import lines) to find lost names, O(merged text) per lost name."""
+    if not any(s >= 0 and "import" in spliced.lines[row] for row, (s, _) in enumerate(spliced.origin)):
+        return  # (the snippet writes no import line: it drops none, bar a deletion checked elsewhere)
+    lines = spliced.lines
+    binding = _binding_rows(lines)
+    now = {name for row in binding for name in bound_names(lines[row].strip())}
+    present = spliced.row_of()
+    lost: dict[str, int] = {}
+    for o, norm in enumerate(al.onorm):
+        if norm and al.owidth[o] == 0 and ("import" in norm or "export" in norm) and not _TYPE_ONLY.match(norm):
+            for name in bound_names(norm):
+                if name not in now and o in present and spliced.origin[present[o]][0] >= 0 \
+                        and lines[present[o]].strip() != norm:
+                    lost.setdefault(name, o)  # (an import line the snippet edits: one it deletes is a
+                    # deletion between anchors, which a model's cut of a file's head often is)
+    if not lost:
+        return
+    defined = {header_key(line.strip()) for line in lines if line.strip()}
+    prose = in_triple_quotes(lines)
+    for name, o in lost.items():
+        use = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+        assigned = re.compile(rf"^(?:export\s+)?(?:(?:const|let|var)\s+)?{re.escape(name)}\s*(?::[^=]+)?=(?!=)")
+        if name in defined or any(use.search(lines[row]) for row in binding) \
+                or any(assigned.match(line) for line in lines):
+            continue  # (defined or assigned in the file now, or bound by a bracketed import)
+        row = next((row for row, line in enumerate(lines) if row not in binding and not prose[row]
+                    and use.search(line) and not line.lstrip().startswith(_NO_CODE)
+                    and use.search(_STRING.sub("", line.split(" //")[0].split(" #")[0]))), None)
+        if row is None:
+            continue
+        s = spliced.origin[present[o]][0]
+        where = f"snippet line {al.items[s].number} ({al.items[s].text.strip()!r})"
+        raise ValidationError(
+            f"{where} drops the import of `{name}` (original line {o + 1}), but the merged file still uses "
+            f"it (merged line {row + 1}: {lines[row].strip()!r}). If that use goes too, show its edit in the "
+            "snippet; if the name stays, keep it in the import line",
+            code=ErrorCode.AMBIGUOUS_ANCHOR, line=al.items[s].number, details={"merged_lines": [row + 1]})

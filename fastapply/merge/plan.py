@@ -22,7 +22,7 @@ from .joined import pair_joined
 from .fuzzy_pairs import extend_fuzzy, pair_rewritten_headers
 from .branches import pair_inserted_branch
 from .refine import covered, pair_closers, place_stragglers, prune_orphans
-from .dangling import check_dangling_names
+from .dangling import check_dangling_names, check_lost_imports
 from .datakeys import check_duplicate_keys, check_record_edit
 from .defmatch import DefIndex
 from .deletions import deletions
@@ -145,6 +145,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     check_duplicate_keys(language, aligner, spliced)
     check_redeclared(aligner, spliced, language)
     check_dangling_names(aligner, spliced)
+    check_lost_imports(aligner, spliced)
     check_record_edit(language, aligner)
     check_empty_blocks(spec, spliced, items, orig)
     if explicit and _same_code(spliced.lines, orig) and ambiguous_context(aligner) is not None:

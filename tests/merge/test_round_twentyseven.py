@@ -195,3 +195,82 @@ def test_a_block_header_as_context_with_a_new_body_up_to_the_next_anchor_replace
                     pass''', '''                with suppress(Exception):
                     self.fd.close()''')
     assert apply(_WRAPPERS, snippet, filename="wrappers.py").merged_code == expected
+
+
+_RULE = '''import { isRegExp, isString } from '../../utils/validateTypes.mjs';
+import getRuleSelector from '../../utils/getRuleSelector.mjs';
+import isKeyframeSelector from '../../utils/isKeyframeSelector.mjs';
+import isStandardSyntaxRule from '../../utils/isStandardSyntaxRule.mjs';
+
+const rule = (primary) => {
+	return (root, result) => {
+		root.walkRules((ruleNode) => {
+			if (!isStandardSyntaxRule(ruleNode)) {
+				return;
+			}
+
+			if (ruleNode.selectors.some(isKeyframeSelector)) {
+				return;
+			}
+
+			parseSelector(getRuleSelector(ruleNode), result, ruleNode)?.walkClasses((classNode) => {
+				check(classNode, primary);
+			});
+		});
+	};
+};
+
+export default rule;
+'''
+
+
+def test_an_import_dropped_while_the_merged_file_still_uses_its_name_is_refused() -> None:
+    # stylelint: `isKeyframeSelector` gave way to `isKeyframeRule`; the model's context `return;`
+    # / `}` after the marker paired with the keyframe block's own end, so the new `if` went in
+    # below the old one, which still calls the name the new import no longer binds
+    snippet = '''import { isRegExp, isString } from '../../utils/validateTypes.mjs';
+import getRuleSelector from '../../utils/getRuleSelector.mjs';
+import isKeyframeRule from '../../utils/isKeyframeRule.mjs';
+import isStandardSyntaxRule from '../../utils/isStandardSyntaxRule.mjs';
+				// ... existing code ...
+				return;
+			}
+
+			if (isKeyframeRule(ruleNode)) {
+				return;
+			}
+
+			parseSelector(getRuleSelector(ruleNode), result, ruleNode)?.walkClasses((classNode) => {
+				// ... existing code ...
+'''
+    expected = _RULE.replace("import isKeyframeSelector from '../../utils/isKeyframeSelector.mjs';",
+                             "import isKeyframeRule from '../../utils/isKeyframeRule.mjs';").replace(
+        "if (ruleNode.selectors.some(isKeyframeSelector)) {", "if (isKeyframeRule(ruleNode)) {")
+    try:
+        merged = apply(_RULE, snippet, filename="index.mjs").merged_code
+    except ApplyError as error:
+        assert error.code == "ambiguous_anchor" and "isKeyframeSelector" in error.message
+        return
+    assert merged == expected
+
+
+def test_an_import_dropped_with_its_last_use_merges() -> None:
+    # the same edit shown with the old condition's line itself: the name goes with its use
+    snippet = '''import { isRegExp, isString } from '../../utils/validateTypes.mjs';
+import getRuleSelector from '../../utils/getRuleSelector.mjs';
+import isKeyframeRule from '../../utils/isKeyframeRule.mjs';
+import isStandardSyntaxRule from '../../utils/isStandardSyntaxRule.mjs';
+// ... existing code ...
+			if (!isStandardSyntaxRule(ruleNode)) {
+				return;
+			}
+
+			if (isKeyframeRule(ruleNode)) {
+				return;
+			}
+// ... existing code ...
+'''
+    expected = _RULE.replace("import isKeyframeSelector from '../../utils/isKeyframeSelector.mjs';",
+                             "import isKeyframeRule from '../../utils/isKeyframeRule.mjs';").replace(
+        "if (ruleNode.selectors.some(isKeyframeSelector)) {", "if (isKeyframeRule(ruleNode)) {")
+    assert apply(_RULE, snippet, filename="index.mjs").merged_code == expected

@@ -20,8 +20,8 @@ from itertools import accumulate, compress
 from .blocks import block_last, enclosing, opens_at, within
 from .chain import SortedIndices
 from .fresh import new_code_flags
-from .lines import LazyWidths, Widths, block_end, block_stop, header_key, in_triple_quotes, is_closer, is_trivial, \
-    opens_block, widths_of
+from .lines import LazyWidths, Widths, block_end, block_stop, header_key, is_closer, is_trivial, opens_block, \
+    triple_quote_states, widths_of
 from .segments import GAP_KINDS, SnippetLine, code_segments
 from .steps import align_range, is_ruler
 
@@ -56,9 +56,10 @@ class Aligner:
         self.owidth: Widths = widths_of(orig) if len(orig) > _EAGER_WIDTHS else LazyWidths(orig)
         self._oopens: list[bool | None] = [None] * len(orig)
         self.opos: dict[str, list[int]] = defaultdict(list)
+        opos = self.opos  # (a local name: once per line of the file)
         for index, norm in enumerate(onorm):
             if norm:
-                self.opos[norm].append(index)
+                opos[norm].append(index)
         self._okeys: dict[str, list[int]] = {}
         self._oparent: dict[int, int] = {}
         self._oclose: dict[int, int | None] = {}  # block_end / block_stop of original lines (_block_ends)
@@ -66,7 +67,8 @@ class Aligner:
         self._all_keys: dict[str, list[int]] | None = None
         self._word_lines: dict[str, list[int]] | None = None  # (renames.named_elsewhere)
         self._joined: str | None = None
-        self._in_strings: list[bool] | None = None  # (o_in_string)
+        self._in_strings: list[bool] = []  # (o_in_string: the lines read so far)
+        self._open_quote = ""  # (o_in_string: the quote open after them)
         self._keys: dict[str, str | None] = {}
         self._weights: dict[str, float] = {}  # a candidate anchor's weight by its text (steps.align_range)
         # similar.edited_version / rewrites by (snippet text, original text), for fuzzy_pairs.walk_fuzzy
@@ -399,10 +401,17 @@ class Aligner:
         return index
 
     def o_in_string(self, o: int) -> bool:
-        """Original line o starts inside a triple-quoted string (lines.in_triple_quotes: O(n) once)."""
-        if self._in_strings is None:
-            self._in_strings = in_triple_quotes(self.orig)
-        return self._in_strings[o]
+        """Original line o starts inside a triple-quoted string (lines.in_triple_quotes). The file is
+        read from the top only as far as asked (an edit in the middle of a long file asks about lines
+        there), then on from where it stopped: O(n) in all."""
+        known = self._in_strings
+        if not 0 <= o < len(known):
+            # (on to o, or further: as many lines again as were read, so that asking line by line
+            # down the file reads it in a few steps; a negative o counts from the end, as in a list)
+            stop = len(self.orig) if o < 0 else min(len(self.orig), max(o + 1, 2 * len(known)))
+            states, self._open_quote = triple_quote_states(self.orig, len(known), stop, self._open_quote)
+            known.extend(states)
+        return known[o]
 
     def _lines_containing(self, needle: str) -> list[int]:
         """Original lines containing `needle` (normalised), in order: str.find over the joined text

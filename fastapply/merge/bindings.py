@@ -25,9 +25,10 @@ if TYPE_CHECKING:
 
 def check_import_bindings(al: Aligner, spliced: Spliced) -> None:
     present = spliced.row_of()  # (its keys: the original lines the merge keeps)
-    for row, (s, o) in enumerate(spliced.origin):
+    for row in spliced.from_snippet():  # (the snippet's rows: a long merge keeps most from the original)
+        s, o = spliced.origin[row]
         line = spliced.lines[row]
-        if s < 0 or line[:1].isspace() or "from" not in line or o >= 0 and line.strip() == al.onorm[o]:
+        if line[:1].isspace() or "from" not in line or o >= 0 and line.strip() == al.onorm[o]:
             continue  # (new and edited snippet lines only: an edited import may bind one name more)
         before = set(bound_names(al.onorm[o])) if o >= 0 else set()
         for name in bound_names(line):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain, compress, islice, repeat
+from operator import itemgetter, ne, sub
 
 import msgspec
 
@@ -15,26 +17,15 @@ class Style(msgspec.Struct, frozen=True):
 
 
 def detect_style(lines: list[str]) -> Style:
-    tabbed = spaced = 0
-    steps: Counter[int] = Counter()
-    previous = 0
-    seen = 0
-    for line in lines:
-        stripped = line.lstrip()
-        if not stripped:
-            continue
-        seen += 1
-        if seen > 600:
-            break  # plenty to tell the style, and files can be long
-        if line.startswith("\t"):
-            tabbed += 1
-        elif line.startswith(" "):
-            spaced += 1
-        width = len(line) - len(stripped) if not line.startswith("\t") else 0
-        if not line.startswith("\t") and width > previous:
-            steps[width - previous] += 1
-        if not line.startswith("\t"):
-            previous = width
+    """Tabs or spaces, and the usual indentation step, read from the first 600 non-blank lines
+    (plenty to tell the style, and files can be long). O(those lines), most of it in C."""
+    sample = list(islice(filter(str.strip, lines), 600))
+    firsts = list(map(itemgetter(0), sample))  # (a non-blank line has a first character)
+    tabbed, spaced = firsts.count("\t"), firsts.count(" ")
+    untabbed = list(compress(sample, map(ne, firsts, repeat("\t"))))
+    # a line's width is measured from the last one not indented by a tab; each step deeper counts
+    widths = list(map(sub, map(len, untabbed), map(len, map(str.lstrip, untabbed))))
+    steps: Counter[int] = Counter([step for step in map(sub, widths, chain((0,), widths)) if step > 0])
     unit = 4
     for step, _ in steps.most_common():
         if step in (2, 3, 4, 8):

@@ -39,7 +39,9 @@ def check_last_use_kept(al: Aligner, spliced: Spliced) -> None:
     """Refuse a merge whose deletions between anchors, or lines read as edited, remove every line
     that reads a variable the merge keeps assigned in an indented block (see the module's docstring)."""
     # (lines deleted between anchors, and lines an edited snippet line was read to replace)
-    edited = {o: s for s, o in spliced.origin if s >= 0 and o >= 0 and s in al.fuzzy and al.snorm[s] != al.onorm[o]}
+    # (none without fuzzy pairs, the usual case: the merged rows are not read then)
+    edited = {o: s for s, o in spliced.origin if s >= 0 and o >= 0 and s in al.fuzzy and al.snorm[s] != al.onorm[o]} \
+        if al.fuzzy else {}
     dropped = sorted(o for o in [*(o for start, stop in spliced.deleted for o in range(start, stop)), *edited]
                      if al.onorm[o] and not al.onorm[o].startswith(COMMENT_STARTS))
     if not dropped:

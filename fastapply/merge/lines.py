@@ -349,9 +349,15 @@ def in_triple_quotes(lines: list[str]) -> list[bool]:
     written as a literal between two other quotes (a Go raw string holding three double quotes had
     put the rest of go-cmp's report_reflect.go inside a string); other quotes in comments and
     escaped quotes are not told apart (a docstring-shaped heuristic, not a tokenizer)."""
+    return triple_quote_states(lines, 0, len(lines), "")[0]
+
+
+def triple_quote_states(lines: list[str], start: int, stop: int, quote: str) -> tuple[list[bool], str]:
+    """in_triple_quotes of lines[start:stop] where line `start` starts inside `quote` ("" for none),
+    and the quote still open after them: a file read in parts gives the answer of one reading (the
+    state carried from line to line is that quote alone). O(their total length)."""
     inside: list[bool] = []
-    quote = ""
-    for line in lines:
+    for line in lines[start:stop]:
         inside.append(bool(quote))
         if '"""' not in line and "'''" not in line \
                 or not quote and line.lstrip().startswith(("*", "//", "/*", "#")):
@@ -364,15 +370,16 @@ def in_triple_quotes(lines: list[str]) -> list[bool]:
                     break
                 quote, at_char = "", end + 3
             else:
-                starts = [(i, q) for q in ('"""', "'''") if (i := line.find(q, at_char)) >= 0]
-                if not starts:
+                # the first of the two quotes (they cannot start at one place)
+                double, single = line.find('"""', at_char), line.find("'''", at_char)
+                if double < 0 and single < 0:
                     break
-                start, quote = min(starts)
+                start, quote = (double, '"""') if single < 0 or 0 <= double < single else (single, "'''")
                 at_char = start + 3
                 if 0 < start and line[start - 1] in "'`\"" and line[start - 1] != quote[0] \
                         and line[start + 3:start + 4] == line[start - 1]:
                     quote = ""  # quoted as a literal (`'"""'`, Go's `` `"""` ``): opens nothing
-    return inside
+    return inside, quote
 
 
 _QUOTED = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`""")

@@ -11,6 +11,7 @@ import msgspec
 from ..deadline import check_deadline
 from ..errors import ErrorCode, MergeError, ValidationError
 from ..languages import LanguageSpec
+from ..text import common_affixes
 from .anchor import Aligner
 from .ambiguity import ambiguous_block, ambiguous_context, ambiguous_tail, better_copy, copied_tail, \
     needless_deletion
@@ -356,8 +357,12 @@ def _check_placeable(items: list[SnippetLine], pairs: dict[int, int], aligner: A
 
 def _same_code(merged: list[str], orig: list[str]) -> bool:
     """True when the merge changed nothing but blank lines (read up to the first difference)."""
+    # (the lines both start with, the same list for list, compared in C a chunk at a time first:
+    # most of a long merge; what follows is read line by line)
+    head, _ = common_affixes(merged, orig)
     missing = object()
-    return all(a == b for a, b in zip_longest(filter(str.strip, merged), filter(str.strip, orig), fillvalue=missing))
+    return all(a == b for a, b in zip_longest(filter(str.strip, merged[head:]), filter(str.strip, orig[head:]),
+                                              fillvalue=missing))
 
 
 def _without_notes(items: list[SnippetLine]) -> list[SnippetLine]:

@@ -39,7 +39,6 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import compress
-from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, ValidationError
@@ -87,6 +86,11 @@ def _check_kept_once(al: Aligner, spliced: Spliced) -> None:
     """Every original line stands at most once in the merge. Pairs that cross (a part placed above
     one that comes before it in the file) would have the splice keep a stretch of the file twice,
     where no other check looks: each asks about new lines, not about kept ones. O(merged lines)."""
+    # (none twice when the rows of original lines are as many as the distinct lines they stand for,
+    # row_of's keys, which the checks below read too: the rows are read one by one, with a set,
+    # only to name the first repeated line)
+    if len(spliced.row_of()) == sum(1 for _, o in spliced.origin if o >= 0):
+        return
     seen: set[int] = set()
     for row, (_, o) in enumerate(spliced.origin):
         if o < 0:
@@ -123,7 +127,7 @@ def _check_accounted(al: Aligner, spliced: Spliced, drop: set[int]) -> None:
 
 
 def _check_snippet_kept(al: Aligner, spliced: Spliced) -> None:
-    shown = set(map(itemgetter(0), spliced.origin))  # (-1 among them too: no snippet line's index)
+    shown = {spliced.origin[row][0] for row in spliced.from_snippet()}  # (the snippet lines the merge shows)
     for s in sorted(set().union(*al.segments).difference(shown)):  # (the code lines)
         item = al.items[s]
         if item.kind == "code":

@@ -32,14 +32,23 @@ class Spliced(msgspec.Struct):
     empty_markers: list[int]  # snippet item indices of markers that stood for no original line
     _new_rows: list[int] | None = None
     _row_of: dict[int, int] | None = None
+    _from_snippet: list[int] | None = None
 
     # Facts of `origin` that several checks ask for: each computed on first use, O(merged lines),
     # then kept (nothing changes `origin` after the splice but a test, before any check runs).
 
+    def from_snippet(self) -> list[int]:
+        """The rows that came from a snippet line (a snippet item index, not -1), in order."""
+        if self._from_snippet is None:
+            self._from_snippet = [row for row, (s, _) in enumerate(self.origin) if s >= 0]
+        return self._from_snippet
+
     def new_rows(self) -> list[int]:
-        """The rows of snippet lines paired with no original line (new code), in order."""
+        """The rows of snippet lines paired with no original line (new code), in order (read from
+        from_snippet's rows: a long merge keeps most of its rows from the original)."""
         if self._new_rows is None:
-            self._new_rows = [row for row, (s, o) in enumerate(self.origin) if s >= 0 > o]
+            origin = self.origin
+            self._new_rows = [row for row in self.from_snippet() if origin[row][1] < 0]
         return self._new_rows
 
     def row_of(self) -> dict[int, int]:
@@ -247,9 +256,13 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
             if source == ORIG:
                 # the kept original lines right after it, blank lines included, stay as they are (what
                 # the loop gives them one by one): copied in one go, up to the last non-blank one
-                stop = index
-                while stop < size and out[stop][1] == ORIG and out[stop][2] == at + stop - last_index:
-                    stop += 1
+                offset = at - last_index  # (out[stop] holds original line offset + stop while they run on)
+                for stop in range(index, size):
+                    entry = out[stop]
+                    if entry[1] != ORIG or entry[2] != offset + stop:
+                        break
+                else:
+                    stop = size
                 while stop > index and not out[stop - 1][0].strip():
                     stop -= 1
                 if stop > index:

@@ -192,7 +192,17 @@ def _rewrites_body(al: Aligner, header: tuple[int, int], rest: list[int], betwee
     if hi >= len(al.orig) or not al.o_opens(o) or len(between) > _REPLACED_MAX or al.owidth[hi] > al.owidth[o] \
             or any(al.owidth[k] <= al.owidth[o] for k in between):
         return False
-    return all(al.swidth[t] > al.swidth[s] for t in rest if al.snorm[t])
+    if not all(al.swidth[t] > al.swidth[s] for t in rest if al.snorm[t]):
+        return False
+    # every statement of the old body the new one gives again, or a line of the try statement
+    # around it: a statement neither shows (`log_found(found)` under an edited line) is no
+    # rewrite's to drop
+    shown = {al.snorm[t] for t in rest}
+    return all(al.onorm[k] in shown or is_trivial(al.onorm[k]) or is_comment(al.onorm[k])
+               or _TRY_LINE.match(al.onorm[k]) for k in between)
+
+
+_TRY_LINE = re.compile(r"^(?:try\s*:|finally\s*:|else\s*:|except\b.*:|pass)$")
 
 
 def _replaces_statements(al: Aligner, run: list[tuple[int, int]], rest: list[int], between: list[int],
@@ -292,10 +302,11 @@ def _context_before_edit(al: Aligner, block: list[int], lo: int, hi: int) -> boo
     # depth is read against the anchor, or, when the new lines fold the nesting they replace (the
     # anchor then written shallower), against the first line they replace
     folds = _folds(al, rest, between)
-    o_ref, s_ref = (between[0], rest[0]) if folds else (hi, after)
+    unwraps = _unwraps_anchor(al, between, hi, after)
+    o_ref, s_ref = (between[0], rest[0]) if folds else (between[-1], after) if unwraps else (hi, after)
     if any(al.owidth[o] - al.owidth[o_ref] != al.swidth[s] - al.swidth[s_ref] for s, o in run):
         return False
-    if not folds and (len(between) > len(rest) or len(lead) == 1 and not (
+    if not folds and (len(between) > len(rest) or len(lead) == 1 and not unwraps and not (
             len(between) == len(rest) and replaces(al.snorm[rest[0]], al.onorm[between[0]]))):
         return False  # (one trivial line is context only right above the lines the new ones edit)
     al.pairs.update(run)
@@ -304,6 +315,16 @@ def _context_before_edit(al: Aligner, block: list[int], lo: int, hi: int) -> boo
 
 
 _WORDS = re.compile(r"\w+")
+
+
+def _unwraps_anchor(al: Aligner, between: list[int], hi: int, after: int) -> bool:
+    """The last original line before the anchor `hi` is the header of the anchor's block, and the
+    snippet writes the anchor (`after`) at that header's depth: the new lines replace the header
+    and what stands above it, and the anchor leaves the block (openbb's `continue`, then new lines,
+    then `overrides[key] = value` out of the `if existing in (None, "", []):` it stood in).
+    O(1), _header_of memoised."""
+    return bool(between) and hi < len(al.orig) and al._header_of(hi) == between[-1] \
+        and al.swidth[after] == al.owidth[between[-1]] < al.owidth[hi]
 
 
 def _folds(al: Aligner, rest: list[int], between: list[int]) -> bool:

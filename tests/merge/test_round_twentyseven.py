@@ -274,3 +274,44 @@ import isStandardSyntaxRule from '../../utils/isStandardSyntaxRule.mjs';
                              "import isKeyframeRule from '../../utils/isKeyframeRule.mjs';").replace(
         "if (ruleNode.selectors.some(isKeyframeSelector)) {", "if (isKeyframeRule(ruleNode)) {")
     assert apply(_RULE, snippet, filename="index.mjs").merged_code == expected
+
+
+_CONFIG = '''def _apply_config(parser, config, keys):
+    overrides = {}
+    for key in keys:
+        value = config.get(key)
+        if value is None:
+            continue
+        existing = parser.get_default(key)
+        if existing in (None, "", []):
+            overrides[key] = value
+    if overrides:
+        parser.set_defaults(**overrides)
+
+
+def main(argv=None):
+    return 0
+'''
+
+
+def test_a_trivial_line_after_a_marker_stays_context_above_new_lines_that_unwrap_the_anchor() -> None:
+    # openbb-cli: the `if existing in (...)` test gave way to an env-var check; the model shows the
+    # `continue` above it after a marker, the new lines, then `overrides[key] = value` moved out of
+    # the dropped `if` (one level shallower than in the file)
+    snippet = '''# ... existing code ...
+            continue
+        env_var = _CONFIG_SCALAR_ENV_VARS.get(key)
+        if env_var and os.environ.get(env_var):
+            continue
+        overrides[key] = value
+    if overrides:
+        parser.set_defaults(**overrides)
+# ... existing code ...
+'''
+    expected = _CONFIG.replace('''        existing = parser.get_default(key)
+        if existing in (None, "", []):
+            overrides[key] = value''', '''        env_var = _CONFIG_SCALAR_ENV_VARS.get(key)
+        if env_var and os.environ.get(env_var):
+            continue
+        overrides[key] = value''')
+    assert apply(_CONFIG, snippet, filename="cli.py").merged_code == expected

@@ -136,13 +136,21 @@ def unified_diff_counted(original: str, merged: str, filename: str | None = None
     if original == merged:
         return "", 0, 0
     name = filename or "file"
-    old, new = original.splitlines(keepends=True), merged.splitlines(keepends=True)
+    # Splitting both long texts into lines is the costliest step of a short edit's diff: the
+    # common head and tail of the texts, less _CONTEXT lines each, are cut off first (found in C),
+    # then the lines of the rest are read as below. The cuts lie right after a newline in both
+    # texts, where splitlines() splits the whole text too: the rest's lines are the whole text's
+    # from `cut` lines on, and as _CONTEXT common lines are left at each end, the head and tail
+    # found below are the whole text's less those cut (the slices and hunks come out the same).
+    start, cut, end_old, end_new = _trimmed(original, merged)
+    old, new = original[start:end_old].splitlines(keepends=True), merged[start:end_new].splitlines(keepends=True)
     # difflib is slow on long files: give it only the changed middle plus the context lines; the
     # common head and tail cannot change its hunks, only their line numbers (shifted back below).
     head, tail = common_affixes(old, new)
     skip = max(0, head - _CONTEXT)
     keep_tail = max(0, tail - _CONTEXT)
     old, new = old[skip:len(old) - keep_tail], new[skip:len(new) - keep_tail]
+    skip += cut
     if len(old) * len(new) <= _DIFFLIB_CELLS:
         lines = difflib.unified_diff(old, new, fromfile=f"a/{name}", tofile=f"b/{name}", n=_CONTEXT)
     else:  # difflib is quadratic or worse on long, repetitive middles: bounded patience diff
@@ -165,6 +173,59 @@ def unified_diff_counted(original: str, merged: str, filename: str | None = None
 
 _CONTEXT = 3
 _DIFFLIB_CELLS = 4_000_000
+# the line breaks of str.splitlines() but "\n" (and "\r\n", which ends with it)
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+def _trimmed(original: str, merged: str) -> tuple[int, int, int, int]:
+    """Where the lines a diff must read start (the same offset in both texts), how many lines lie
+    before it, and where they end in each text: the common head and tail less _CONTEXT lines each,
+    cut right after a newline. Nothing cut at the head where it holds a line break other than
+    "\n" (its lines are counted as newlines). O(n) in C."""
+    size_old, size_new = len(original), len(merged)
+    head = _common_prefix(original, merged, 0, min(size_old, size_new))
+    start = original.rfind("\n", 0, head) + 1  # (0: no whole line in common)
+    for _ in range(_CONTEXT):
+        if start == 0:
+            break
+        start = original.rfind("\n", 0, start - 1) + 1
+    if start and any(original.find(other, 0, start) >= 0 for other in _OTHER_BREAKS):
+        start = 0
+    # the common tail, not overlapping the common head: after its first newline, _CONTEXT lines on
+    tail = _common_suffix(original, merged, min(size_old, size_new) - head)
+    end = original.find("\n", size_old - tail)
+    for _ in range(_CONTEXT):
+        if end < 0:
+            break
+        end = original.find("\n", end + 1)
+    if end < 0:
+        return start, original.count("\n", 0, start), size_old, size_new
+    drop = size_old - (end + 1)
+    return start, original.count("\n", 0, start), size_old - drop, size_new - drop
+
+
+def _common_prefix(a: str, b: str, low: int, high: int) -> int:
+    """The length of the common prefix of a and b, at least `low` and at most `high`: a search by
+    halves over slice comparisons (in C), O(high - low)."""
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    """The length of the common suffix of a and b, at most `limit`: as _common_prefix. O(limit)."""
+    low, high = 0, limit
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[len(a) - middle:len(a) - low] == b[len(b) - middle:len(b) - low]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 _HUNK = re.compile(r"([-+])(\d+)")
 
 

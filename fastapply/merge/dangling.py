@@ -92,7 +92,7 @@ def check_lost_imports(al: Aligner, spliced: Spliced) -> None:
     import drops or rewrites its uses in the same edit; a use left over is a misplaced edit or a
     missing one, and the module would not run. Names bound again anywhere (another import, a
     definition, a top-level assignment) are no loss. O(import lines) to find lost names, O(merged text) per lost name."""
-    if not any(s >= 0 and "import" in spliced.lines[row] for row, (s, _) in enumerate(spliced.origin)):
+    if not any("import" in spliced.lines[row] for row in spliced.from_snippet()):
         return  # (the snippet writes no import line: it drops none, bar a deletion checked elsewhere)
     lines = spliced.lines
     binding = _binding_rows(lines)

@@ -202,6 +202,20 @@ def is_closer(norm: str) -> bool:
     return norm[:1] in _CLOSER_STARTS and bool(_CLOSER.match(norm))
 
 
+def blank_indices(norms: list[str]) -> list[int]:
+    """The indices of the blank lines, given the lines normalised (segments.normalize: a blank
+    line's is ""), in order. list.index finds each in C: one interpreter step per blank line,
+    O(n) in all."""
+    found: list[int] = []
+    at = -1
+    try:
+        while True:
+            at = norms.index("", at + 1)
+            found.append(at)
+    except ValueError:
+        return found
+
+
 def indent_width(text: str, tab: int = 4) -> int:
     if "\t" not in text:  # the common case, and hot (called per line by many stages)
         return len(text) - len(text.lstrip(" "))
@@ -357,10 +371,14 @@ def triple_quote_states(lines: list[str], start: int, stop: int, quote: str) -> 
     and the quote still open after them: a file read in parts gives the answer of one reading (the
     state carried from line to line is that quote alone). O(their total length)."""
     inside: list[bool] = []
-    for line in lines[start:stop]:
-        inside.append(bool(quote))
-        if '"""' not in line and "'''" not in line \
-                or not quote and line.lstrip().startswith(("*", "//", "/*", "#")):
+    part = lines[start:stop]
+    # (a line without a triple quote carries the state on: only the lines with one are read in the
+    # loop, the answers of those between filled in as runs)
+    quoted = [at for at, line in enumerate(part) if '"""' in line or "'''" in line]
+    for at in quoted:
+        inside.extend([bool(quote)] * (at + 1 - len(inside)))  # up to this line, this one included
+        line = part[at]
+        if not quote and line.lstrip().startswith(("*", "//", "/*", "#")):
             continue  # (quotes in a comment line open nothing: `* "'" and """ (HTML)` in PHP)
         at_char = 0
         while True:
@@ -379,6 +397,7 @@ def triple_quote_states(lines: list[str], start: int, stop: int, quote: str) -> 
                 if 0 < start and line[start - 1] in "'`\"" and line[start - 1] != quote[0] \
                         and line[start + 3:start + 4] == line[start - 1]:
                     quote = ""  # quoted as a literal (`'"""'`, Go's `` `"""` ``): opens nothing
+    inside.extend([bool(quote)] * (len(part) - len(inside)))
     return inside, quote
 
 

@@ -138,7 +138,8 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     if _same_indentation(items, orig, pairs):
         file_style = _snippet_style(items, file_style)  # mixed files: the snippet knows the local style
     spliced = splice(items, orig, pairs, file_style=file_style,
-                     snip_style=_snippet_style(items, file_style), drop=drop, in_string=aligner.o_in_string)
+                     snip_style=_snippet_style(items, file_style), drop=drop, in_string=aligner.o_in_string,
+                     onorm=onorm)
     check_markers(norms, spliced.lines, spliced.snippet_rows)
     check_provenance(aligner, spliced, drop, suspects)
     check_copies(spliced, defs)
@@ -181,7 +182,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     segments = len(aligner.segments)
     try:
         plan = _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments,
-                       spec)
+                       spec, orig)
     except ValidationError as error:
         raise _with_snippet_line(error, items, spliced) from None
     check_last_use_kept(aligner, spliced)  # (after the syntax check: a broken merge says so first)
@@ -213,9 +214,18 @@ def _pair_up(aligner: Aligner) -> dict[int, int]:
 
 
 def _finish(original: str, lines: list[str], trailing_newline: bool, method: str, markers: int,
-            segments: int, spec: LanguageSpec | None) -> Plan:
+            segments: int, spec: LanguageSpec | None, orig: list[str] | None = None) -> Plan:
+    """`orig`: the original's lines as plan_merge splits them, where the caller has them."""
     text = "\n".join(lines) + ("\n" if trailing_newline and lines else "")
-    check_syntax(spec, original, text)
+    split = None
+    if orig:  # (an empty list may stand for "" or "\n")
+        # both texts' split("\n") for the syntax check, from the lists at hand rather than split
+        # again (two passes over a long file): the merged text's is `lines` when no line holds a
+        # newline, which the count of newlines in the text tells (in C)
+        merged = lines + [""] if trailing_newline and lines else lines or [""]
+        if text.count("\n") == len(merged) - 1:
+            split = (orig + [""] if original.endswith("\n") else orig), merged
+    check_syntax(spec, original, text, split)
     return Plan(text, method, markers, segments, [])
 
 

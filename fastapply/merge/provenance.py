@@ -89,7 +89,7 @@ def _check_kept_once(al: Aligner, spliced: Spliced) -> None:
     # (none twice when the rows of original lines are as many as the distinct lines they stand for,
     # row_of's keys, which the checks below read too: the rows are read one by one, with a set,
     # only to name the first repeated line)
-    if len(spliced.row_of()) == sum(1 for _, o in spliced.origin if o >= 0):
+    if len(spliced.row_of()) == spliced.rows_kept():
         return
     seen: set[int] = set()
     for row, (_, o) in enumerate(spliced.origin):

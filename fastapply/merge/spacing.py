@@ -11,7 +11,8 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from .lines import COMMENT_STARTS, continues_block, header_key, in_triple_quotes, indent_width, is_closer, opens_block
+from .lines import COMMENT_STARTS, blank_indices, continues_block, header_key, in_triple_quotes, indent_width, is_closer, \
+    opens_block
 from .shapes import (BODY_END, DATA_ASSIGNMENT, EMPTY, OBJECT_KEY, PREAMBLE, SNIP, STATEMENT, closes_preamble,
                      closes_statement, in_new_string, new_definition_ends, packed_siblings, pep8_gap, preamble_at,
                      preamble_start, top_level_after_block)
@@ -33,8 +34,10 @@ class Spacing:
     _SHARE = 0.9
     _ENOUGH = 200
 
-    def __init__(self, orig: list[str], in_string: Callable[[int], bool] | None = None) -> None:
+    def __init__(self, orig: list[str], in_string: Callable[[int], bool] | None = None,
+                 norms: list[str] | None = None) -> None:
         self.orig = orig
+        self._norms = norms  # (segments.normalize_all of orig, where the caller has it)
         self._in_string = in_string  # (the aligner's, which the checks after the splice share)
         self._usual: dict[int, int | None] = {}
         self._most: dict[int | None, int] = {}
@@ -370,20 +373,26 @@ class Spacing:
             return 1 << 30
         if not self._most:  # every width's answer in one pass (a long splice asks about many)
             most: dict[int | None, int] = {None: 0}
+            orig = self.orig
+            # (only the blank lines are read one by one, found in C where the normalised lines
+            # are known: most lines of a file are code)
+            blanks = blank_indices(self._norms) if self._norms is not None else \
+                [index for index, line in enumerate(orig) if not line.strip()]
             run = 0
-            for line in self.orig:
-                if not line.strip():
-                    run += 1
-                    continue
-                if run:
-                    key = indent_width(line)
-                    self._runs[(key, run)] += 1
-                    if run > most.get(key, 0):
-                        most[key] = run
-                    if run > most[None]:
-                        most[None] = run
+            for at, index in enumerate(blanks):
+                run += 1
+                if at + 1 < len(blanks) and blanks[at + 1] == index + 1:
+                    continue  # the run goes on
+                if index + 1 == len(orig):
+                    most[None] = max(most[None], run)  # (the file's last lines: no width)
+                    break
+                key = indent_width(orig[index + 1])  # the line right after the run
+                self._runs[(key, run)] += 1
+                if run > most.get(key, 0):
+                    most[key] = run
+                if run > most[None]:
+                    most[None] = run
                 run = 0
-            most[None] = max(most[None], run)
             self._most = most
         return self._most.get(width, 0)
 

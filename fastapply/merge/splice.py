@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from itertools import accumulate, compress, repeat
-from operator import attrgetter, itemgetter, not_, sub
+from itertools import accumulate, repeat
+from operator import attrgetter, itemgetter, sub
 
 import msgspec
 
@@ -33,6 +33,7 @@ class Spliced(msgspec.Struct):
     _new_rows: list[int] | None = None
     _row_of: dict[int, int] | None = None
     _from_snippet: list[int] | None = None
+    _rows_kept: int | None = None
 
     # Facts of `origin` that several checks ask for: each computed on first use, O(merged lines),
     # then kept (nothing changes `origin` after the splice but a test, before any check runs).
@@ -55,16 +56,29 @@ class Spliced(msgspec.Struct):
         """Original line index -> the merged row that stands for it (its keys: the lines kept)."""
         if self._row_of is None:
             # (built in C: the last row of a line wins, as in a comprehension; then the rows of no
-            # original line, -1, are taken out)
-            row_of = dict(zip(map(itemgetter(1), self.origin), range(len(self.origin))))
+            # original line, -1, are taken out, and counted for rows_kept)
+            column = list(map(itemgetter(1), self.origin))
+            row_of = dict(zip(column, range(len(column))))
+            unkept = 0
             while row_of and (low := min(row_of)) < 0:
                 del row_of[low]
+                unkept += column.count(low)
             self._row_of = row_of
+            self._rows_kept = len(column) - unkept
         return self._row_of
+
+    def rows_kept(self) -> int:
+        """How many rows stand for an original line (more than row_of's keys when one stands
+        twice). Counted with row_of, O(merged lines) once."""
+        self.row_of()
+        assert self._rows_kept is not None
+        return self._rows_kept
 
 
 def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, file_style: Style,
-           snip_style: Style, drop: set[int], in_string: Callable[[int], bool] | None = None) -> Spliced:
+           snip_style: Style, drop: set[int], in_string: Callable[[int], bool] | None = None,
+           onorm: list[str] | None = None) -> Spliced:
+    """`onorm`: the original lines normalised (segments.normalize_all), where the caller has them."""
     shifts = _segment_shifts(items, orig, pairs, file_style, snip_style)
     same_style = file_style == snip_style
     # (text, source, original index or, for an empty marker, its indentation, snippet item index)
@@ -126,7 +140,7 @@ def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, 
             pending.append(s)
     flush(pending, o_pos, len(orig), None)
     moved = {s: (item.gap_above, item.gap_firm) for s, item in enumerate(items) if item.gap_above >= 0}
-    lines, rows, origin = _merge_blank_runs(out, orig, Spacing(orig, in_string), moved)
+    lines, rows, origin = _merge_blank_runs(out, orig, Spacing(orig, in_string, onorm), moved)
     return Spliced(lines, kept, deleted, resolved, rows, origin, empty_markers)
 
 
@@ -267,14 +281,10 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
                     stop -= 1
                 if stop > index:
                     chunk = out[index:stop]
-                    # (in C but for the blank lines, which have no provenance; a whitespace-only
-                    # line the file has stays as it is: the user's untouched lines are not re-spaced)
-                    texts = list(map(itemgetter(0), chunk))
-                    rows_from = list(zip(map(itemgetter(3), chunk), map(itemgetter(2), chunk)))
-                    for blank in compress(range(len(texts)), map(not_, map(str.strip, texts))):
-                        rows_from[blank] = (-1, -1)
-                    result.extend(texts)
-                    origin.extend(rows_from)
+                    # (the blank lines have no provenance; a whitespace-only line the file has
+                    # stays as it is: the user's untouched lines are not re-spaced)
+                    result.extend([entry[0] for entry in chunk])
+                    origin.extend([(s, at) if text.strip() else (-1, -1) for text, _, at, s in chunk])
                     last_index = stop - 1
                     index = stop
             elif source == SNIP and at >= 0:

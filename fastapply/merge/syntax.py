@@ -29,12 +29,14 @@ _WINDOW_MIN_LINES = 120
 _WINDOW_MIN_BYTES = 256_000
 
 
-def changed_window(original: str, merged: str) -> tuple[str, str] | None:
+def changed_window(original: str, merged: str,
+                   split: tuple[list[str], list[str]] | None = None) -> tuple[str, str] | None:
     """The same stretch of top-level statements around every changed line, in both texts: from the
     last line at or before the first change that starts a top-level statement (no indentation) to
     the first such line after the last change. None when that is (nearly) the whole file: half of
-    its lines, or for files of _WINDOW_MIN_BYTES or more a quarter of its bytes. O(n)."""
-    old, new = original.split("\n"), merged.split("\n")
+    its lines, or for files of _WINDOW_MIN_BYTES or more a quarter of its bytes. `split`: both
+    texts' split("\n"), where the caller has them. O(n)."""
+    old, new = split if split is not None else (original.split("\n"), merged.split("\n"))
     big = len(original) >= _WINDOW_MIN_BYTES
     if len(old) < _WINDOW_MIN_LINES and not big:
         return None

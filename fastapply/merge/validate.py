@@ -43,8 +43,10 @@ def check_loss(original: list[str], spliced: Spliced, snippet_lines: int) -> Non
                 code=ErrorCode.CONTENT_LOST, line=start + 1)
 
 
-def check_syntax(spec: LanguageSpec | None, original: str, merged: str) -> None:
-    """Refuse a merge that has more tree-sitter ERROR/MISSING nodes than the original.
+def check_syntax(spec: LanguageSpec | None, original: str, merged: str,
+                 split: tuple[list[str], list[str]] | None = None) -> None:
+    """Refuse a merge that has more tree-sitter ERROR/MISSING nodes than the original. `split`:
+    original.split("\n") and merged.split("\n"), where the caller has them (read, not changed).
 
     Most merges change a few lines of a long file, and parsing is the costliest step: first only the
     top-level statements around the changed lines are parsed, in both versions. When both parse
@@ -58,7 +60,7 @@ def check_syntax(spec: LanguageSpec | None, original: str, merged: str) -> None:
     from .syntax import INCREMENTAL_MIN_BYTES, changed_window, embedded_error_count, error_count, error_lines, \
         parse, reparse, tolerated_errors
 
-    window = None if spec.embedded else changed_window(original, merged)
+    window = None if spec.embedded else changed_window(original, merged, split)
     if window is not None:
         merged_part = parse(spec, window[1])
         if merged_part is None or not merged_part.root_node.has_error \

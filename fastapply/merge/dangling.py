@@ -42,6 +42,16 @@ def _binding_rows(lines: list[str]) -> set[int]:
     return rows
 
 
+def _defined_names(lines: list[str]) -> set[str | None]:
+    """The names the merged lines define (header_key of each non-blank line). O(lines)."""
+    return {header_key(line.strip()) for line in lines if line.strip()}
+
+
+def _use_of(name: str) -> re.Pattern[str]:
+    """`name` as a bare word: not an attribute (`.name`) nor part of a longer name."""
+    return re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+
+
 def check_dangling_names(al: Aligner, spliced: Spliced) -> None:
     """Refuse a merge that drops a top-level definition between two anchors while a line of the
     snippet still uses its name (see the module's docstring)."""
@@ -53,12 +63,12 @@ def check_dangling_names(al: Aligner, spliced: Spliced) -> None:
     if not names:
         return
     lines = spliced.lines
-    defined = {header_key(line.strip()) for line in lines if line.strip()}
+    defined = _defined_names(lines)
     binding = _binding_rows(lines)
     prose = in_triple_quotes(lines)
     shown = sorted(row for row, (s, _) in enumerate(spliced.origin) if s >= 0)  # the snippet's own lines
     for name, (o, start) in names.items():
-        use = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+        use = _use_of(name)
         if name in defined or any(use.search(lines[row]) for row in binding):
             continue  # (defined again, or imported: moved or rewritten, not deleted)
         row = next((row for row in shown if row not in binding and not prose[row]
@@ -108,10 +118,10 @@ def check_lost_imports(al: Aligner, spliced: Spliced) -> None:
                     # deletion between anchors, which a model's cut of a file's head often is)
     if not lost:
         return
-    defined = {header_key(line.strip()) for line in lines if line.strip()}
+    defined = _defined_names(lines)
     prose = in_triple_quotes(lines)
     for name, o in lost.items():
-        use = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+        use = _use_of(name)
         assigned = re.compile(rf"^(?:export\s+)?(?:(?:const|let|var)\s+)?{re.escape(name)}\s*(?::[^=]+)?=(?!=)")
         if name in defined or any(use.search(lines[row]) for row in binding) \
                 or any(assigned.match(line) for line in lines):

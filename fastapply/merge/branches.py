@@ -12,6 +12,7 @@ Complexity: O(fuzzy pairs x _BRANCH_LINES).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .similar import FUZZY_MIN, similarity
@@ -20,6 +21,35 @@ if TYPE_CHECKING:
     from .anchor import Aligner
 
 _BRANCH_LINES = 6  # context lines under the old header that pair_inserted_branch moves
+_ELSE_IF = re.compile(r"(?:elif|elsif|}?\s*else\s+if)\s+")
+
+
+def first_branch_text(norm: str) -> str | None:
+    """The line a later branch was as the first one: `if A:` for `elif A:`, `if (A) {` for
+    `} else if (A) {`, `if a` for Ruby's `elsif a`. O(len(norm))."""
+    match = _ELSE_IF.match(norm) if norm[:1] in "e}" else None
+    return None if match is None else "if " + norm[match.end():]
+
+
+def new_first_branches(al: Aligner, fresh: list[bool]) -> None:
+    """Mark as new code a snippet branch `if B:` (and its body) whose next branch is `elif A:` when
+    the original has `if A:` once, the snippet not at all, and not `if B:`: the new first branch
+    of a chain whose old first branch went on as the `elif` (flashinfer's new `if config.variant
+    == ...:` above `elif (numel // shards) ...`). Its lines may read like the old branch's
+    (`return False`); they are not its context. O(m + the lines walked back over)."""
+    snorm, swidth, markers, opos, spos = al.snorm, al.swidth, al.markers, al.opos, al.spos
+    for index, norm in enumerate(snorm):
+        old = first_branch_text(norm) if norm else None
+        if old is None or len(opos.get(old, ())) != 1 or old in spos:
+            continue
+        back = index - 1
+        while back >= 0 and back not in markers and (not snorm[back] or swidth[back] > swidth[index]):
+            back -= 1
+        if back < 0 or back in markers or swidth[back] != swidth[index] or snorm[back] in opos \
+                or not snorm[back].startswith(("if ", "if(")):
+            continue
+        for line in range(back, index):
+            fresh[line] = fresh[line] or bool(snorm[line])
 
 
 def pair_inserted_branch(al: Aligner) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from .branches import new_first_branches
 from .heads import assigned_name
 from .lines import call_inside_call, name_count
 from .renames import rewritten_in_place
@@ -67,6 +68,7 @@ def new_code_flags(al: Aligner) -> list[bool]:
                 fresh[back] = True  # its decorators and doc comment are new too
                 back -= 1
         last_at[width] = index
+    new_first_branches(al, fresh)
     return fresh
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
 from .blocks import shallower_before
+from .branches import first_branch_text
 from .chain import best_chain_end, count_in, heaviest_chain, span
 from .closers import block_shell_up, edited_opener, end_in_doubt, whole_block_up
 from .context import context_block
@@ -76,9 +77,12 @@ def align_range(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list
                     weight = weights[norm] = 1.0 + min(len(_WORDS.findall(norm)), 40) / 10
                 if s - 1 in al.markers:
                     weight += _AFTER_MARKER
-                cands.append((s, where[first], weight))
+                cands.append((s, where[first], weight * _NEW_CODE_SHARE if _amid_new_code(al, s) else weight))
             if last > first:
                 continue
+        elif norm[0] in "e}" and (o := _first_branch(al, norm, lo, hi, s_lo, s_hi)) is not None:
+            cands.append((s, o, 1.0))
+            continue
         key = al._skey(s)
         if key is not None:
             okeys = al._okeys_for(key)
@@ -120,6 +124,39 @@ def align_range(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list
     if prev_s + 1 < s_hi and prev_o + 1 < o_hi:
         gaps.append((prev_s + 1, s_hi, prev_o + 1, o_hi))
     return gaps
+
+
+def _first_branch(al: Aligner, norm: str, lo: int, hi: int, s_lo: int, s_hi: int) -> int | None:
+    """The original line `if A:` (`if (A) {`) for a snippet line `elif A:` (`} else if (A) {`,
+    `elsif A`) the original does not have, when it occurs once in range and the snippet's range
+    does not show it: the snippet put a new branch above the old first one (prowler's
+    `if client.policies.off_for_everyone:` above `elif sharing == "EXTERNAL_FREE_BUSY_ONLY":`),
+    and the old line's body follows it. O(log n)."""
+    old = first_branch_text(norm)
+    where = al.opos.get(old) if old is not None else None
+    if not where or count_in(al.spos.get(old, []), s_lo, s_hi):
+        return None
+    first, last = span(where, lo, hi)
+    return where[first] if last - first == 1 else None
+
+
+def _amid_new_code(al: Aligner, s: int) -> bool:
+    """The nearest code lines on both sides of s (blank lines skipped, no marker between) are lines
+    the original has nowhere: s reads as a line inside new code that happens to match an old one
+    (magic-bytes' new test with `const result = index_1.filetypename(bytes);`, like the old test
+    two lines above the context that a marker's part gives from that test's end). O(the blank
+    lines skipped)."""
+    snorm, markers = al.snorm, al.markers
+    for step in (-1, 1):
+        t = s + step
+        while 0 <= t < len(snorm) and not snorm[t] and t not in markers:
+            t += step
+        if not 0 <= t < len(snorm) or t in markers or snorm[t] in al.opos:
+            return False
+    return True
+
+
+_NEW_CODE_SHARE = 0.5  # of its weight, a unique line amid new code keeps (_amid_new_code)
 
 
 def _context_below(al: Aligner, s: int, o: int, s_lo: int, o_lo: int, o_hi: int) -> bool:

@@ -11,6 +11,11 @@ from .lines import COMMENT_STARTS, SOURCE_MAP, header_key, is_closer, is_trivial
 from .segments import SnippetLine
 
 _MOVED_TAIL = 12  # lines a snippet may move from the file's end (each one written higher up)
+_CJS_TAIL = 40  # lines of CommonJS exports that a snippet turning them into `export` lines may drop
+_CJS_START = re.compile(r"^(?:module\.)?exports(?:\.[\w$]+)?\s*=")
+_CJS_INSIDE = re.compile(r"^(?:[\w$]+(?:\s*:\s*[\w$]+)?,?|}\)?;?)$")  # `a: a,`, `b`, `};`
+_ESM_DECL = re.compile(r"^export\s+(?:async\s+)?(?:const|let|var|function\*?|class)\s+([\w$]+)")
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def source_map_tail(items: list[SnippetLine], pairs: dict[int, int], last_s: int, onorm: list[str]) -> bool:
@@ -64,3 +69,20 @@ def moved_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, ono
             written.setdefault(item.norm, []).append(s)
     return all(not is_closer(onorm[o]) and not is_trivial(onorm[o])
                and any(pairs.get(s) != o for s in written.get(onorm[o], ())) for o in tail)
+
+
+def commonjs_tail(items: list[SnippetLine], last_o: int, onorm: list[str]) -> bool:
+    """The original lines after the one the snippet ends on are the file's CommonJS exports
+    (`module.exports = { swap32LE: swap32LE };`, `exports.f = f;`), and every name they export
+    is declared by a new `export` line of the snippet, one the original does not have
+    (unicode-trie's `const swap32LE` -> `export const swap32LE`): the file moved to ES module
+    exports, and the snippet ends where the file now ends. O(m + _CJS_TAIL)."""
+    tail = [norm for norm in onorm[last_o + 1:last_o + 2 + _CJS_TAIL] if norm]
+    if not tail or len(onorm) - last_o - 1 > _CJS_TAIL or not _CJS_START.match(tail[0]) \
+            or not all(_CJS_START.match(norm) or _CJS_INSIDE.match(norm) for norm in tail):
+        return False
+    names = {name for norm in tail for name in _IDENT.findall(norm)} - {"module", "exports"}
+    old = set(onorm)
+    declared = {match.group(1) for item in items
+                if item.kind == "code" and item.norm not in old and (match := _ESM_DECL.match(item.norm))}
+    return bool(names) and names <= declared

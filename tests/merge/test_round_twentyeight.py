@@ -1,0 +1,182 @@
+"""Issue 8, twenty-eighth round: real release edits of tune-92 .. (drawn from crawl-41 .. crawl-43
+and the new crawl-44), read case by case."""
+
+from __future__ import annotations
+
+from fastapply import apply
+
+_SWAP = '''const isBigEndian = new Uint8Array(new Uint32Array([0x12345678]).buffer)[0] === 0x12;
+
+const swap = (b, n, m) => {
+  let i = b[n];
+  b[n] = b[m];
+  b[m] = i;
+};
+
+const swap32 = array => {
+  const len = array.length;
+  for (let i = 0; i < len; i += 4) {
+    swap(array, i, i + 3);
+    swap(array, i + 1, i + 2);
+  }
+};
+
+const swap32LE = array => {
+  if (isBigEndian) {
+    swap32(array);
+  }
+};
+
+module.exports = {
+  swap32LE: swap32LE
+};
+'''
+
+
+def test_a_snippet_that_exports_the_names_of_the_commonjs_tail_ends_the_file() -> None:
+    # unicode-trie: `const swap32LE` became `export const swap32LE`, and the file's last lines,
+    # `module.exports = {...}`, went. The snippet ends on the function without a marker: the
+    # names the tail exported are all exported by the snippet's new line, so the tail is gone.
+    snippet = '''  // ... existing code ...
+    swap(array, i + 1, i + 2);
+  }
+};
+
+export const swap32LE = array => {
+  if (isBigEndian) {
+    swap32(array);
+  }
+};
+'''
+    expected = _SWAP.replace("const swap32LE", "export const swap32LE").replace('''
+module.exports = {
+  swap32LE: swap32LE
+};
+''', "")
+    assert apply(_SWAP, snippet, filename="swap.js").merged_code == expected
+
+
+def test_a_commonjs_tail_stays_when_the_snippet_exports_only_some_of_its_names() -> None:
+    original = _SWAP.replace("  swap32LE: swap32LE\n", "  swap32: swap32,\n  swap32LE: swap32LE\n")
+    snippet = '''  // ... existing code ...
+    swap(array, i + 1, i + 2);
+  }
+};
+
+export const swap32LE = array => {
+  if (isBigEndian) {
+    swap32(array);
+  }
+};
+'''
+    expected = original.replace("const swap32LE", "export const swap32LE")
+    assert apply(original, snippet, filename="swap.js").merged_code == expected
+
+
+_SPEC = '''describe("filetype", () => {
+    it("filetypeinfo", () => {
+        const bytes = [0x89, 0x50, 0x4e, 0x47];
+        const result = index_1.filetypeinfo(bytes);
+        expect(result).toHaveLength(2);
+        expect(result[0]).toHaveProperty("typename");
+    });
+    it("filetypename", () => {
+        const bytes = [0x89, 0x50, 0x4e, 0x47];
+        const result = index_1.filetypename(bytes);
+        expect(result).toHaveLength(2);
+        expect(result).toEqual(["png", "apng"]);
+    });
+    it("filetypename failure", () => {
+        const bytes = [0x89, 0x00, 0x4e, 0x47];
+        const result = index_1.filetypename(bytes);
+        expect(result).toHaveLength(0);
+    });
+    it("filetypemime", () => {
+        const bytes = [0x89, 0x50, 0x4e, 0x47];
+        const result = index_1.filetypemime(bytes);
+        expect(result).toHaveLength(2);
+    });
+    it("filetypename of a buffer", () => {
+        const result = index_1.filetypename(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+        expect(result).toEqual(["png", "apng"]);
+    });
+});
+'''
+
+
+def test_a_unique_line_amid_new_code_yields_to_context_that_goes_on_around_its_rival() -> None:
+    # magic-bytes: a new test after the old `filetypename` test. The new test's
+    # `const result = index_1.filetypename(bytes);` occurs once above the next anchor, like the
+    # old test's own line, and outweighed the context after the marker (the old test's last
+    # lines, which the file has again further down): paired there, it dropped the old test's end
+    # and kept the wrong `toHaveLength(2)`.
+    snippet = '''    // ... existing code ...
+        expect(result).toHaveLength(2);
+        expect(result).toEqual(["png", "apng"]);
+    });
+    it("detects an ELF binary", () => {
+        const bytes = [0x7f, 0x45, 0x4c, 0x46];
+        const result = index_1.filetypename(bytes);
+        expect(result).toEqual(["ELF"]);
+    });
+    it("filetypename failure", () => {
+    // ... existing code ...
+'''
+    expected = _SPEC.replace('''    it("filetypename failure", () => {''', '''    it("detects an ELF binary", () => {
+        const bytes = [0x7f, 0x45, 0x4c, 0x46];
+        const result = index_1.filetypename(bytes);
+        expect(result).toEqual(["ELF"]);
+    });
+    it("filetypename failure", () => {''')
+    assert apply(_SPEC, snippet, filename="index.spec.js").merged_code == expected
+
+
+_CHECK = '''class calendar_sharing(Check):
+    def execute(self) -> list:
+        findings = []
+        if client.policies_fetched:
+            report = Report(resource=client.policies)
+            sharing = client.policies.external_sharing
+
+            if sharing == "FREE_BUSY_ONLY":
+                report.status = "PASS"
+                report.status_extended = (
+                    f"Sharing is restricted to free/busy "
+                    f"in domain {client.domain}."
+                )
+            else:
+                report.status = "FAIL"
+                report.status_extended = (
+                    f"Sharing is {sharing} "
+                    f"in domain {client.domain}."
+                )
+
+            findings.append(report)
+        return findings
+'''
+
+
+def test_an_elif_of_an_old_if_condition_pairs_with_that_if_below_a_new_first_branch() -> None:
+    # prowler: a new first branch above the old `if`, which became `elif`; the snippet shows the
+    # old branch's first body line and a marker. Its copy of `report.status = "PASS"` was paired
+    # with the new branch's, dropping the rest of the old branch (or refused as ambiguous).
+    snippet = '''            # ... existing code ...
+            sharing = client.policies.external_sharing
+
+            if client.policies.off_for_everyone:
+                report.status = "PASS"
+                report.status_extended = (
+                    f"Calendar is turned off in domain {client.domain}."
+                )
+            elif sharing == "FREE_BUSY_ONLY":
+                report.status = "PASS"
+# ... existing code ...
+'''
+    expected = _CHECK.replace('''            if sharing == "FREE_BUSY_ONLY":''', '''            if client.policies.off_for_everyone:
+                report.status = "PASS"
+                report.status_extended = (
+                    f"Calendar is turned off in domain {client.domain}."
+                )
+            elif sharing == "FREE_BUSY_ONLY":''')
+    assert apply(_CHECK, snippet, filename="calendar_sharing.py").merged_code == expected
+

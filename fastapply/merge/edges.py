@@ -18,7 +18,7 @@ from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_cl
     opens_block
 from .segments import SnippetLine, code_segments, is_gap
 from .similar import FUZZY_MIN, similarity, substituted
-from .tails import commonjs_tail, moved_tail, source_map_tail, unexported_tail
+from .tails import commonjs_tail, dependent_tail, moved_tail, source_map_tail, unexported_tail
 from .whole import WHOLE_SHARE
 
 # A snippet without markers whose edges are this close to the file's edges replaces them.
@@ -131,7 +131,8 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
                                       or tail_of_dropped_import(items, pairs, pairs[last_s], onorm)
                                       or unexported_tail(items, pairs, pairs[last_s], orig, onorm)
                                       or source_map_tail(items, pairs, last_s, onorm)
-                                      or commonjs_tail(items, pairs[last_s], onorm))
+                                      or commonjs_tail(items, pairs[last_s], onorm)
+                                      or dependent_tail(items, pairs, pairs[last_s], orig, onorm))
     if not marked_end and not reaches_end:
         if _context_tail(items, pairs, onorm, most=len(onorm)) and (is_gap(items[0]) or not unedited):
             # (the same last part with more lines after it than _context_tail reads as deleted)

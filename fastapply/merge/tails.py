@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .lines import COMMENT_STARTS, SOURCE_MAP, header_key, is_closer, is_trivial
-from .segments import SnippetLine
+from .segments import SnippetLine, is_gap
 
 _MOVED_TAIL = 12  # lines a snippet may move from the file's end (each one written higher up)
 _CJS_TAIL = 40  # lines of CommonJS exports that a snippet turning them into `export` lines may drop
@@ -86,3 +86,32 @@ def commonjs_tail(items: list[SnippetLine], last_o: int, onorm: list[str]) -> bo
     declared = {match.group(1) for item in items
                 if item.kind == "code" and item.norm not in old and (match := _ESM_DECL.match(item.norm))}
     return bool(names) and names <= declared
+
+
+def dependent_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int, orig: list[str],
+                   onorm: list[str]) -> bool:
+    """The original lines after the one the snippet ends on are top-level definitions, each of
+    which uses a top-level definition that the snippet drops between two of its lines with no
+    marker between them (and does not write again): they went with it (nemo's diarizer config,
+    `class MSDDConfig` deleted and `NeuralDiarizerInferenceConfig`, built on it, gone from the
+    file's end). O(n + m + the tail's text per dropped name)."""
+    tail = [o for o in range(last_o + 1, len(orig)) if onorm[o]]
+    if not tail or orig[tail[0]][:1].isspace() \
+            or header_key(onorm[tail[0]]) is None and not onorm[tail[0]].startswith("@"):
+        return False
+    written = {key for item in items if item.kind == "code" and (key := header_key(item.norm)) is not None}
+    dropped: set[str] = set()
+    ordered = sorted(pairs.items())
+    for (s1, o1), (s2, o2) in zip(ordered, ordered[1:]):
+        if o2 > o1 + 1 and not any(is_gap(item) for item in items[s1 + 1:s2]):
+            dropped.update(key for o in range(o1 + 1, o2) if onorm[o] and not orig[o][:1].isspace()
+                           and (key := header_key(onorm[o])) is not None and key not in written)
+    if not dropped:
+        return False
+    starts = [o for o in tail if not orig[o][:1].isspace() and not onorm[o].startswith(("@", ")"))
+              and not is_closer(onorm[o])]
+    if any(header_key(onorm[o]) is None and not onorm[o].startswith(COMMENT_STARTS) for o in starts):
+        return False  # (top-level statements: code the snippet may keep)
+    bounds = [o for o in starts if header_key(onorm[o]) is not None] + [len(orig)]
+    uses = re.compile(r"(?<![\w$])(?:%s)(?![\w$])" % "|".join(map(re.escape, sorted(dropped))))
+    return all(uses.search("\n".join(onorm[a:b])) for a, b in zip(bounds, bounds[1:]))

@@ -176,8 +176,9 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
             where = [o for _, o in found]
         if any(a >= b for a, b in zip(where, where[1:])) or not where:
             return None, []
-        if len(where) < _MIN_ANCHORS and not (found[0][0] in (code[0], code[-1])
-                                              and name_count(al.snorm[found[0][0]]) >= _EDGE_WORDS) \
+        # (the file's head, no marker above it, stays first: one anchor there is enough)
+        if len(where) < _MIN_ANCHORS and index > 0 and not (found[0][0] in (code[0], code[-1])
+                                                            and name_count(al.snorm[found[0][0]]) >= _EDGE_WORDS) \
                 and not _context_next_to(al, code, *found[0]):
             return None, []
         spans.append((min(where), max(where), index))
@@ -215,6 +216,11 @@ def _without_moved(found: list[tuple[int, int]], places: list[tuple[int, int]]
     bad = next((k for k in range(len(where) - 1) if where[k] >= where[k + 1]), None)
     if bad is None:
         return found, []
+    edited = _edited_between(found)
+    if edited:
+        rest = [anchor for k, anchor in enumerate(found) if k not in edited]
+        if all(a[1] < b[1] for a, b in zip(rest, rest[1:])):
+            return rest, []
     rest = [(s, o) for s, o in found if not any(a < o < b for a, b in places)]
     if rest and all(a[1] < b[1] for a, b in zip(rest, rest[1:])):  # (one left: _spans asks more of it)
         return rest, [s for s, o in found if any(a < o < b for a, b in places)]
@@ -227,6 +233,20 @@ def _without_moved(found: list[tuple[int, int]], places: list[tuple[int, int]]
         if all(a < b for a, b in zip(rest, rest[1:])) and all(rest[0] < o < rest[-1] for o in where[lo:hi]):
             return found[:lo] + found[hi:], []
     return found, []
+
+
+def _edited_between(found: list[tuple[int, int]]) -> set[int]:
+    """The indices of anchors whose neighbours in `found` stand as far apart in the original as in
+    the snippet, around a line that is not theirs: the line between those two is edited in place
+    into a copy of a line elsewhere (msal's `tagLength: tagLengthBits,` -> `tagLength: 128,`
+    between `iv: iv,` and `additionalData: header,`, with `tagLength: 128,` once in another
+    call). Both neighbours must be kept anchors. O(len(found))."""
+    edited: set[int] = set()
+    for k in range(1, len(found) - 1):
+        (s1, o1), (s, o), (s2, o2) = found[k - 1], found[k], found[k + 1]
+        if k - 1 not in edited and o2 - o1 == s2 - s1 and not o1 < o < o2:
+            edited.add(k)
+    return edited
 
 
 def _nested(found: list[tuple[int, int]], al: Aligner) -> list[tuple[int, int]]:

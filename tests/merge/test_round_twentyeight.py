@@ -256,3 +256,65 @@ class DiarizerConfig(ComponentConfig):
     except ApplyError:
         return  # a refusal is fine too: the snippet's end is unclear
     assert merged == expected
+
+
+_CRYPTO = """/*! lib v1.0.0 */
+'use strict';
+import { measure } from './measure.mjs';
+
+export async function decryptEar(key, parts) {
+    const iv = base64Decode(parts[2]);
+    const plaintext = await crypto.subtle.decrypt({
+        name: AES_GCM,
+        iv,
+        tagLength: 128,
+        additionalData: encode(parts[0]),
+    }, key, parts[3]);
+    return decode(plaintext);
+}
+
+export async function decryptJwe(key, jwe) {
+    const header = encode(jwe[0]);
+    const iv = base64Decode(jwe[2]);
+    const tag = base64Decode(jwe[4]);
+    const tagLengthBits = tag.byteLength * 8;
+    // Concat ciphertext and tag
+    const data = concat(jwe[3], tag);
+    const plaintext = await crypto.subtle.decrypt({
+        name: AES_GCM,
+        iv: iv,
+        tagLength: tagLengthBits,
+        additionalData: header,
+    }, key, data);
+    return decode(plaintext);
+}
+"""
+
+
+def test_a_part_out_of_order_with_a_line_edited_into_a_copy_of_one_elsewhere_goes_to_its_own_place() -> None:
+    # msal-browser: the first part (the options of the second call, `tagLength: tagLengthBits`
+    # edited into `tagLength: 128`, a line the first call has once) stands before the part that
+    # edits the lines above that call. Its two unchanged lines stand one apart, as in the
+    # snippet: the middle line is edited in place, not an anchor in the first call. Under a head
+    # of one anchor (`'use strict';`), which stays first.
+    snippet = """/*! lib v1.1.0 */
+'use strict';
+// ... existing code ...
+        iv: iv,
+        tagLength: 128,
+        additionalData: header,
+// ... existing code ...
+    const tag = base64Decode(jwe[4]);
+    if (tag.byteLength !== 16) {
+        throw new Error("Invalid tag length");
+    }
+    // Concat ciphertext and tag
+    const data = concat(jwe[3], tag);
+// ... existing code ...
+"""
+    expected = _CRYPTO.replace("v1.0.0", "v1.1.0").replace("""    const tagLengthBits = tag.byteLength * 8;
+""", """    if (tag.byteLength !== 16) {
+        throw new Error("Invalid tag length");
+    }
+""").replace("tagLength: tagLengthBits,", "tagLength: 128,")
+    assert apply(_CRYPTO, snippet, filename="crypto.mjs").merged_code == expected

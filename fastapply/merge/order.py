@@ -167,7 +167,7 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
     spans: list[tuple[int, int, int]] = []
     moved_out: list[int] = []
     for index, code, found in parts:
-        found, moved = _without_moved(found, places)
+        found, moved = _without_moved(al, found, places)
         moved_out += moved
         where = [o for _, o in found]
         if any(a >= b for a, b in zip(where, where[1:])):
@@ -200,7 +200,7 @@ def _outside_edges(al: Aligner, code: list[int], found: list[tuple[int, int]]) -
     return [s for s, _ in found[1:-1]]
 
 
-def _without_moved(found: list[tuple[int, int]], places: list[tuple[int, int]]
+def _without_moved(al: Aligner, found: list[tuple[int, int]], places: list[tuple[int, int]]
                    ) -> tuple[list[tuple[int, int]], list[int]]:
     """`found` without the one anchor, or two neighbours, that break its file order, when the rest
     are in order, at least _MIN_ANCHORS + 1 and twice as many: lines the edit moved within their
@@ -210,13 +210,14 @@ def _without_moved(found: list[tuple[int, int]], places: list[tuple[int, int]]
     its first and last), when some are left, in order: lines moved out of that part's place
     (httpcore's comment on a server-side disconnect, from `has_expired` into the request
     handler, both parts shown); a part has no marker between its anchors, so the other part
-    cannot stand there; their snippet lines are returned too, new code where they stand.
-    O(len(found) * len(places))."""
+    cannot stand there; their snippet lines are returned too, new code where they stand. Or
+    without the anchors that are lines edited in place (_edited_between), when the rest are in
+    order. O(len(found) * len(places))."""
     where = [o for _, o in found]
     bad = next((k for k in range(len(where) - 1) if where[k] >= where[k + 1]), None)
     if bad is None:
         return found, []
-    edited = _edited_between(found)
+    edited = _edited_between(al, found)
     if edited:
         rest = [anchor for k, anchor in enumerate(found) if k not in edited]
         if all(a[1] < b[1] for a, b in zip(rest, rest[1:])):
@@ -235,16 +236,19 @@ def _without_moved(found: list[tuple[int, int]], places: list[tuple[int, int]]
     return found, []
 
 
-def _edited_between(found: list[tuple[int, int]]) -> set[int]:
+def _edited_between(al: Aligner, found: list[tuple[int, int]]) -> set[int]:
     """The indices of anchors whose neighbours in `found` stand as far apart in the original as in
-    the snippet, around a line that is not theirs: the line between those two is edited in place
-    into a copy of a line elsewhere (msal's `tagLength: tagLengthBits,` -> `tagLength: 128,`
-    between `iv: iv,` and `additionalData: header,`, with `tagLength: 128,` once in another
-    call). Both neighbours must be kept anchors. O(len(found))."""
+    the snippet, around a line that is not theirs, in another block: the line between those two
+    is edited in place into a copy of a line elsewhere (msal's `tagLength: tagLengthBits,` ->
+    `tagLength: 128,` between `iv: iv,` and `additionalData: header,`, with `tagLength: 128,` once
+    in another call). Both neighbours must be kept anchors. A copy in the same block is a line
+    moved there (fdir's `exports.build = build;` from the file's end to its head: the part has
+    too few anchors then, and the merge is refused). O(len(found) x depth)."""
     edited: set[int] = set()
     for k in range(1, len(found) - 1):
-        (s1, o1), (s, o), (s2, o2) = found[k - 1], found[k], found[k + 1]
-        if k - 1 not in edited and o2 - o1 == s2 - s1 and not o1 < o < o2:
+        (s1, o1), (_, o), (s2, o2) = found[k - 1], found[k], found[k + 1]
+        if k - 1 not in edited and o2 - o1 == s2 - s1 and not o1 < o < o2 \
+                and al._header_of(o) != al._header_of(o1 + 1):
             edited.add(k)
     return edited
 

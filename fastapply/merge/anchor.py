@@ -120,6 +120,7 @@ class Aligner:
             self._fresh: list[bool] | None = None
             self._sclose: dict[int, int | None] = {}  # block_end / block_last of snippet lines (_block_ends)
             self._slast: dict[int, int | None] = {}
+            self.split_hits: dict[int, list[int]] = {}  # joined.split_piece's original lines, per line
         self.items = items
         self.pairs = pairs
 

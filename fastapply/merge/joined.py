@@ -107,3 +107,58 @@ def _runs(texts: list[str]) -> dict[str, list[tuple[int, int]]]:
             key = _squash(key + texts[stop])
             found.setdefault(key, []).append((start, stop))
     return found
+
+
+def split_piece(al: Aligner, s: int, o: int, o_lo: int, o_hi: int) -> bool:
+    """Snippet line s, next to a line that opens or closes a bracket, is a piece of a run of
+    snippet lines (no marker between, _MOST at most) that spells out, without whitespace, another
+    original line in range: the snippet split that line (nemo's `{"graphemes": item[...],}`
+    written over three lines), and s's own copy elsewhere (a bigger dict of another branch) is no
+    anchor. O(n) in C once per line, then O(its hits x _MOST^2)."""
+    snorm, markers = al.snorm, al.markers
+    if not (s > 0 and snorm[s - 1].endswith(_OPENS) or s + 1 < len(snorm) and snorm[s + 1][:1] in ")]}"):
+        return False
+    hits = al.split_hits.get(s)
+    if hits is None:  # (a candidate left unpaired is one again in each smaller range)
+        needle = snorm[s].rstrip(",").rstrip()
+        hits = al.split_hits[s] = [hit for hit in al._lines_containing(needle) if al.onorm[hit] != snorm[s]] \
+            if len(needle) >= _MIN_CHARS // 2 else []
+    for hit in hits:
+        if hit == o or not o_lo <= hit < o_hi:
+            continue
+        key = _squash(al.onorm[hit])
+        for start in range(s, max(s - _MOST, -1), -1):
+            if start in markers:
+                break
+            text = ""
+            for stop in range(start, min(start + _MOST, len(snorm))):
+                if stop in markers:
+                    break
+                text = _squash(text + snorm[stop])
+                if stop > start and stop >= s and text == key:
+                    return True
+                if not key.startswith(text.rstrip(",")):  # (a comma that a closer below drops)
+                    break
+    return False
+
+
+_OPENS = ("(", "[", "{")
+
+
+def split_run(al: Aligner, lines: list[int], at: int, o: int, step: int) -> int:
+    """How many of `lines` (snippet lines in walk order, from index `at` on) spell out original
+    line o together, 2 to _MOST of them, without whitespace (0 when none do): walking down from an
+    anchor they are the lines after it in snippet order, walking up the lines before it. The
+    caller pairs the first of them in snippet order with o; the others go with the edit. O(_MOST)."""
+    key = _squash(al.onorm[o])
+    if len(key) < _MIN_CHARS:
+        return 0
+    text = ""
+    for count in range(1, min(_MOST, len(lines) - at) + 1):
+        norm = al.snorm[lines[at + count - 1]]
+        text = _squash(text + norm if step > 0 else norm + text)
+        if count > 1 and text == key:
+            return count
+        if not (key.startswith(text.rstrip(",")) if step > 0 else key.endswith(text)):
+            return 0
+    return 0

@@ -22,6 +22,7 @@ from .closers import block_shell_up, edited_opener, end_in_doubt, whole_block_up
 from .context import context_block
 from .context_ends import context_before_deletion, context_before_marker, edit_before_marker, later_run_before_marker
 from .resumed import header_before_marker
+from .joined import split_piece, split_run
 from .lines import DROPPED_STUBS, header_key
 
 if TYPE_CHECKING:
@@ -77,6 +78,8 @@ def align_range(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list
                     weight = weights[norm] = 1.0 + min(len(_WORDS.findall(norm)), 40) / 10
                 if s - 1 in al.markers:
                     weight += _AFTER_MARKER
+                if split_piece(al, s, where[first], o_lo, o_hi):
+                    continue  # (a piece of a line the snippet split: the joined line is its place)
                 cands.append((s, where[first], weight * _NEW_CODE_SHARE if _amid_new_code(al, s) else weight))
             if last > first:
                 continue
@@ -392,6 +395,14 @@ def _greedy(al: Aligner, lines: list[int], start: int, stop: int, step: int) -> 
                     # lines they replace one for one (a run of edited `case` lines, then a
                     # `return` that every case has)
                     target = _one_for_one(al, o, inserted, stop, step, norm) or nxt
+        if target is None and al.onorm[o] != norm:
+            run = split_run(al, lines, index - 1, o, step)
+            if run:  # lines that spell out one original line: the first of them pairs with it
+                al.pairs[lines[index - 1] if step > 0 else lines[index + run - 2]] = o
+                index += run - 1
+                o += step
+                matched, inserted, opened = True, 0, []
+                continue
         if target is not None and (al._closer_ok(s) or step > 0 and edited_opener(al, s, target)):
             al.pairs[s] = target
             o = target + step

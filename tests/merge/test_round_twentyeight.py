@@ -318,3 +318,56 @@ def test_a_part_out_of_order_with_a_line_edited_into_a_copy_of_one_elsewhere_goe
     }
 """).replace("tagLength: tagLengthBits,", "tagLength: 128,")
     assert apply(_CRYPTO, snippet, filename="crypto.mjs").merged_code == expected
+
+
+_DATASET = '''class CTCDataset(Dataset):
+    def __init__(self, manifest, with_labels=True):
+        self.data = []
+        removed = 0
+        for item in manifest:
+            if with_labels:
+                target = self.tokenizer.text_to_ids(item["phonemes"])
+                if len(target) > self.max_len:
+                    removed += 1
+                    continue
+                self.data.append(
+                    {
+                        "graphemes": item[self.grapheme_field],
+                        "phonemes": item["phonemes"],
+                        "target": target,
+                    }
+                )
+            else:
+                self.data.append(
+                    {"graphemes": item[self.grapheme_field],}
+                )
+
+        logging.info(f"Removed {removed} examples from {manifest}")
+
+    def __len__(self):
+        return len(self.data)
+'''
+
+
+def test_lines_that_split_an_original_line_pair_with_it_not_with_a_copy_of_a_piece() -> None:
+    # nemo's g2p dataset: the one-line dict of the `else:` branch written over three lines. Its
+    # middle line is unique in the original, in the bigger dict of the branch above: paired there,
+    # the merge dropped the rest of that dict and the whole `else:` branch.
+    snippet = '''            # ... existing code ...
+                self.data.append(
+                    {
+                        "graphemes": item[self.grapheme_field],
+                    }
+                )
+
+        logging.info(f"Removed {removed} examples from {manifest}")
+
+    def __len__(self):
+    # ... existing code ...
+'''
+    expected = _DATASET.replace('''                    {"graphemes": item[self.grapheme_field],}
+''', '''                    {
+                        "graphemes": item[self.grapheme_field],
+                    }
+''')
+    assert apply(_DATASET, snippet, filename="ctc.py").merged_code == expected

@@ -116,8 +116,11 @@ def split_piece(al: Aligner, s: int, o: int, o_lo: int, o_hi: int) -> bool:
     written over three lines), and s's own copy elsewhere (a bigger dict of another branch) is no
     anchor. O(n) in C once per line, then O(its hits x _MOST^2)."""
     snorm, markers = al.snorm, al.markers
-    if not (s > 0 and snorm[s - 1].endswith(_OPENS) or s + 1 < len(snorm) and snorm[s + 1][:1] in ")]}"):
+    after_open = s > 0 and snorm[s - 1].endswith(_OPENS)
+    if not (after_open or s + 1 < len(snorm) and snorm[s + 1][:1] in ")]}"):
         return False
+    if not (snorm[s].endswith(",") or after_open and snorm[s - 1][-1] in "(["):
+        return False  # (an element of a list, a dict or a call: a block's statement is no piece)
     hits = al.split_hits.get(s)
     if hits is None:  # (a candidate left unpaired is one again in each smaller range)
         needle = snorm[s].rstrip(",").rstrip()

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
 from .ambiguity import bare_opener, best_copy, telling_code
-from .lines import indent_width, name_count, next_code, opens_block
+from .lines import header_key, indent_width, name_count, next_code, opens_block
 from .segments import SnippetLine, is_gap
 from .similar import one_token_apart
 
@@ -136,7 +136,8 @@ def _spans(al: Aligner, segments: list[list[int]], counts: Counter[str], match: 
         code = [s for s in seg if al.items[s].kind == "code"]
         if not code or index == len(segments) - 1 and _closing_tail(al, segments):
             continue
-        found = _nested([(s, o) for s in code if (o := anchor_of(al, s, counts, match)) is not None], al)
+        found = _without_far_twin(al, _nested([(s, o) for s in code
+                                               if (o := anchor_of(al, s, counts, match)) is not None], al))
         if len(found) < _MIN_ANCHORS:
             # the body lines a renamed definition shows as they are (its header is new, so they
             # count as new code elsewhere) still say where the part stands, two in a row at least
@@ -251,6 +252,27 @@ def _edited_between(al: Aligner, found: list[tuple[int, int]]) -> set[int]:
                 and al._header_of(o) != al._header_of(o1 + 1):
             edited.add(k)
     return edited
+
+
+def _without_far_twin(al: Aligner, found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`found` without a definition header whose name the original defines more than once, when
+    its neighbour anchor in the part stands more than _FAR_APART lines further from it in the
+    original than in the snippet: a part shows its lines together, and such a header (coqui's
+    `def __init__(`, in two classes, its text unique only because the other one carries a
+    comment) is the other class's copy, not the place the part's telling line names. O(anchors)."""
+    far = set()
+    for (s1, o1), (s2, o2) in zip(found, found[1:]):
+        if abs(o2 - o1) - (s2 - s1) > _FAR_APART:
+            far.update(k for k in ((s1, o1), (s2, o2)) if _twin_header(al, al.snorm[k[0]]))
+    return [anchor for anchor in found if anchor not in far] if len(far) == 1 else found
+
+
+_FAR_APART = 20
+
+
+def _twin_header(al: Aligner, norm: str) -> bool:
+    key = header_key(norm)
+    return key is not None and len(al._okeys_for(key)) > 1
 
 
 def _nested(found: list[tuple[int, int]], al: Aligner) -> list[tuple[int, int]]:

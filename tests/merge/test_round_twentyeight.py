@@ -371,3 +371,77 @@ def test_lines_that_split_an_original_line_pair_with_it_not_with_a_copy_of_a_pie
                     }
 ''')
     assert apply(_DATASET, snippet, filename="ctc.py").merged_code == expected
+
+
+_KERNEL = '''import torch
+
+
+class KernelPredictor(torch.nn.Module):
+    """Kernel predictor for the location-variable convolutions"""
+
+    def __init__(  # pylint: disable=dangerous-default-value
+        self,
+        cond_channels,
+        conv_in_channels,
+        kpnet_dropout=0.0,
+        kpnet_nonlinear_activation="LeakyReLU",
+        kpnet_nonlinear_activation_params={"negative_slope": 0.1},
+    ):
+        super().__init__()
+        self.conv_in_channels = conv_in_channels
+        self.cond_channels = cond_channels
+        self.dropout = kpnet_dropout
+        self.params = kpnet_nonlinear_activation_params
+
+    def forward(self, c):
+        batch, _, cond_length = c.shape
+        return self.input_conv(c).view(batch, self.conv_in_channels, cond_length)
+
+
+class LVCBlock(torch.nn.Module):
+    """the location-variable convolutions"""
+
+    def __init__(
+        self,
+        in_channels,
+        cond_channels,
+        upsample_ratio,
+        conv_layers=4,
+    ):
+        super().__init__()
+        self.in_channels = in_channels
+        self.cond_channels = cond_channels
+        self.upsample_ratio = upsample_ratio
+        self.conv_layers = conv_layers
+'''
+
+
+def test_a_part_out_of_order_is_not_placed_by_a_header_the_file_defines_twice_far_from_its_other_anchor() -> None:
+    # coqui-tts: the second part (the class docstring, `def __init__(` without its pylint
+    # comment) belongs above the first. Its `def __init__(` text is unique only because the first
+    # class's carries the comment; it is the second class's, 20 lines from the docstring.
+    snippet = '''        # ...
+        kpnet_dropout=0.0,
+        kpnet_nonlinear_activation="LeakyReLU",
+        kpnet_nonlinear_activation_params=None,
+    ):
+        if kpnet_nonlinear_activation_params is None:
+            kpnet_nonlinear_activation_params = {"negative_slope": 0.1}
+        super().__init__()
+    # ...
+    """Kernel predictor for the location-variable convolutions"""
+
+    def __init__(
+        self,
+        cond_channels,
+        # ...
+'''
+    expected = _KERNEL.replace("def __init__(  # pylint: disable=dangerous-default-value", "def __init__(").replace(
+        '''        kpnet_nonlinear_activation_params={"negative_slope": 0.1},
+    ):
+''', '''        kpnet_nonlinear_activation_params=None,
+    ):
+        if kpnet_nonlinear_activation_params is None:
+            kpnet_nonlinear_activation_params = {"negative_slope": 0.1}
+''')
+    assert apply(_KERNEL, snippet, filename="lvc_block.py").merged_code == expected

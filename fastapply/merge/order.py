@@ -15,6 +15,7 @@ segments), plus the definition match when it is asked for (defmatch.py).
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
@@ -221,7 +222,7 @@ def _without_moved(al: Aligner, found: list[tuple[int, int]], places: list[tuple
     edited = _edited_between(al, found)
     if edited:
         rest = [anchor for k, anchor in enumerate(found) if k not in edited]
-        if all(a[1] < b[1] for a, b in zip(rest, rest[1:])):
+        if all(a[1] < b[1] for a, b in pairwise(rest)):
             return rest, []
     rest = [(s, o) for s, o in found if not any(a < o < b for a, b in places)]
     if rest and all(a[1] < b[1] for a, b in zip(rest, rest[1:])):  # (one left: _spans asks more of it)
@@ -261,7 +262,7 @@ def _without_far_twin(al: Aligner, found: list[tuple[int, int]]) -> list[tuple[i
     `def __init__(`, in two classes, its text unique only because the other one carries a
     comment) is the other class's copy, not the place the part's telling line names. O(anchors)."""
     far = set()
-    for (s1, o1), (s2, o2) in zip(found, found[1:]):
+    for (s1, o1), (s2, o2) in pairwise(found):
         if abs(o2 - o1) - (s2 - s1) > _FAR_APART:
             far.update(k for k in ((s1, o1), (s2, o2)) if _twin_header(al, al.snorm[k[0]]))
     return [anchor for anchor in found if anchor not in far] if len(far) == 1 else found

@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
 from .blocks import shallower_before
-from .branches import first_branch_text
+from .candidates import NEW_CODE_SHARE, amid_new_code, context_below, first_branch
 from .chain import best_chain_end, count_in, heaviest_chain, span
 from .closers import block_shell_up, edited_opener, end_in_doubt, whole_block_up
 from .context import context_block
 from .context_ends import context_before_deletion, context_before_marker, edit_before_marker, later_run_before_marker
-from .resumed import header_before_marker
 from .joined import split_piece, split_run
 from .lines import DROPPED_STUBS, header_key
+from .resumed import header_before_marker
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -80,10 +80,10 @@ def align_range(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list
                     weight += _AFTER_MARKER
                 if split_piece(al, s, where[first], o_lo, o_hi):
                     continue  # (a piece of a line the snippet split: the joined line is its place)
-                cands.append((s, where[first], weight * _NEW_CODE_SHARE if _amid_new_code(al, s) else weight))
+                cands.append((s, where[first], weight * NEW_CODE_SHARE if amid_new_code(al, s) else weight))
             if last > first:
                 continue
-        elif norm[0] in "e}" and (o := _first_branch(al, norm, lo, hi, s_lo, s_hi)) is not None:
+        elif norm[0] in "e}" and (o := first_branch(al, norm, lo, hi, s_lo, s_hi)) is not None:
             cands.append((s, o, 1.0))
             continue
         key = al._skey(s)
@@ -95,7 +95,7 @@ def align_range(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list
                 if not _paired_exactly(al, o, s_lo, s_hi):
                     cands.append((s, o, 1.0))
     if len(cands) > 1:
-        cands = [c for c in cands if not _context_below(al, c[0], c[1], s_lo, o_lo, o_hi)]
+        cands = [c for c in cands if not context_below(al, c[0], c[1], s_lo, o_lo, o_hi)]
     several = al._code_upto[s_hi] - al._code_upto[s_lo] > 1
     if several:  # (with one code line there is one candidate at most: _best_chain reads no set)
         al._hidden_ends = set()
@@ -127,65 +127,6 @@ def align_range(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list
     if prev_s + 1 < s_hi and prev_o + 1 < o_hi:
         gaps.append((prev_s + 1, s_hi, prev_o + 1, o_hi))
     return gaps
-
-
-def _first_branch(al: Aligner, norm: str, lo: int, hi: int, s_lo: int, s_hi: int) -> int | None:
-    """The original line `if A:` (`if (A) {`) for a snippet line `elif A:` (`} else if (A) {`,
-    `elsif A`) the original does not have, when it occurs once in range and the snippet's range
-    does not show it: the snippet put a new branch above the old first one (prowler's
-    `if client.policies.off_for_everyone:` above `elif sharing == "EXTERNAL_FREE_BUSY_ONLY":`),
-    and the old line's body follows it. O(log n)."""
-    old = first_branch_text(norm)
-    where = al.opos.get(old) if old is not None else None
-    if not where or count_in(al.spos.get(old, []), s_lo, s_hi):
-        return None
-    first, last = span(where, lo, hi)
-    return where[first] if last - first == 1 else None
-
-
-def _amid_new_code(al: Aligner, s: int) -> bool:
-    """The nearest code lines on both sides of s (blank lines skipped, no marker between) are lines
-    the original has nowhere: s reads as a line inside new code that happens to match an old one
-    (magic-bytes' new test with `const result = index_1.filetypename(bytes);`, like the old test
-    two lines above the context that a marker's part gives from that test's end). O(the blank
-    lines skipped)."""
-    snorm, markers = al.snorm, al.markers
-    for step in (-1, 1):
-        t = s + step
-        while 0 <= t < len(snorm) and not snorm[t] and t not in markers:
-            t += step
-        if not 0 <= t < len(snorm) or t in markers or snorm[t] in al.opos:
-            return False
-    return True
-
-
-_NEW_CODE_SHARE = 0.5  # of its weight, a unique line amid new code keeps (_amid_new_code)
-
-
-def _context_below(al: Aligner, s: int, o: int, s_lo: int, o_lo: int, o_hi: int) -> bool:
-    """True when one of the few code lines right above s in its part (no marker between) is context
-    that must stand below o: a line the original has more than once, every copy in range after o,
-    in the part's leading run of lines that the original has (context, not new code that happens to
-    read like a later line). Paired at o, s would leave that context nowhere to go but new code
-    (bleak's new `except BaseException:` clause copies `del self._disconnect_callbacks[...]` from the
-    clause above, under the context `finally:` / `del self._disconnect_futures[...]` that the
-    original has only below that clause). O(_LOOK_UP x log n)."""
-    seen, t, crossing = 0, s - 1, False
-    while t >= s_lo and seen < _LOOK_UP and t not in al.markers:
-        norm = al.snorm[t]
-        if norm and not al.strivial[t] and not al.items[t].fresh:
-            seen += 1
-            where = al.opos.get(norm)
-            if where and not crossing:
-                first, mid, last = bisect_left(where, o_lo), bisect_left(where, o), bisect_left(where, o_hi)
-                crossing = last - first > 1 and mid == first and last > mid
-            elif crossing and not where:
-                return False  # new code above it: it is no leading context
-        t -= 1
-    return crossing and (t < 0 or t in al.markers)
-
-
-_LOOK_UP = 6  # code lines above a candidate checked by _context_below
 
 
 def _resume_above(al: Aligner, chain: list[tuple[int, int]], s_lo: int, s_hi: int,

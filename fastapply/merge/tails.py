@@ -6,6 +6,7 @@ out of `__all__`). Asked by edges.py; complexity in each docstring.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from .lines import COMMENT_STARTS, SOURCE_MAP, header_key, is_closer, is_trivial
 from .segments import SnippetLine, is_gap
@@ -102,7 +103,7 @@ def dependent_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int,
     written = {key for item in items if item.kind == "code" and (key := header_key(item.norm)) is not None}
     dropped: set[str] = set()
     ordered = sorted(pairs.items())
-    for (s1, o1), (s2, o2) in zip(ordered, ordered[1:]):
+    for (s1, o1), (s2, o2) in pairwise(ordered):
         if o2 > o1 + 1 and not any(is_gap(item) for item in items[s1 + 1:s2]):
             dropped.update(key for o in range(o1 + 1, o2) if onorm[o] and not orig[o][:1].isspace()
                            and (key := header_key(onorm[o])) is not None and key not in written)
@@ -113,5 +114,6 @@ def dependent_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int,
     if any(header_key(onorm[o]) is None and not onorm[o].startswith(COMMENT_STARTS) for o in starts):
         return False  # (top-level statements: code the snippet may keep)
     bounds = [o for o in starts if header_key(onorm[o]) is not None] + [len(orig)]
-    uses = re.compile(r"(?<![\w$])(?:%s)(?![\w$])" % "|".join(map(re.escape, sorted(dropped))))
-    return all(uses.search("\n".join(onorm[a:b])) for a, b in zip(bounds, bounds[1:]))
+    names = "|".join(map(re.escape, sorted(dropped)))
+    uses = re.compile(rf"(?<![\w$])(?:{names})(?![\w$])")
+    return all(uses.search("\n".join(onorm[a:b])) for a, b in pairwise(bounds))

@@ -73,3 +73,33 @@ def context_below(al: Aligner, s: int, o: int, s_lo: int, o_lo: int, o_hi: int) 
 
 
 _LOOK_UP = 6  # code lines above a candidate checked by context_below
+_FAR_DELETION = 30  # original lines a candidate would leave unmarked (far_above_end)
+
+
+def far_above_end(al: Aligner, s: int, o: int, s_lo: int, s_hi: int, o_hi: int) -> bool:
+    """A candidate that opens no range below it: after a marker, s and the lines from it down to the
+    range's lower anchor (no marker between) would pair so far above that anchor that a long stretch
+    of the original between them goes with no marker to keep it, while the snippet's last code
+    line above the anchor is the original's line right above it (telegraf's `help(` signature
+    rewritten into the same three lines as `command(`'s: its middle line, unique in range, paired
+    with `command(`'s 140 lines up and the methods between went). Such an s is an edited line; the
+    part is context that ends at the anchor. Only where the stretch that would go is no run of
+    whole statements: it leaves the block it starts in (nemo's parsers: from inside one class's
+    `_normalize` to the end of the next class). O(lines to the anchor)."""
+    if al.pairs.get(s_hi) != o_hi or (o_hi - o) - (s_hi - s) <= _FAR_DELETION:
+        return False
+    t = s_hi - 1
+    while t > s and not al.snorm[t]:
+        t -= 1
+    if t <= s or any(u in al.markers for u in range(s, s_hi)):
+        return False
+    above = o_hi - 1
+    while above > o and not al.onorm[above]:
+        above -= 1
+    if al.snorm[t] != al.onorm[above] or not any(u in al.markers for u in range(s_lo, s)):
+        return False
+    # the stretch that would go leaves a block and enters another (whole statements deleted
+    # between two anchors are no such thing: dataform's version checks under its import list)
+    gone = o + sum(1 for u in range(s, t + 1) if al.snorm[u])
+    widths = [al.owidth[u] for u in range(gone, o_hi) if al.onorm[u]]
+    return bool(widths) and min(widths) < widths[0]

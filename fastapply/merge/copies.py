@@ -244,7 +244,7 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         # `values_string: str = ...`; not `if (c) {` over `current = c.v = ...`, the next case's line)
     if not runs:
         return False
-    _, _, run = steps[0] if steps else beside or lead or max(runs)
+    _, _, run = steps[0] if steps else beside or lead or _flush(al, runs, o_end) or max(runs)
     copy, last = run[0][1], run[-1][1]
     if al.swidth[s] - al.swidth[s_end] != al.owidth[copy] - al.owidth[o_end]:
         # (the anchor may be re-indented, wrapped in a new block: then the copy stands where the
@@ -300,6 +300,16 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         al.pairs[s2] = o2
         al.fuzzy.add(s2)
     return True
+
+
+def _flush(al: Aligner, runs: list[tuple[int, int, list[tuple[int, int]]]],
+           o_end: int) -> tuple[int, int, list[tuple[int, int]]] | None:
+    """The one run whose copy reaches right up to the anchor (only blank lines between), when the
+    longest run would drop lines: the snippet's lines after it are new, inserted at the anchor, and
+    the file loses nothing (mdanalysis' format table: a new row under the second `DLPOLY` row,
+    whose lines the first row has too). O(runs x the lines between)."""
+    flush = [entry for entry in runs if not any(al.onorm[o] for o in between(entry[2][-1][1], o_end))]
+    return flush[0] if len(flush) == 1 and flush[0] is not max(runs) else None
 
 
 _SHOWN_RUN = 3  # context lines right above the anchor's deleted lines that show the deletion

@@ -12,8 +12,8 @@ import re
 
 from ..errors import ErrorCode, MergeError
 from .heads import deleted_head, head_statements, import_head, imports_left_unused, imports_only, linter_head, \
-    note_head, obsolete_head, prologue_head, rebound_head, rebound_imports, rewritten_notice, tail_of_dropped_import, \
-    unused_imports
+    note_head, obsolete_head, prologue_head, rebound_head, rebound_imports, redeclared_head, rewritten_notice, \
+    tail_of_dropped_import, unused_imports
 from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_closer, is_trivial, \
     opens_block
 from .segments import SnippetLine, code_segments, is_gap
@@ -169,6 +169,7 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
         lead_norms = [i.norm for i in items[:first_s]]
         dropped = lead == 0 and (obsolete_head(head) or note_head(head) or prologue_head(head, unedited)
                                  or linter_head(head)
+                                 or before <= EDGE_LINES and redeclared_head(orig[:pairs[first_s]], items, pairs)
                                  or before <= EDGE_LINES and marked_end and deleted_head(head) and unedited
                                  or head_statements(head) <= EDGE_LINES and (  # (a wrapped import is one)
             import_head(head, items[first_s].norm) and (marked_end or reaches_end and not unedited)

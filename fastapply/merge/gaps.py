@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .lines import header_key, indent_width, is_closer, is_comment, opens_block
-from .shapes import DATA_ASSIGNMENT, EMPTY, SNIP, STATEMENT, new_code_opener, new_definition_ends
+from .shapes import DATA_ASSIGNMENT, EMPTY, PREPROCESSOR_BRANCH, SNIP, STATEMENT, new_code_opener, new_definition_ends
 
 
 def gap_before_anchor(out: list[tuple[str, str, int, int]], before: int, after: int, orig: list[str],
@@ -87,6 +87,7 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
             # over `return f(...)`)
             return gap
         if count == 0 and is_closer(last.strip()) and indent_width(last) >= indent_width(out[after][0]) \
+                and not PREPROCESSOR_BRANCH.match(out[after][0].strip()) \
                 and not (_closes_literal(out, before) and header_key(out[after][0].strip()) is None) \
                 and not _closes_call(out, before):
             # a new block closed right before its next sibling (or its block's end): the file's
@@ -96,7 +97,7 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
         if count == 0 and _extends_comment(out, index, after):
             return gap  # a line added to the comment block above keeps that block's blank line below it
         if count == 0 and new_definition_ends(out, before, indent_width(out[after][0])) \
-                and not _glued_definitions(orig, b):
+                and not _glued_definitions(orig, b) and not _overload_above(last, out[after][0]):
             return gap  # (the same for a new Python definition that its body's indentation ends;
             # not among one-line definitions the file glues, a stub's `def f(...) -> T: ...` lines)
         return min(count, gap)
@@ -115,6 +116,17 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
         # model's slip, which the file's structure outweighs
         return 0
     return gap
+
+
+_STUB_DEF = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\(.*:\s*\.\.\.\s*$")
+_DEF_NAME = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\(")
+
+
+def _overload_above(above: str, line: str) -> bool:
+    """`above` is a one-line stub of the function `line` defines: an overload glued to its
+    implementation (rigetti-quax's `@overload` stubs over `def _batched_kron(a: ArrayT, ...)`)."""
+    stub, header = _STUB_DEF.match(above), _DEF_NAME.match(line)
+    return stub is not None and header is not None and stub[1] == header[1]
 
 
 def _glued_definitions(orig: list[str], b: int) -> bool:

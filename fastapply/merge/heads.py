@@ -152,6 +152,21 @@ def rebound_head(head: list[str], lead: list[str], rest: list[str]) -> bool:
     return rebound
 
 
+def redeclared_head(head: list[str], items: list[SnippetLine], pairs: dict[int, int]) -> bool:
+    """The original lines above a snippet whose first line is its first pair (no marker above) are
+    a few top-level declarations or imports, each of whose names a new top-level line of the
+    snippet declares again, further down (jwa's `var bufferEqual = require(...)` became a lazy
+    `var bufferEqual;` above the function that loads it): the snippet moved the binding, and
+    kept, the module would declare it twice. O(lines above + the snippet's lines)."""
+    solid = [line for line in head if line.strip()]
+    if not solid or any(line[:1].isspace() or line.strip().startswith(COMMENT_STARTS) for line in solid):
+        return False
+    new = {name for s, item in enumerate(items) if item.kind == "code" and s not in pairs
+           and not item.text[:1].isspace() for name in _declared(item.norm)}
+    return all((names := _imported_names(line.strip()) or _declared(line.strip())) and set(names) <= new
+               for line in solid)
+
+
 def rebound_imports(head: list[str], lead: list[str]) -> bool:
     """The original lines above the snippet's first pair are one-line imports, each of whose names
     the snippet's new first lines declare again (string-length's `import {stripVTControlCharacters}

@@ -42,16 +42,24 @@ def needless_rewrite(al: Aligner) -> int | None:
             continue
         short = len(run) < 3 and telling < 2  # (`return path`: enough only against a rename)
         anchors = []  # the segment's first few lines paired with a line the original has once
+        first = None  # (and its first paired line after new code, as it is: mlflow's `return query`)
         for t in range(s, len(al.items)):
             if t in al.markers or len(anchors) == _ANCHORS:
                 break
             if t in al.pairs and len(al.opos.get(al.snorm[t], ())) == 1:
                 anchors.append(t)
+            elif first is None and t in al.pairs and al.snorm[t] == al.onorm[al.pairs[t]] \
+                    and not is_closer(al.snorm[t]) and al.snorm[t] not in {al.snorm[b] for b in run} \
+                    and any(u not in al.pairs and al.snorm[u] for u in range(s, t)):
+                first = t
+        if first is not None and (not anchors or first < anchors[0]):
+            anchors.insert(0, first)
         if any(_inserts_above(al, run, s, anchor, kept, short) for anchor in anchors):
             return run[0]
     return None
 
 
+_LOST = 6  # telling original lines a reading from a one-line context run may not lose unasked
 _ANCHORS = 3  # unique lines after a context run tried as the place an insertion would end
 
 
@@ -71,8 +79,12 @@ def _inserts_above(al: Aligner, run: list[int], s: int, anchor: int, kept: set[i
         return False  # it would write a second copy of a definition the original has once, unchanged
     after = next((k for k in range(al.pairs[run[-1]] + 1, oa) if al.onorm[k]), None)
     renamed = after is not None and _renamed(al, new, after)
-    if after is None or short and not renamed:
-        return False
+    lost = sum(1 for k in range(al.pairs[run[-1]] + 1, oa)
+               if al.onorm[k] and k not in kept and not is_trivial(al.onorm[k]))
+    if after is None or short and not renamed and lost < _LOST:
+        return False  # (one telling context line counts against a rename, or a reading that loses
+        # whole blocks: mlflow's `return query.filter(...)` over a new `if model in (...)` block,
+        # paired two blocks up, the two between them gone)
     if not renamed and (al.pairs.get(new[0]) == after or similarity(al.snorm[new[0]], al.onorm[after]) >= _LIKE):
         return False  # the first new line reads as an edit of the line after the context: a rewrite
     top = stands_above(al, run, anchor, oa)

@@ -142,6 +142,7 @@ def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: De
         return set()
     olds = [_old_copy(al, u, match) for u in units]
     _keep_namesakes(units, olds, match)
+    copied = _copied_into_other_class(al, units, olds, match)
     elsewhere = _named_like_elsewhere(units, olds, match)
     if elsewhere:
         kept = [j for j in range(len(units)) if j not in elsewhere]
@@ -156,6 +157,8 @@ def _segment_moves(al: Aligner, code: list[int], counts: Counter[str], match: De
             continue
         first, stop = old
         _mark_moved(al, unit, old)
+        if unit in copied:
+            continue  # (new code where it is written; the old copy stays)
         if first > 0 and (not al.onorm[first - 1] or opens_block(al.onorm[first - 1])):
             # one of the two blank runs around it goes with it; the first of its block takes the
             # one below it (the sibling after it becomes the first, right under the header)
@@ -273,6 +276,37 @@ def _keep_namesakes(units: list[_Unit], olds: list[tuple[int, int] | None], matc
         if any(d.name == old.name and d.scope in around and not d.first <= old.first <= old.last <= d.last
                for d in match.original):  # (not the class a constructor is named after)
             olds[j] = None
+
+
+def _copied_into_other_class(al: Aligner, units: list[_Unit], olds: list[tuple[int, int] | None],
+                             match: DefinitionMatch) -> list[_Unit]:
+    """The units that copy a method rather than move it: each shown, at its old indentation, right
+    after lines of another class of the original (a sibling of the method's own class: the last
+    anchor of the unit before it, or the last code line above the unit after it). The snippet gives
+    that class the same method (scapy's netbios: `default_payload_class` written under
+    NBNS_ADD_ENTRY's fields, above the next class, which NBNSNodeStatusResponseService has); moved,
+    the other class would lose its own. O(units x the original's definitions), only when a unit
+    has an old copy."""
+    copied: list[_Unit] = []
+    for j, unit in enumerate(units):
+        if olds[j] is None or unit.old is None:
+            continue
+        old = match.original[unit.old]
+        if old.parent < 0 or al.swidth[unit.lines[0]] != al.owidth[old.first]:
+            continue
+        if j > 0 and units[j - 1].where:
+            at = max(units[j - 1].where)
+        elif j + 1 < len(units) and units[j + 1].where:
+            at = min(units[j + 1].where) - 1
+            while at > 0 and not al.onorm[at]:
+                at -= 1
+        else:
+            continue
+        home = match.original[old.parent]
+        if not home.first <= at <= home.last and any(
+                d.kind == home.kind and d.scope == home.scope and d.first <= at <= d.last for d in match.original):
+            copied.append(unit)
+    return copied
 
 
 def _old_copy(al: Aligner, unit: _Unit, match: DefinitionMatch) -> tuple[int, int] | None:

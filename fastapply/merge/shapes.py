@@ -20,6 +20,8 @@ STATEMENT = re.compile(r"^(?:(?:return|if|for|while|switch|else|try|do|catch|cas
 # a name given a literal that opens on its line: `filtered = {`, `const ROUTES = [`
 DATA_ASSIGNMENT = re.compile(r"^(?:(?:const|let|var|final|static|private|public|protected)\s+)*[\w.]+(?:\s*:\s*[^=]+)?\s*=\s*[\[{(]$")
 PREAMBLE = ("@", "#[", "//", "#", "/*", "*", "///", "--", "<!--")
+# a C preprocessor line that continues or ends a conditional: no comment, and no sibling of a block
+PREPROCESSOR_BRANCH = re.compile(r"^#\s*(?:else|elif|endif)\b")
 # the line that ends a block's body: closing brackets only (`}`, `),`), or `end`; not an
 # overload's `): Type` or `} else {`
 BODY_END = re.compile(r"^(?:[}\])]+[;,]?|end\b.*)$")

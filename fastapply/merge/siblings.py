@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .ambiguity import paired_above
@@ -159,6 +160,8 @@ def _edits_sibling(al: Aligner, new: list[int], sibling: list[int]) -> bool:
     solid = [al.onorm[o] for o in sibling if al.onorm[o] and not is_trivial(al.onorm[o])]
     if not solid or len(solid) > _EDITED_MOST:
         return False
+    if _bare(al.snorm[t] for t in new) == _bare(solid):
+        return True  # (the same condition wrapped in parentheses over three lines: urllib3-future's `if (`)
     names = {name for t in new if (name := assigned_name(al.snorm[t])) is not None}
     return all(any(_same_key(al.snorm[t], norm) and (edited_version(_as_if(al.snorm[t]), _as_if(norm))
                                                      or extracted(al.snorm[t], norm, names))
@@ -166,6 +169,13 @@ def _edits_sibling(al: Aligner, new: list[int], sibling: list[int]) -> bool:
                for norm in solid)
 
 
+def _bare(norms: Iterable[str]) -> str:
+    """Lines joined without their whitespace, parentheses and trailing comments."""
+    return "".join(_TRAILING_COMMENT.sub("", norm) for norm in norms).translate(_UNWRAP)
+
+
+_TRAILING_COMMENT = re.compile(r"\s+(?:#|//)\s.*$")
+_UNWRAP = str.maketrans("", "", " \t()")
 _EDITED_MOST = 4  # sibling lines looked for among the new lines as edited versions
 # an entry's key: `"AccountUpdateParams": (`, `'key': value`, `name: value` (not `else:`, not `std::`)
 _ENTRY_KEY = re.compile(r"""^(?:(["'])(?P<quoted>[^"']+)\1|(?P<bare>[A-Za-z_$][\w$-]*))\s*:(?!:)\s*\S""")

@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 from .lines import COMMENT_STARTS, blank_indices, continues_block, header_key, in_triple_quotes, indent_width, is_closer, \
     opens_block
-from .shapes import (BODY_END, DATA_ASSIGNMENT, EMPTY, OBJECT_KEY, PREAMBLE, SNIP, STATEMENT, closes_preamble,
-                     closes_statement, in_new_string, new_definition_ends, packed_siblings, pep8_gap, preamble_at,
-                     preamble_start, top_level_after_block)
+from .shapes import (BODY_END, DATA_ASSIGNMENT, EMPTY, OBJECT_KEY, PREAMBLE, PREPROCESSOR_BRANCH, SNIP, STATEMENT,
+                     closes_preamble, closes_statement, in_new_string, new_definition_ends, packed_siblings, pep8_gap,
+                     preamble_at, preamble_start, top_level_after_block)
 
 # a call whose argument list opens a literal: `registerUploadMcpTools({`, `await run([`
 _CALL_OPENING = re.compile(r"^(?:await\s+)?[\w$.]+\(\s*[{\[]$")
@@ -71,6 +71,9 @@ class Spacing:
                 # re-indented, is spaced as the snippet writes it: fecha's `validateFields`)
         width = indent_width(text)
         norm, prev_norm = text.strip(), prev.strip()
+        if PREPROCESSOR_BRANCH.match(norm):
+            return None  # (`#else` / `#endif`: the other branch of a C conditional, not a comment
+            # above a definition; pysam's hts_defs.h glues `#else` to the `}` above it)
         if opens_block(prev_norm) or indent_width(prev) < width or prev_norm.startswith(PREAMBLE) \
                 or indent_width(prev) == width and not is_closer(prev_norm) \
                 or closes_preamble(out, before, width):

@@ -120,7 +120,7 @@ def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, 
                 empty_markers.append(s)
                 out.append(("", EMPTY, indent_width(item.text), s))
             elif item.kind == "blank":
-                out.append(("", SNIP, -1, s))
+                out.append((item.text if item.text.strip() == "" else "", SNIP, -1, s))
             elif item.kind == "code":
                 out.append((snippet_line(s), SNIP, -1, s))
 
@@ -370,7 +370,10 @@ def _merge_blank_runs(out: list[tuple[str, str, int, int]], orig: list[str], spa
                 if count > 1:
                     count = min(count, spacing.most(indent_width(after[0])) or 1)
             count = moved_gap(out, last_index, run_end, moved, count, len(run), orig)
-        result.extend([""] * count)
+        if snippet_run and count == len(run):
+            result.extend([entry[0] for entry in run])  # (as written: a line of spaces stays one)
+        else:
+            result.extend([""] * count)
         origin.extend([(-1, -1)] * count)
         index = run_end
     return result, rows, origin

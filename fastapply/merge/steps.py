@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..deadline import check_deadline
 from .blocks import shallower_before
-from .candidates import NEW_CODE_SHARE, amid_new_code, context_below, first_branch
+from .candidates import NEW_CODE_SHARE, amid_new_code, context_below, far_above_end, first_branch
 from .chain import best_chain_end, count_in, heaviest_chain, span
 from .closers import block_shell_up, edited_opener, end_in_doubt, whole_block_up
 from .context import context_block
@@ -96,6 +96,8 @@ def align_range(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list
                     cands.append((s, o, 1.0))
     if len(cands) > 1:
         cands = [c for c in cands if not context_below(al, c[0], c[1], s_lo, o_lo, o_hi)]
+    if cands:
+        cands = [c for c in cands if not far_above_end(al, c[0], c[1], s_lo, s_hi, o_hi)]
     several = al._code_upto[s_hi] - al._code_upto[s_lo] > 1
     if several:  # (with one code line there is one candidate at most: _best_chain reads no set)
         al._hidden_ends = set()
@@ -308,7 +310,7 @@ def _greedy(al: Aligner, lines: list[int], start: int, stop: int, step: int) -> 
     position after the last match."""
     o = start
     matched = False
-    inserted = 0
+    inserted = statements = 0  # (new lines; of them, those not inside a bracket a new line opened)
     opened: list[int] = []  # the indentation of new lines in the run that open a bracket
     index = 0
     while index < len(lines):
@@ -323,31 +325,31 @@ def _greedy(al: Aligner, lines: list[int], start: int, stop: int, step: int) -> 
         target = None
         if al.onorm[o] == norm:
             target = o
-        elif not al.strivial[s] or al.scloser[s]:
+        elif not al.strivial[s] or al.scloser[s] or is_ruler(norm):
             nxt = al._skip_blank(o + step, stop, step)
             if (nxt - stop) * step < 0 and al.onorm[nxt] != norm and al.onorm[nxt] in DROPPED_STUBS:
                 # (an edited line took a stub body with it: `) -> T:` + `...` became `) -> T: ...`)
                 nxt = al._skip_blank(nxt + step, stop, step)
             if (nxt - stop) * step < 0 and al.onorm[nxt] == norm:
                 target = nxt
-                if inserted > 1:
+                if statements > 1:
                     # the unmatched lines before it would be new and one original line gone:
                     # when the copy as many lines on stands there too, they are edits of the
                     # lines they replace one for one (a run of edited `case` lines, then a
-                    # `return` that every case has)
-                    target = _one_for_one(al, o, inserted, stop, step, norm) or nxt
+                    # `return` that every case has; a condition wrapped over three lines is one)
+                    target = _one_for_one(al, o, statements, stop, step, norm) or nxt
         if target is None and al.onorm[o] != norm:
             run = split_run(al, lines, index - 1, o, step)
             if run:  # lines that spell out one original line: the first of them pairs with it
                 al.pairs[lines[index - 1] if step > 0 else lines[index + run - 2]] = o
                 index += run - 1
                 o += step
-                matched, inserted, opened = True, 0, []
+                matched, inserted, statements, opened = True, 0, 0, []
                 continue
         if target is not None and (al._closer_ok(s) or step > 0 and edited_opener(al, s, target)):
             al.pairs[s] = target
             o = target + step
-            matched, inserted, opened = True, 0, []
+            matched, inserted, statements, opened = True, 0, 0, []
             continue
         if target is not None and step < 0:
             # walking up, a closing line comes before its opening line: the whole block, as
@@ -357,15 +359,24 @@ def _greedy(al: Aligner, lines: list[int], start: int, stop: int, step: int) -> 
                 al.pairs.update(whole)
                 o = whole[-1][1] + step
                 index += len(whole) - 1
-                matched, inserted = True, 0
+                matched, inserted, statements = True, 0, 0
                 continue
             shell = block_shell_up(al, lines, index - 1, target, stop)
             if shell:  # the same block with its body rewritten: its ends pair, the body is new
                 al.pairs.update(shell)
                 o = shell[-1][1] + step
                 index = lines.index(shell[-1][0], index) + 1
-                matched, inserted = True, 0
+                matched, inserted, statements = True, 0, 0
                 continue
+        if target is None and step < 0 and al.scloser[s] and (group := _group_above(al, lines, index - 1)):
+            index += group  # (walking up, a new bracketed statement `if (` ... `):` is one new line)
+            statements += 1
+            inserted += 1
+            if inserted > 3:
+                break
+            continue
+        if not opened:
+            statements += 1
         if al.scloser[s] and step > 0 and opened and opened[-1] == al.swidth[s]:
             opened.pop()  # it closes a bracket that new lines of this run opened: new code too
         elif al.scloser[s] or al.strivial[s]:
@@ -376,6 +387,25 @@ def _greedy(al: Aligner, lines: list[int], start: int, stop: int, step: int) -> 
         if inserted > 3:
             break
     return o if matched else start
+
+
+def _group_above(al: Aligner, lines: list[int], k: int) -> int:
+    """How many of lines[k + 1:] (snippet lines right above lines[k], walking up) lead up to the line
+    that opens the bracket lines[k] closes, at its indentation, that one included; 0 when there is
+    no such line within _GROUP_LINES. O(_GROUP_LINES)."""
+    s = lines[k]
+    if al.snorm[s][:1] not in ")]}":
+        return 0
+    for j in range(1, min(_GROUP_LINES, len(lines) - k)):
+        t = lines[k + j]
+        if t != s - j or t in al.markers or t in al.pairs:
+            return 0
+        if al.snorm[t] and al.swidth[t] <= al.swidth[s]:
+            return j if al.swidth[t] == al.swidth[s] and al.snorm[t].endswith(("(", "[", "{")) else 0
+    return 0
+
+
+_GROUP_LINES = 8  # lines of one new bracketed statement _greedy steps over walking up
 
 
 def _one_for_one(al: Aligner, o: int, count: int, stop: int, step: int, norm: str) -> int | None:

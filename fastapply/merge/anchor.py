@@ -23,7 +23,8 @@ from .fresh import new_code_flags
 from .lines import LazyWidths, Widths, block_end, block_stop, header_key, is_closer, is_trivial, opens_block, \
     triple_quote_states, widths_of
 from .segments import GAP_KINDS, SnippetLine, code_segments
-from .steps import align_range, is_ruler
+from .steps import align_range
+from .walk import is_ruler
 
 # How many times, on average, the recursion may visit each line before the rest is matched greedily.
 STEP_PASSES = 8

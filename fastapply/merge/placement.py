@@ -31,7 +31,7 @@ from .markers import is_marker
 from .similar import substituted
 from .segments import SnippetLine
 from .splice import Spliced
-from .steps import is_ruler
+from .walk import is_ruler
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -341,7 +341,7 @@ def _check_unplaced_context(al: Aligner) -> None:
 
 def _underline(norm: str) -> bool:
     """A line of one punctuation mark, four or more (`----------` under `Parameters`), shorter than
-    a ruler (steps.is_ruler: those anchor where they are unique, and are refused elsewhere). O(len)."""
+    a ruler (walk.is_ruler: those anchor where they are unique, and are refused elsewhere). O(len)."""
     return len(norm) >= 4 and norm[0] in "-=~*^#" and norm == norm[0] * len(norm) and not is_ruler(norm)
 
 

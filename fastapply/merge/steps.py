@@ -3,7 +3,7 @@
 heaviest increasing chain of them (_best_chain: dropping original lines between two links that no
 marker separates costs a little, and no link may orphan a block's body), and, where no candidate
 is left, the lines next to the range's fixed ends matched in order from those ends (_edges,
-_greedy). Complexity: O(range lines * log n) per step, plus the chain search (quadratic in up to
+walk.greedy). Complexity: O(range lines * log n) per step, plus the chain search (quadratic in up to
 _DP_LIMIT candidates, heaviest_chain's O(k log k) above); align bounds the steps' total work.
 """
 
@@ -18,12 +18,13 @@ from ..deadline import check_deadline
 from .blocks import shallower_before
 from .candidates import NEW_CODE_SHARE, amid_new_code, context_below, far_above_end, first_branch
 from .chain import best_chain_end, count_in, heaviest_chain, span
-from .closers import block_shell_up, edited_opener, end_in_doubt, whole_block_up
+from .closers import end_in_doubt
 from .context import context_block
 from .context_ends import context_before_deletion, context_before_marker, edit_before_marker, later_run_before_marker
-from .joined import split_piece, split_run
-from .lines import DROPPED_STUBS, header_key
+from .joined import split_piece
+from .lines import header_key
 from .resumed import header_before_marker
+from .walk import greedy, is_ruler
 
 if TYPE_CHECKING:
     from .anchor import Aligner
@@ -34,15 +35,8 @@ _DROP_COST = 0.1
 _DROP_CAP = 6.0
 _FAR_DROP = 10  # deleted code lines from which a link across disagreeing depths is a wrong copy (_breaks)
 _ORPHAN_MIN = 3  # deleted lines from which a dropped block header means a misplaced anchor
-_RULER = 12  # a line without a word this long (`# -----`) anchors where it is unique
 _WORDS = re.compile(r"\w")
 _HIDDEN_END = 0.5  # weight of a block's closing line paired through a marker (below any unique line)
-
-
-def is_ruler(norm: str) -> bool:
-    """A long line of punctuation (`# ------------`, `/* ====== */`): trivial by its lack of words,
-    but where it occurs once it says where it is as well as any line."""
-    return len(norm) >= _RULER and not _WORDS.search(norm)
 
 
 def align_range(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> list[tuple[int, int, int, int]]:
@@ -281,13 +275,13 @@ def _edges(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> None:
     gaps = [s for s in range(s_lo, s_hi) if s in al.markers]
     head = [s for s in code if not gaps or s < gaps[0]]
     tail = [s for s in code if gaps and s > gaps[-1]]
-    stop = _greedy(al, head, o_lo, o_hi, +1)
+    stop = greedy(al, head, o_lo, o_hi, +1)
     if not gaps and al.pairs.get(s_hi) == o_hi:
         # no marker up to the next anchor: what the walk down left unpaired is matched up
         # from that anchor (context right above it, after new code)
         rest = head[next((i for i in range(len(head) - 1, -1, -1) if head[i] in al.pairs), -1) + 1:]
-        _greedy(al, rest[::-1], o_hi - 1, stop - 1, -1)
-    _greedy(al, tail[::-1], o_hi - 1, stop - 1, -1)
+        greedy(al, rest[::-1], o_hi - 1, stop - 1, -1)
+    greedy(al, tail[::-1], o_hi - 1, stop - 1, -1)
     if tail and tail[0] not in al.pairs and not (
             al.pairs.get(s_hi) == o_hi and context_before_deletion(al, tail, stop, o_hi, s_hi)):
         context_block(al, tail, stop, o_hi)
@@ -300,117 +294,3 @@ def _edges(al: Aligner, s_lo: int, s_hi: int, o_lo: int, o_hi: int) -> None:
             edit_before_marker(al, head, upto)
         if head[-1] not in al.pairs:
             header_before_marker(al, head, o_lo, upto)
-
-
-def _greedy(al: Aligner, lines: list[int], start: int, stop: int, step: int) -> int:
-    """Match `lines` in order against the original lines from `start` towards `stop` while they
-    agree (blank lines skipped). A few new lines may sit in between, and an edited line may
-    replace one or two original lines; an unmatched closing line ends the run, unless it
-    closes what a new line of the run opened (`x: t.Union[` ... `],`). Returns the
-    position after the last match."""
-    o = start
-    matched = False
-    inserted = statements = 0  # (new lines; of them, those not inside a bracket a new line opened)
-    opened: list[int] = []  # the indentation of new lines in the run that open a bracket
-    index = 0
-    while index < len(lines):
-        s = lines[index]
-        index += 1
-        if al.in_new_definition(s):
-            continue  # a new definition is inserted here; the code around it goes on matching
-        o = al._skip_blank(o, stop, step)
-        if (o - stop) * step >= 0:
-            break
-        norm = al.snorm[s]
-        target = None
-        if al.onorm[o] == norm:
-            target = o
-        elif not al.strivial[s] or al.scloser[s] or is_ruler(norm):
-            nxt = al._skip_blank(o + step, stop, step)
-            if (nxt - stop) * step < 0 and al.onorm[nxt] != norm and al.onorm[nxt] in DROPPED_STUBS:
-                # (an edited line took a stub body with it: `) -> T:` + `...` became `) -> T: ...`)
-                nxt = al._skip_blank(nxt + step, stop, step)
-            if (nxt - stop) * step < 0 and al.onorm[nxt] == norm:
-                target = nxt
-                if statements > 1:
-                    # the unmatched lines before it would be new and one original line gone:
-                    # when the copy as many lines on stands there too, they are edits of the
-                    # lines they replace one for one (a run of edited `case` lines, then a
-                    # `return` that every case has; a condition wrapped over three lines is one)
-                    target = _one_for_one(al, o, statements, stop, step, norm) or nxt
-        if target is None and al.onorm[o] != norm:
-            run = split_run(al, lines, index - 1, o, step)
-            if run:  # lines that spell out one original line: the first of them pairs with it
-                al.pairs[lines[index - 1] if step > 0 else lines[index + run - 2]] = o
-                index += run - 1
-                o += step
-                matched, inserted, statements, opened = True, 0, 0, []
-                continue
-        if target is not None and (al._closer_ok(s) or step > 0 and edited_opener(al, s, target)):
-            al.pairs[s] = target
-            o = target + step
-            matched, inserted, statements, opened = True, 0, 0, []
-            continue
-        if target is not None and step < 0:
-            # walking up, a closing line comes before its opening line: the whole block, as
-            # the original has it right there, is context (`if (!x) { ... }` above an anchor)
-            whole = whole_block_up(al, lines, index - 1, target, stop)
-            if whole:
-                al.pairs.update(whole)
-                o = whole[-1][1] + step
-                index += len(whole) - 1
-                matched, inserted, statements = True, 0, 0
-                continue
-            shell = block_shell_up(al, lines, index - 1, target, stop)
-            if shell:  # the same block with its body rewritten: its ends pair, the body is new
-                al.pairs.update(shell)
-                o = shell[-1][1] + step
-                index = lines.index(shell[-1][0], index) + 1
-                matched, inserted, statements = True, 0, 0
-                continue
-        if target is None and step < 0 and al.scloser[s] and (group := _group_above(al, lines, index - 1)):
-            index += group  # (walking up, a new bracketed statement `if (` ... `):` is one new line)
-            statements += 1
-            inserted += 1
-            if inserted > 3:
-                break
-            continue
-        if not opened:
-            statements += 1
-        if al.scloser[s] and step > 0 and opened and opened[-1] == al.swidth[s]:
-            opened.pop()  # it closes a bracket that new lines of this run opened: new code too
-        elif al.scloser[s] or al.strivial[s]:
-            break
-        elif step > 0 and al.snorm[s].endswith(("(", "[", "{")):
-            opened.append(al.swidth[s])
-        inserted += 1
-        if inserted > 3:
-            break
-    return o if matched else start
-
-
-def _group_above(al: Aligner, lines: list[int], k: int) -> int:
-    """How many of lines[k + 1:] (snippet lines right above lines[k], walking up) lead up to the line
-    that opens the bracket lines[k] closes, at its indentation, that one included; 0 when there is
-    no such line within _GROUP_LINES. O(_GROUP_LINES)."""
-    s = lines[k]
-    if al.snorm[s][:1] not in ")]}":
-        return 0
-    for j in range(1, min(_GROUP_LINES, len(lines) - k)):
-        t = lines[k + j]
-        if t != s - j or t in al.markers or t in al.pairs:
-            return 0
-        if al.snorm[t] and al.swidth[t] <= al.swidth[s]:
-            return j if al.swidth[t] == al.swidth[s] and al.snorm[t].endswith(("(", "[", "{")) else 0
-    return 0
-
-
-_GROUP_LINES = 8  # lines of one new bracketed statement _greedy steps over walking up
-
-
-def _one_for_one(al: Aligner, o: int, count: int, stop: int, step: int, norm: str) -> int | None:
-    """The original line `count` non-blank lines on from `o` when its text is `norm`. O(count)."""
-    for _ in range(count):
-        o = al._skip_blank(o + step, stop, step)
-    o = al._skip_blank(o, stop, step)
-    return o if (o - stop) * step < 0 and al.onorm[o] == norm else None

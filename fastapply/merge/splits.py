@@ -8,7 +8,10 @@ alignment pairs the closing line with the old definition's own, so the lines und
 are new code and the marker inside it stands for nothing (refused by new_definitions). Read as the
 split, the closing line is new, the lines under the new header pair with the old body's, and the
 marker stands for the rest of that body, up to the old closing line, which now closes the new
-definition. Nothing is lost and nothing is written twice. The new header is recorded in
+definition. Nothing is lost and nothing is written twice. A Python definition has no closing
+line: there the old header's block in the snippet ends where the new header dedents (galpy's
+`_dens`, rewritten to call a new `_dens_body` that starts with its old body's first lines and a
+marker). The new header is recorded in
 `al.split_heads`, which refine.prune_orphans and new_definitions read: lines under it pair with
 the old body, and the marker under it stands for that body's rest.
 """
@@ -55,15 +58,24 @@ def _split_above(al: Aligner, m: int) -> None:
         return
     header, body = k, body[::-1]
     closer = al.code_above(header)
-    if closer < 0 or closer not in al.pairs or not is_closer(al.snorm[closer]):
+    if closer < 0:
+        return
+    if closer in al.pairs and is_closer(al.snorm[closer]):
+        width = al.swidth[closer]
+    elif closer not in al.pairs and al.swidth[closer] > al.swidth[header]:
+        width = al.swidth[header]  # (a block that ends where the code dedents: Python's)
+    else:
         return
     old_header = closer - 1
     while old_header >= 0 and old_header not in al.markers and not (
-            old_header in al.pairs and al.swidth[old_header] == al.swidth[closer] and al.s_opens(old_header)):
+            old_header in al.pairs and al.swidth[old_header] == width and al.s_opens(old_header)):
+        if al.snorm[old_header] and al.swidth[old_header] <= width:
+            return  # (another statement at the header's depth between: the old block ends above it)
         old_header -= 1
     if old_header < 0 or old_header in al.markers or header_key(al.snorm[old_header]) is None:
         return
-    start, end = al.pairs[old_header], al.pairs[closer]
+    start = al.pairs[old_header]
+    end = al.pairs[closer] if closer in al.pairs else al._orig_end(start)
     if al._orig_end(start) != end:
         return
     shown = [al.pairs[s] for s in range(old_header + 1, closer) if s in al.pairs]
@@ -85,8 +97,9 @@ def _split_above(al: Aligner, m: int) -> None:
     edited = [s for s, row in zip(body, rows) if al.snorm[s] != al.onorm[row]]
     if 2 * len(edited) > len(body):
         return  # (mostly other lines: a new body, not the old one under a new name)
-    del al.pairs[closer]
-    al.fuzzy.discard(closer)
+    if closer in al.pairs:
+        del al.pairs[closer]
+        al.fuzzy.discard(closer)
     for s, row in zip(body, rows):
         al.pairs[s] = row
     al.fuzzy.update(edited)

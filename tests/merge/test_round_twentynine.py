@@ -641,3 +641,54 @@ def test_one_context_line_that_fits_two_places_is_refused_when_one_reading_loses
     with pytest.raises(ApplyError) as refused:
         apply(_WORKSPACE, snippet, filename="workspace_store.py")
     assert refused.value.code == "ambiguous_anchor" and "snippet line 2" in str(refused.value)
+
+
+_HALO = '''class LogarithmicHaloPotential:
+    def _evaluate(self, R, z, phi=0.0, t=0.0):
+        if self.isNonAxi:
+            return 1.0
+        else:
+            return 0
+
+    def _dens(self, R, z, phi=0.0, t=0.0):
+        if self.isNonAxi:
+            R2 = R**2.0
+            Rt2 = R2 * (1.0 - self._1m1overb2 * numpy.sin(phi) ** 2.0)
+            denom = 1.0 / (Rt2 + (z / self._q) ** 2.0 + self._core2)
+            return denom / 4.0 / numpy.pi
+        else:
+            return 1.0 / 4.0 / numpy.pi / self._q**2.0
+
+    def _R2deriv(self, R, z, phi=0.0, t=0.0):
+        return -1.0 / (R**2.0 + self._core2)
+'''
+
+
+def test_a_python_function_split_into_a_wrapper_and_a_helper_keeps_the_old_body_in_the_helper() -> None:
+    # galpy: `_dens` now wraps a new `_dens_body`, which starts with the old body's first lines and a
+    # marker for the rest of it (no closing line to pair in Python: the old block ends where the
+    # new header dedents)
+    snippet = '''            # ... existing code ...
+            return 0
+
+    def _dens(self, R, z, phi=0.0, t=0.0):
+        edge = numpy.isinf(R) | numpy.isinf(z)
+        if not numpy.any(edge):
+            return self._dens_body(R, z, phi)
+        return numpy.where(edge, 0.0, self._dens_body(R, z, phi))[()]
+
+    def _dens_body(self, R, z, phi):
+        if self.isNonAxi:
+            R2 = R**2.0
+            # ... existing code ...
+'''
+    expected = _HALO.replace('''    def _dens(self, R, z, phi=0.0, t=0.0):
+''', '''    def _dens(self, R, z, phi=0.0, t=0.0):
+        edge = numpy.isinf(R) | numpy.isinf(z)
+        if not numpy.any(edge):
+            return self._dens_body(R, z, phi)
+        return numpy.where(edge, 0.0, self._dens_body(R, z, phi))[()]
+
+    def _dens_body(self, R, z, phi):
+''')
+    assert apply(_HALO, snippet, filename="halo.py").merged_code == expected

@@ -98,8 +98,10 @@ def far_above_end(al: Aligner, s: int, o: int, s_lo: int, s_hi: int, o_hi: int) 
         above -= 1
     if al.snorm[t] != al.onorm[above] or not any(u in al.markers for u in range(s_lo, s)):
         return False
-    # the stretch that would go leaves a block and enters another (whole statements deleted
-    # between two anchors are no such thing: dataform's version checks under its import list)
-    gone = o + sum(1 for u in range(s, t + 1) if al.snorm[u])
-    widths = [al.owidth[u] for u in range(gone, o_hi) if al.onorm[u]]
+    # the stretch that would go (the original lines between whose text the part does not show)
+    # leaves a block and enters another (whole statements deleted between two anchors are no such
+    # thing: dataform's version checks under its import list; nor is a body rewritten down to the
+    # comment the part shows above its anchor: Pillow's `_save`)
+    shown = {al.snorm[u] for u in range(s, s_hi)}
+    widths = [al.owidth[u] for u in range(o + 1, o_hi) if al.onorm[u] and al.onorm[u] not in shown]
     return bool(widths) and min(widths) < widths[0]

@@ -87,7 +87,7 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
             # over `return f(...)`)
             return gap
         if count == 0 and is_closer(last.strip()) and indent_width(last) >= indent_width(out[after][0]) \
-                and not PREPROCESSOR_BRANCH.match(out[after][0].strip()) \
+                and not _closes_new_conditional(out, before, after) \
                 and not (_closes_literal(out, before) and header_key(out[after][0].strip()) is None) \
                 and not _closes_call(out, before):
             # a new block closed right before its next sibling (or its block's end): the file's
@@ -120,6 +120,33 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
 
 _STUB_DEF = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\(.*:\s*\.\.\.\s*$")
 _DEF_NAME = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\(")
+
+
+def _closes_new_conditional(out: list[tuple[str, str, int, int]], before: int, after: int) -> bool:
+    """out[after] is `#else` / `#elif` / `#endif` and the new lines right above it open the C
+    conditional it continues (`#ifdef HAVE___BUILTIN_PREFETCH` ... `}` / `#else`: pysam's
+    hts_defs.h glues it to the function above); one that continues a conditional of the file's
+    keeps the file's blank line (a new function inserted above triton's `#endif /* __cplusplus
+    */`). O(the new lines above)."""
+    if not PREPROCESSOR_BRANCH.match(out[after][0].strip()):
+        return False
+    depth = 0
+    for k in range(before, -1, -1):
+        text, source, at, _ = out[k]
+        if source != SNIP or at >= 0:
+            return False
+        norm = text.strip()
+        if _PREPROCESSOR_END.match(norm):
+            depth += 1
+        elif _PREPROCESSOR_IF.match(norm):
+            if depth == 0:
+                return True
+            depth -= 1
+    return False
+
+
+_PREPROCESSOR_IF = re.compile(r"^#\s*if(?:n?def)?\b")
+_PREPROCESSOR_END = re.compile(r"^#\s*endif\b")
 
 
 def _overload_above(above: str, line: str) -> bool:

@@ -692,3 +692,87 @@ def test_a_python_function_split_into_a_wrapper_and_a_helper_keeps_the_old_body_
     def _dens_body(self, R, z, phi):
 ''')
     assert apply(_HALO, snippet, filename="halo.py").merged_code == expected
+
+
+def test_a_function_inserted_above_the_files_own_endif_keeps_the_blank_line_before_it() -> None:
+    # triton's sm_20_atomic_functions.hpp (dev split): the `#endif` closes a conditional of the file,
+    # not one the new lines open; the model left out the blank line the file has above it
+    original = '''#if defined(__cplusplus) && defined(__CUDACC__)
+
+static float atomicAdd(float *address, float val)
+{
+  return __fAtomicAdd(address, val);
+}
+
+#endif /* __cplusplus && __CUDACC__ */
+'''
+    snippet = '''// ... rest of the code ...
+static float atomicAdd(float *address, float val)
+{
+  return __fAtomicAdd(address, val);
+}
+
+static int clampValue(int value, int low, int high) {
+  return value < low ? low : value > high ? high : value;
+}
+#endif /* __cplusplus && __CUDACC__ */
+'''
+    expected = original.replace('''}
+
+#endif''', '''}
+
+static int clampValue(int value, int low, int high) {
+  return value < low ? low : value > high ? high : value;
+}
+
+#endif''')
+    assert apply(original, snippet, filename="atomic.hpp").merged_code == expected
+
+
+def test_a_body_rewritten_down_to_the_comment_above_the_anchor_is_no_far_candidate() -> None:
+    # Pillow's BmpImagePlugin (dev split): `_save`'s body rewritten to two lines; the part goes on
+    # with the comment lines above the registry. The header's last line, far above that anchor, is
+    # its place: what goes between is the old body and nothing else
+    body = "".join(f"    value_{k} = compute({k})\n" for k in range(40))
+    original = f'''def _dib_save(im, fp, filename):
+    _save(im, fp, filename, False)
+
+
+def _save(
+    im, fp, filename, bitmap_header=True
+) -> None:
+    try:
+        rawmode = SAVE[im.mode]
+    except KeyError as e:
+        raise OSError(im.mode) from e
+{body}    ImageFile._save(
+        im, fp, [rawmode]
+    )
+
+
+#
+# --------------------------------------------------------------------
+# Registry
+
+
+Image.register_open(BmpImageFile.format, BmpImageFile, _accept)
+''' + "".join(f"Image.register_extension(BmpImageFile.format, '.b{k}')\n" for k in range(60))
+    snippet = '''# ... remaining implementation unchanged ...
+) -> None:
+    logger.debug("_save is not supported here")
+    return None
+
+
+#
+# --------------------------------------------------------------------
+# Registry
+
+
+Image.register_open(BmpImageFile.format, BmpImageFile, _accept)
+# ... remaining implementation unchanged ...
+'''
+    start, end = original.index("    try:\n"), original.index("\n\n#\n")
+    expected = original[:start] + '''    logger.debug("_save is not supported here")
+    return None
+''' + original[end:]
+    assert apply(original, snippet, filename="BmpImagePlugin.py").merged_code == expected

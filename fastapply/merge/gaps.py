@@ -118,10 +118,6 @@ def _file_gap(out: list[tuple[str, str, int, int]], before: int, after: int, ori
     return gap
 
 
-_STUB_DEF = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\(.*:\s*\.\.\.\s*$")
-_DEF_NAME = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\(")
-
-
 def _closes_new_conditional(out: list[tuple[str, str, int, int]], before: int, after: int) -> bool:
     """out[after] is `#else` / `#elif` / `#endif` and the new lines right above it open the C
     conditional it continues (`#ifdef HAVE___BUILTIN_PREFETCH` ... `}` / `#else`: pysam's
@@ -152,8 +148,9 @@ _PREPROCESSOR_END = re.compile(r"^#\s*endif\b")
 def _overload_above(above: str, line: str) -> bool:
     """`above` is a one-line stub of the function `line` defines: an overload glued to its
     implementation (rigetti-quax's `@overload` stubs over `def _batched_kron(a: ArrayT, ...)`)."""
-    stub, header = _STUB_DEF.match(above), _DEF_NAME.match(line)
-    return stub is not None and header is not None and stub[1] == header[1]
+    stub, norm = above.strip(), line.strip()
+    return stub.startswith(("def ", "async def ")) and stub.endswith(": ...") \
+        and header_key(stub) is not None and header_key(stub) == header_key(norm)
 
 
 def _glued_definitions(orig: list[str], b: int) -> bool:

@@ -43,13 +43,14 @@ def needless_rewrite(al: Aligner) -> int | None:
         short = len(run) < 3 and telling < 2  # (`return path`: enough only against a rename)
         anchors = []  # the segment's first few lines paired with a line the original has once
         first = None  # (and its first paired line after new code, as it is: mlflow's `return query`)
+        context = {al.snorm[b] for b in run}
         for t in range(s, len(al.items)):
             if t in al.markers or len(anchors) == _ANCHORS:
                 break
             if t in al.pairs and len(al.opos.get(al.snorm[t], ())) == 1:
                 anchors.append(t)
             elif first is None and t in al.pairs and al.snorm[t] == al.onorm[al.pairs[t]] \
-                    and not is_closer(al.snorm[t]) and al.snorm[t] not in {al.snorm[b] for b in run} \
+                    and not is_closer(al.snorm[t]) and al.snorm[t] not in context \
                     and any(u not in al.pairs and al.snorm[u] for u in range(s, t)):
                 first = t
         if first is not None and (not anchors or first < anchors[0]):
@@ -88,8 +89,7 @@ def _inserts_above(al: Aligner, run: list[int], s: int, anchor: int, kept: set[i
     if not renamed and (al.pairs.get(new[0]) == after or similarity(al.snorm[new[0]], al.onorm[after]) >= _LIKE):
         return False  # the first new line reads as an edit of the line after the context: a rewrite
     top = stands_above(al, run, anchor, oa)
-    return top is not None and al.pairs[run[0]] < top and any(
-        al.onorm[k] and k not in kept and not is_trivial(al.onorm[k]) for k in range(al.pairs[run[-1]] + 1, oa))
+    return top is not None and al.pairs[run[0]] < top and lost > 0
 
 
 def _renamed(al: Aligner, new: list[int], o: int) -> bool:

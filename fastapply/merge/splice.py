@@ -120,7 +120,7 @@ def splice(items: list[SnippetLine], orig: list[str], pairs: dict[int, int], *, 
                 empty_markers.append(s)
                 out.append(("", EMPTY, indent_width(item.text), s))
             elif item.kind == "blank":
-                out.append((item.text if item.text.strip() == "" else "", SNIP, -1, s))
+                out.append((item.text, SNIP, -1, s))  # (blank: "" or a line of spaces, kept as written)
             elif item.kind == "code":
                 out.append((snippet_line(s), SNIP, -1, s))
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from .lines import header_key, is_closer, is_comment, opens_block
 from .copy_choice import beside_anchor, between, edited_lead, even_rewrite, framed_run, last_unpaired_copy, \
-    lone_in_block, long_run, moved_away, next_pair, only_copy_left
+    lone_in_block, long_run, moved_away, next_pair, only_copy_left, names_all_dropped
 from .replaced import named_words, names_what_it_replaces
 from .similar import edited_version, substituted
 
@@ -230,7 +230,9 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
                                                   or not steps and long_run(al, runs, s_end, o_end)
                                                   or not steps and lone_in_block(al, runs, s, s_end, o_end))
     beside = None if sure or steps or s in al.pairs else beside_anchor(al, runs, o_end)
-    sure = sure or beside is not None
+    named = None if sure or steps or s in al.pairs or beside is not None \
+        else names_all_dropped(al, runs, s_end, o_end)
+    sure = sure or beside is not None or named is not None
     moved = not sure and not steps and s not in al.pairs and bool(runs) and moved_away(al, max(runs)[2], s_end, o_end)
     lead = None if moved or steps or s in al.pairs or step < 0 else edited_lead(al, runs, s_end, o_end)
     moved = moved or lead is not None
@@ -244,7 +246,7 @@ def _place(al: Aligner, marker: int, step: int, ordered: list[tuple[int, int]]) 
         # `values_string: str = ...`; not `if (c) {` over `current = c.v = ...`, the next case's line)
     if not runs:
         return False
-    _, _, run = steps[0] if steps else beside or lead or _flush(al, runs, o_end) or max(runs)
+    _, _, run = steps[0] if steps else beside or named or lead or _flush(al, runs, o_end) or max(runs)
     copy, last = run[0][1], run[-1][1]
     if al.swidth[s] - al.swidth[s_end] != al.owidth[copy] - al.owidth[o_end]:
         # (the anchor may be re-indented, wrapped in a new block: then the copy stands where the

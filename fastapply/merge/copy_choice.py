@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .lines import header_key, is_comment, is_trivial
+from .replaced import named_words, statement_names
 from .similar import edited_version
 
 if TYPE_CHECKING:
@@ -207,3 +208,27 @@ def _alone(al: Aligner, runs: list[tuple[int, int, list[tuple[int, int]]]], o_en
     """Every run but one has a definition's header between it and the anchor. O(those lines)."""
     return sum(1 for entry in runs if not any(header_key(al.onorm[o]) is not None
                                               for o in between(entry[2][-1][1], o_end) if al.onorm[o])) == 1
+
+
+_NAMED_DROP = 3
+
+
+def names_all_dropped(al: Aligner, runs: list[tuple[int, int, list[tuple[int, int]]]], s_end: int,
+                      o_end: int) -> tuple[int, int, list[tuple[int, int]]] | None:
+    """The one copy whose original lines between it and the anchor, one to _NAMED_DROP lines the
+    file has once, each name only what the snippet's new lines there name (every name of every
+    statement, one statement with two names or more among them): the new lines rewrite those
+    (wandb's `if not (creds := netrc_file.authenticators(netloc)):` split into `creds = ...` and
+    `if not creds:` over the same `return None`; the next `return None` down has lines above it
+    that no new line names). O(runs x the lines between)."""
+    found = []
+    for entry in runs:
+        s_last, o_last = entry[2][-1]
+        words = named_words(al.snorm[k] for k in between(s_last, s_end))
+        dropped = [al.onorm[o] for o in between(o_last, o_end) if al.onorm[o]]
+        if len(dropped) > _NAMED_DROP or any(len(al.opos[norm]) > 1 for norm in dropped):
+            continue  # (lines the file repeats, a type's `name: string;`, are named by any rewrite)
+        names = [statement_names(norm) for norm in dropped]
+        if names and all(found_names <= words for found_names in names) and any(len(n) >= 2 for n in names):
+            found.append(entry)
+    return found[0] if len(found) == 1 else None

@@ -48,7 +48,8 @@ def settle_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str
     cut_head = before == 0 or (lead >= 1 and before <= EDGE_LINES and not separate
                                and (not all(n.startswith(COMMENT_STARTS) for n in onorm[:first_o] if n)
                                     or _edited_head(items[:first_s], onorm[:first_o]))) \
-        or lead == 0 and (obsolete_head(onorm[:first_o]) or linter_head(onorm[:first_o])) \
+        or lead == 0 and (obsolete_head(_without_moved(onorm[:first_o], items, pairs))
+                          or linter_head(onorm[:first_o])) \
         or lead >= 1 and not separate and rebound_head(orig[:first_o], [i.norm for i in items[:first_s]], onorm[first_o:]) \
         or lead >= 1 and rebound_imports(orig[:first_o], [i.norm for i in items[:first_s]]) \
         or lead >= 1 and rewritten_notice(onorm[:first_o], [i.norm for i in items[:first_s]])
@@ -167,7 +168,8 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
         lead = sum(1 for i in items[:first_s] if i.kind == "code")
         head = onorm[:pairs[first_s]]
         lead_norms = [i.norm for i in items[:first_s]]
-        dropped = lead == 0 and (obsolete_head(head) or note_head(head) or prologue_head(head, unedited)
+        dropped = lead == 0 and (obsolete_head(_without_moved(head, items, pairs)) or note_head(head)
+                                 or prologue_head(head, unedited)
                                  or linter_head(head)
                                  or before <= EDGE_LINES and redeclared_head(orig[:pairs[first_s]], items, pairs)
                                  or before <= EDGE_LINES and marked_end and deleted_head(head) and unedited
@@ -181,6 +183,15 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
             items = [implicit, *items]
             pairs = {s + 1: o for s, o in pairs.items()}
     return items, pairs
+
+
+
+def _without_moved(head: list[str], items: list[SnippetLine], pairs: dict[int, int]) -> list[str]:
+    """`head` with the lines that unpaired snippet lines show again blanked: imports the snippet
+    reorders (sumy's `from operator import attrgetter`, moved under `from itertools import chain`)
+    are no part of the head above its first line. O(head + m)."""
+    shown = {item.norm for s, item in enumerate(items) if item.kind == "code" and s not in pairs}
+    return [norm if norm not in shown else "" for norm in head]
 
 
 def _rebound_around_move(items: list[SnippetLine], first_s: int, lead: list[str], orig: list[str],

@@ -42,6 +42,7 @@ from .provenance import check_provenance
 from .refusals import fail_ambiguous_context, fail_better_copy, fail_copied_tail, fail_needless_deletion, \
     fail_needless_rewrite, fail_no_change, fail_tied_copy, fail_unanchored
 from .renames import find_renames
+from .header_twins import pair_dropped_twin_headers
 from .resumed import later_header_copy, later_opener_copy, later_run_copy
 from .lines import header_key, is_trivial
 from .segments import (SnippetLine, classify, drop_closing_context, indent_of, normalize_all,
@@ -204,7 +205,7 @@ def _pair_up(aligner: Aligner) -> dict[int, int]:
     pair_split_definitions(aligner)
     release_context(aligner)
     pair_joined(aligner)
-    for stage in (pair_closers, prune_orphans, uncross, place_stragglers, unpair_misparented, unpair_crossed_body_runs,
+    for stage in (pair_closers, prune_orphans, pair_dropped_twin_headers, uncross, place_stragglers, unpair_misparented, unpair_crossed_body_runs,
                   unpair_lone_body_lines, extend_fuzzy, pair_inserted_branch, pair_rewritten_headers,
                   later_header_copy, later_opener_copy, later_run_copy, pair_nearest_copies, pair_resumed_context,
                   extend_tails, close_replaced_tails, pair_unique_openers, slide_to_markers, prune_orphans):

@@ -39,12 +39,12 @@ def names_what_it_replaces(dropped: list[str], words: set[str], even: bool = Fal
     """True when the new lines (their `words`) name the dropped statements: every one, or all but
     one in eight of those they name (one in two for an `even` rewrite, as many new lines as
     dropped ones: a loop rewritten line for line keeps its role, not its local names)."""
-    named = [found for norm in dropped if (found := _statement_names(norm))]
+    named = [found for norm in dropped if (found := statement_names(norm))]
     unnamed = sum(1 for found in named if found.isdisjoint(words))
     return unnamed <= (_EVEN_SLACK if even else _SLACK) * (len(named) - unnamed)
 
 
-def _statement_names(norm: str) -> set[str]:
+def statement_names(norm: str) -> set[str]:
     """The names of a dropped line that counts: not blank, a comment, docstring prose or an import."""
     if not norm or is_comment(norm) or prose(norm) or norm.startswith(("import ", "from ")):
         return set()

@@ -18,7 +18,7 @@ from .lines import COMMENT_STARTS, block_extent, header_key, indent_width, is_cl
     opens_block
 from .segments import SnippetLine, code_segments, is_gap
 from .similar import FUZZY_MIN, similarity, substituted
-from .tails import commonjs_tail, dependent_tail, moved_tail, source_map_tail, unexported_tail
+from .tails import commonjs_tail, dependent_tail, moved_tail, sibling_tail, source_map_tail, unexported_tail
 from .whole import WHOLE_SHARE
 
 # A snippet without markers whose edges are this close to the file's edges replaces them.
@@ -144,6 +144,15 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
                 f"line {start}: the snippet may end the file there or "
                 "have left out its last marker. End it with a '... existing code ...' marker to keep "
                 "those lines, or send the edit that deletes them with the lines before and after it",
+                code=ErrorCode.AMBIGUOUS_ANCHOR, line=items[-1].number)
+        if sibling_tail(items, orig, pairs[last_s]):
+            rest, start = _rest_of_file(onorm, pairs[last_s])
+            raise MergeError(
+                f"the snippet ends on a top-level block (snippet line {items[-1].number}) with no marker "
+                f"after it, and the file goes on from original line {start} with a block that starts "
+                f"like it ({rest} more lines): the edit may delete that block or the last marker may "
+                "be missing. End the snippet with a '... existing code ...' marker to keep it; to "
+                "delete it, send that deletion as an edit of its own",
                 code=ErrorCode.AMBIGUOUS_ANCHOR, line=items[-1].number)
         if _replaces_last_definition(items, pairs, last_s, orig, onorm):
             raise MergeError(

@@ -117,3 +117,31 @@ def dependent_tail(items: list[SnippetLine], pairs: dict[int, int], last_o: int,
     names = "|".join(map(re.escape, sorted(dropped)))
     uses = re.compile(rf"(?<![\w$])(?:{names})(?![\w$])")
     return all(uses.search("\n".join(onorm[a:b])) for a, b in pairwise(bounds))
+
+
+# the first word of a line, and the words that go on a statement rather than start one
+_FIRST_WORD = re.compile(r"^\s*([\w@]+)")
+_CONTINUATIONS = frozenset(("except", "else", "elif", "finally", "catch"))
+# top-level statements that run, not define (a run of definitions, the snippet ending on one of
+# them, keeps the next: test_round_six)
+_RUN = frozenset(("try", "if", "for", "while", "with"))
+
+
+def sibling_tail(items: list[SnippetLine], orig: list[str], last_o: int) -> bool:
+    """The snippet's last top-level statement starts with the same word as the top-level statement
+    right after its last pair, the original's next line, a statement that runs (`try`, `if`, ...) (pymeasure's `try:` / `import ...` /
+    `except ImportError:` blocks, one per optional adapter): a snippet ending there, with markers
+    elsewhere, may have deleted the next block of the run or left out its last marker, and the
+    two readings look alike. O(m + the blank lines after last_o)."""
+    top = None
+    for item in items:
+        if item.kind == "code" and item.text[:1] not in (" ", "\t") and (found := _FIRST_WORD.match(item.text)) \
+                and found[1] not in _CONTINUATIONS:
+            top = found[1]
+    k = last_o + 1
+    while k < len(orig) and not orig[k].strip():
+        k += 1
+    if top is None or k == len(orig) or orig[k][:1] in (" ", "\t"):
+        return False
+    found = _FIRST_WORD.match(orig[k])
+    return found is not None and found[1] == top and top in _RUN

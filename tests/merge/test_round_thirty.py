@@ -3,7 +3,9 @@ read case by case."""
 
 from __future__ import annotations
 
-from fastapply import apply
+import pytest
+
+from fastapply import ApplyError, apply
 
 _DEVITO = '''\
 from sympy import Expr
@@ -273,3 +275,70 @@ def test_a_definition_whose_only_copy_is_in_another_class_stays_new() -> None:
     merged = apply(_READER, _WRITER_SNIPPET, filename="io.py").merged_code
     assert merged == _READER.replace("    def stop(self):", "    def run(self):\n        return self.write()\n\n"
                                      "    def stop(self):")
+
+
+_ADAPTERS = '''\
+import logging
+
+from .adapter import Adapter, FakeAdapter
+from .protocol import ProtocolAdapter
+
+from pymeasure.adapters.telnet import TelnetAdapter
+
+log = logging.getLogger(__name__)
+log.addHandler(logging.NullHandler())
+
+try:
+    from pymeasure.adapters.visa import VISAAdapter
+except ImportError:
+    log.warning("PyVISA library could not be loaded")
+
+try:
+    from pymeasure.adapters.serial import SerialAdapter
+except ImportError:
+    log.warning("PySerial library could not be loaded")
+{tail}'''
+
+_ADAPTERS_SNIPPET = '''\
+# ... existing code ...
+from .protocol import ProtocolAdapter
+
+log = logging.getLogger(__name__)
+log.addHandler(logging.NullHandler())
+
+try:
+    from pymeasure.adapters.visa import VISAAdapter
+    from pymeasure.adapters.prologix import PrologixAdapter
+except ImportError:
+    log.warning("PyVISA library could not be loaded")
+
+try:
+    from pymeasure.adapters.serial import SerialAdapter
+except ImportError:
+    log.warning("PySerial library could not be loaded")
+'''
+
+
+def test_a_snippet_ending_on_a_block_of_a_run_of_like_blocks_is_refused() -> None:
+    # pymeasure: the release deleted the last `try:` block (VXI-11) along with the telnet import;
+    # a snippet ending on the block before it, markers elsewhere, reads as well with a missing
+    # last marker: the merge kept the block, silently wrong either way it guesses
+    original = _ADAPTERS.format(tail='''
+try:
+    from pymeasure.adapters.vxi11 import VXI11Adapter
+except ImportError:
+    log.warning("VXI-11 library could not be loaded")
+''')
+    with pytest.raises(ApplyError) as error:
+        apply(original, _ADAPTERS_SNIPPET, filename="adapters/__init__.py")
+    assert error.value.code == "ambiguous_anchor" and error.value.line == 16
+    assert "End the snippet with a '... existing code ...' marker" in error.value.message
+
+
+def test_a_snippet_ending_on_a_block_followed_by_other_code_keeps_it() -> None:
+    original = _ADAPTERS.format(tail='''
+__all__ = ["Adapter", "FakeAdapter", "ProtocolAdapter"]
+''')
+    merged = apply(original, _ADAPTERS_SNIPPET, filename="adapters/__init__.py").merged_code
+    assert merged.endswith('    log.warning("PySerial library could not be loaded")\n\n'
+                           '__all__ = ["Adapter", "FakeAdapter", "ProtocolAdapter"]\n')

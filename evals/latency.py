@@ -7,7 +7,9 @@
 Every call is timed whatever its outcome (merged or refused), after one untimed warm-up call per case
 so that loading a grammar once does not count. Large cases are synthesized here: a Python and a
 JavaScript file of about 500, 1,000 and 2,000 lines, each edited in the middle through a snippet with
-markers.
+markers, and the same files with four functions spread over them edited through a four-part snippet.
+For real edits of real files, point `--data` at a batch generated as in evals/llmgen/batches/README.md
+(`--no-synthetic --repeat 3`): their large files cost more than these.
 """
 
 from __future__ import annotations
@@ -68,8 +70,11 @@ _JS_FUNC = '''export function handle{n}(request, store, retries = 3) {{
 '''
 
 
-def synthetic_cases(sizes: tuple[int, ...] = (500, 1000, 2000)) -> list[Case]:
-    """Large files edited in the middle: one new line in a function body, with markers around it."""
+def synthetic_cases(sizes: tuple[int, ...] = (500, 1000, 2000), parts: int = 1) -> list[Case]:
+    """Large files edited in the middle: one new line in a function body, with markers around it;
+    with `parts` > 1, that many functions spread over the file each gain their line, one part of
+    the snippet per function (what real agent snippets of long files look like more often: the
+    one-edit case alone flatters the engine, whose checks then read little of the file)."""
     cases = []
     for lang, template, ext, marker, old, new in (
         ("python", _PY_FUNC, "py", "# ... existing code ...",
@@ -83,14 +88,14 @@ def synthetic_cases(sizes: tuple[int, ...] = (500, 1000, 2000)) -> list[Case]:
         for size in sizes:
             count = max(2, size // per)
             funcs = [template.format(n=n) for n in range(count)]
-            middle = count // 2
+            picked = [count // 2] if parts == 1 else [count * (k + 1) // (parts + 1) for k in range(parts)]
             original = "".join(funcs)
-            edited = funcs[middle].replace(old.format(n=middle), new.format(n=middle))
-            expected = "".join(funcs[:middle] + [edited] + funcs[middle + 1:])
-            snippet = f"{marker}\n{edited.rstrip()}\n{marker}\n"
-            cases.append(Case(id=f"synthetic/{lang}-{count * per}-lines", original=original,
-                              update=snippet, expected=expected, filename=f"big.{ext}", language=lang,
-                              tags=["synthetic", "large"]))
+            edited = {n: funcs[n].replace(old.format(n=n), new.format(n=n)) for n in picked}
+            expected = "".join(edited.get(n, func) for n, func in enumerate(funcs))
+            snippet = "".join(f"{marker}\n{edited[n].rstrip()}\n" for n in picked) + f"{marker}\n"
+            name = f"synthetic/{lang}-{count * per}-lines" + (f"-{parts}-parts" if parts > 1 else "")
+            cases.append(Case(id=name, original=original, update=snippet, expected=expected,
+                              filename=f"big.{ext}", language=lang, tags=["synthetic", "large"]))
     return cases
 
 
@@ -144,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.data or [str(DATA_DIR)]:
         cases += load_cases(path)
     if not args.no_synthetic:
-        cases += synthetic_cases()
+        cases += synthetic_cases() + synthetic_cases(parts=4)
     cases = [c for c in cases if c.original.count("\n") + 1 <= args.max_lines]
     per_bucket: dict[str, list[float]] = {}
     per_case: list[tuple[str, float]] = []

@@ -183,7 +183,7 @@ def plan_merge(original: str, update: str, spec: LanguageSpec | None) -> Plan:
     segments = len(aligner.segments)
     try:
         plan = _finish(original, spliced.lines, trailing_newline, method, spliced.markers_resolved, segments,
-                       spec, orig)
+                       spec, orig, spliced.origin)
     except ValidationError as error:
         raise _with_snippet_line(error, items, spliced) from None
     check_last_use_kept(aligner, spliced)  # (after the syntax check: a broken merge says so first)
@@ -215,8 +215,10 @@ def _pair_up(aligner: Aligner) -> dict[int, int]:
 
 
 def _finish(original: str, lines: list[str], trailing_newline: bool, method: str, markers: int,
-            segments: int, spec: LanguageSpec | None, orig: list[str] | None = None) -> Plan:
-    """`orig`: the original's lines as plan_merge splits them, where the caller has them."""
+            segments: int, spec: LanguageSpec | None, orig: list[str] | None = None,
+            origin: list[tuple[int, int]] | None = None) -> Plan:
+    """`orig`: the original's lines as plan_merge splits them, where the caller has them;
+    `origin`: the splice's merged row -> original line (validate.check_syntax)."""
     text = "\n".join(lines) + ("\n" if trailing_newline and lines else "")
     split = None
     if orig:  # (an empty list may stand for "" or "\n")
@@ -226,7 +228,7 @@ def _finish(original: str, lines: list[str], trailing_newline: bool, method: str
         merged = lines + [""] if trailing_newline and lines else lines or [""]
         if text.count("\n") == len(merged) - 1:
             split = (orig + [""] if original.endswith("\n") else orig), merged
-    check_syntax(spec, original, text, split)
+    check_syntax(spec, original, text, split, origin)
     return Plan(text, method, markers, segments, [])
 
 

@@ -59,6 +59,48 @@ def changed_window(original: str, merged: str,
     return window
 
 
+def changed_windows(old: list[str], new: list[str],
+                    origin: list[tuple[int, int]]) -> list[tuple[str, str]] | None:
+    """changed_window for a merge that changed several places: one pair of windows (original text,
+    merged text) per stretch of top-level statements holding changed lines, read from the
+    splice's `origin` (merged row -> original line, -1 for new lines and blank ones), in which the
+    merged text is the original's between the changes. None where a window would not pay (a short
+    file, or windows holding half of its lines) or the kept lines are not in file order (a move).
+    O(n) over the rows."""
+    if len(old) < _WINDOW_MIN_LINES or len(origin) != len(new):
+        return None
+    # the merged rows that are their original line as written, one after the other
+    kept = [(row, o) for row, (_, o) in enumerate(origin) if o >= 0 and new[row] == old[o]]
+    if any(map(int.__le__, (o for _, o in kept[1:]), (o for _, o in kept))):
+        return None
+    # changes: stretches between two kept rows that are not the original's lines between them
+    # (blank lines aside), and before the first kept row and after the last
+    changes: list[list[int]] = []  # [old_lo, old_hi, new_lo, new_hi), half-open
+    bounds = [(-1, -1), *kept, (len(new), len(old))]
+    for (r1, o1), (r2, o2) in zip(bounds, bounds[1:]):
+        if r2 - r1 == o2 - o1 and (r2 == r1 + 1 or not any(map(str.strip, new[r1 + 1:r2]))
+                                   and not any(map(str.strip, old[o1 + 1:o2]))):
+            continue  # (next to each other, or only blank lines between on both sides)
+        changes.append([o1 + 1, o2, r1 + 1, r2])
+    if not changes:
+        return [("", "")]
+    # out to the top-level statements around each (the kept lines around a change are the same in
+    # both texts, so both move together), merged where they meet
+    windows: list[list[int]] = []
+    for o_lo, o_hi, r_lo, r_hi in changes:
+        while o_lo > 0 and not (o_lo < len(old) and _starts_statement(old[o_lo])):
+            o_lo, r_lo = o_lo - 1, r_lo - 1
+        while o_hi < len(old) and not _starts_statement(old[o_hi]):
+            o_hi, r_hi = o_hi + 1, r_hi + 1
+        if windows and o_lo <= windows[-1][1]:
+            windows[-1][1], windows[-1][3] = max(windows[-1][1], o_hi), max(windows[-1][3], r_hi)
+        else:
+            windows.append([o_lo, o_hi, r_lo, r_hi])
+    if sum(o_hi - o_lo for o_lo, o_hi, _, _ in windows) * 2 > len(old):
+        return None
+    return [("\n".join(old[o_lo:o_hi]), "\n".join(new[r_lo:r_hi])) for o_lo, o_hi, r_lo, r_hi in windows]
+
+
 # From this size on, the second text of a comparison is parsed incrementally from the first's tree.
 INCREMENTAL_MIN_BYTES = 256_000
 

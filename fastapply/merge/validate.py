@@ -44,9 +44,12 @@ def check_loss(original: list[str], spliced: Spliced, snippet_lines: int) -> Non
 
 
 def check_syntax(spec: LanguageSpec | None, original: str, merged: str,
-                 split: tuple[list[str], list[str]] | None = None) -> None:
+                 split: tuple[list[str], list[str]] | None = None,
+                 origin: list[tuple[int, int]] | None = None) -> None:
     """Refuse a merge that has more tree-sitter ERROR/MISSING nodes than the original. `split`:
-    original.split("\n") and merged.split("\n"), where the caller has them (read, not changed).
+    original.split("\n") and merged.split("\n"), where the caller has them (read, not changed);
+    `origin`: the splice's merged row -> original line (-1 for none), where the caller has it: a
+    merge that changed several places far apart is then checked one window per place.
 
     Most merges change a few lines of a long file, and parsing is the costliest step: first only the
     top-level statements around the changed lines are parsed, in both versions. When both parse
@@ -57,18 +60,20 @@ def check_syntax(spec: LanguageSpec | None, original: str, merged: str,
     """
     if spec is None or spec.grammar is None:
         return
-    from .syntax import INCREMENTAL_MIN_BYTES, changed_window, embedded_error_count, error_count, error_lines, \
-        parse, reparse, tolerated_errors
+    from .syntax import INCREMENTAL_MIN_BYTES, changed_window, changed_windows, embedded_error_count, error_count, \
+        error_lines, parse, reparse, tolerated_errors
 
     window = None if spec.embedded else changed_window(original, merged, split)
     if window is not None:
-        merged_part = parse(spec, window[1])
-        if merged_part is None or not merged_part.root_node.has_error \
-                and not tolerated_errors(spec, merged_part, window[1]):
-            original_part = reparse(spec, merged_part, window[1].encode("utf-8"), window[0].encode("utf-8")) \
-                if merged_part is not None and len(window[0]) >= INCREMENTAL_MIN_BYTES else parse(spec, window[0])
-            if original_part is None or not original_part.root_node.has_error:
-                return
+        if _window_clean(spec, window):
+            return
+    elif origin is not None and split is not None and not spec.embedded:
+        old_lines, new_lines = split
+        if len(new_lines) == len(origin) + 1 and new_lines[-1] == "" == old_lines[-1]:
+            old_lines, new_lines = old_lines[:-1], new_lines[:-1]  # (the final newline's empty rest)
+        windows = changed_windows(old_lines, new_lines, origin)
+        if windows is not None and all(_window_clean(spec, pair) for pair in windows):
+            return
     tree = parse(spec, merged)
     if tree is None:
         return
@@ -92,6 +97,19 @@ def check_syntax(spec: LanguageSpec | None, original: str, merged: str,
             "of context around the edited block, or send the complete function",
             code=ErrorCode.SYNTAX_REGRESSED,
             details={"errors_before": before, "errors_after": after, "merged_lines": found})
+
+
+def _window_clean(spec: LanguageSpec, window: tuple[str, str]) -> bool:
+    """Both versions of a window (original text, merged text) parse without an error: the merge
+    broke nothing there, and the window stands alone. Two parses of the window's length."""
+    from .syntax import INCREMENTAL_MIN_BYTES, parse, reparse, tolerated_errors
+
+    merged_part = parse(spec, window[1])
+    if merged_part is not None and (merged_part.root_node.has_error or tolerated_errors(spec, merged_part, window[1])):
+        return False
+    original_part = reparse(spec, merged_part, window[1].encode("utf-8"), window[0].encode("utf-8")) \
+        if merged_part is not None and len(window[0]) >= INCREMENTAL_MIN_BYTES else parse(spec, window[0])
+    return original_part is None or not original_part.root_node.has_error
 
 
 def check_generated(language: str | None, original: str, merged: str) -> None:

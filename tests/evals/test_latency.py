@@ -28,3 +28,14 @@ def test_main_reports_median_and_p99(tmp_path):
     report = json.loads(out.read_text())
     assert report["calls"] == 3 and report["median_ms"] > 0 and report["p99_ms"] >= report["median_ms"]
     assert list(report["buckets"]) == ["<= 200 lines"]
+
+
+def test_multi_part_synthetic_cases_edit_spread_functions_and_merge_exactly():
+    import fastapply
+
+    cases = latency.synthetic_cases((2000,), parts=4)
+    assert {c.language for c in cases} == {"python", "javascript"}
+    for case in cases:
+        assert case.update.count("... existing code ...") == 5, case.id
+        assert case.expected.count("\n") == case.original.count("\n") + 4  # a line added in each part
+        assert fastapply.apply(case.original, case.update, filename=case.filename).merged_code == case.expected

@@ -3,7 +3,7 @@
 import pytest
 
 from fastapply import ApplyError, apply
-from fastapply.merge.syntax import changed_window
+from fastapply.merge.syntax import changed_window, changed_windows
 
 
 def _module(functions: int) -> str:
@@ -49,6 +49,51 @@ def test_broken_edit_in_a_long_file_is_still_refused() -> None:
     with pytest.raises(ApplyError) as caught:
         apply(original, update, filename="m.py")
     assert caught.value.code == "syntax_regressed"
+
+
+def _kept(old: list[str], new: list[str]) -> list[tuple[int, int]]:
+    """A splice's origin for a merge that only inserts lines: each merged row's original line."""
+    origin, o = [], 0
+    for line in new:
+        if o < len(old) and line == old[o]:
+            origin.append((-1, o))
+            o += 1
+        else:
+            origin.append((-1, -1))
+    return origin
+
+
+def test_windows_are_one_per_changed_place() -> None:
+    # an edit near the top and one near the bottom: one window spanning both would be the whole
+    # file (no window: a whole parse, ~13 ms on 2,000 lines); one per place is two short ones
+    original = _module(80)
+    merged = original.replace("    y = x + 3\n", "    y = x + 3\n    y += 1\n") \
+        .replace("    y = x + 77\n", "    y = x + 77\n    y -= 1\n")
+    old, new = original.split("\n"), merged.split("\n")
+    assert changed_window(original, merged, (old, new)) is None
+    windows = changed_windows(old, new, _kept(old, new))
+    assert windows is not None and len(windows) == 2
+    assert windows[0][0].startswith("def f3(x):") and "def f4" not in windows[0][0]
+    assert windows[0][1] == windows[0][0].replace("    y = x + 3\n", "    y = x + 3\n    y += 1\n")
+    assert windows[1][0].startswith("def f77(x):") and "def f78" not in windows[1][0]
+    assert changed_windows(old, old, _kept(old, old)) == [("", "")]
+    swapped = list(old)
+    swapped[10], swapped[20] = old[20], old[10]
+    moved = [(-1, o) for o in range(len(old))]
+    moved[10], moved[20] = (-1, 20), (-1, 10)
+    assert changed_windows(old, swapped, moved) is None  # (kept lines out of order: a move)
+
+
+def test_a_broken_second_edit_far_from_the_first_is_still_refused() -> None:
+    original = _module(80)
+    update = ("# ... existing code ...\ndef f3(x):\n    y = x + 30\n    # ... existing code ...\n"
+              "def f77(x):\n    y = (x + 77\n    return y * 2\n# ... existing code ...\n")
+    with pytest.raises(ApplyError) as caught:
+        apply(original, update, filename="m.py")
+    assert caught.value.code == "syntax_regressed"
+    fixed = update.replace("y = (x + 77", "y = x + 770")
+    merged = apply(original, fixed, filename="m.py").merged_code
+    assert merged == original.replace("y = x + 3\n", "y = x + 30\n").replace("y = x + 77\n", "y = x + 770\n")
 
 
 def test_edit_in_a_long_file_with_an_existing_error_elsewhere_merges() -> None:

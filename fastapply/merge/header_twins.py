@@ -5,12 +5,13 @@ Models show a definition twice when they edit it in one class and add it to anot
 class's `base` becomes abstract). The header is then not unique in the snippet, so the alignment
 does not anchor on it; the rewritten copy's decorator pairs with the first `@property` above the
 next anchor instead, and every definition between that decorator and the anchor is dropped as if
-the snippet replaced them. Where the original has the header once, between the pairs around the
-snippet's copy in the same part and in the block that holds the next anchor, that copy is the
-original's definition: pair it, and its decorators with the original's right above it.
+the snippet replaced them. Where the original has the header once in the block that holds the
+next anchor of the snippet's copy (no marker between), below the pair above it and as deep
+against that anchor as the snippet's line, that copy is the original's definition: pair it, and
+its decorators with the original's right above it.
 
-Complexity: O(m log m) to order the pairs, plus per unpaired header a bisect, its decorators and
-at most _REACH original lines.
+Complexity: O(m log m) to order the pairs and again per header it pairs (rare), plus per unpaired
+header a bisect, its decorators, its copies and at most _REACH original lines.
 """
 
 from __future__ import annotations

@@ -194,7 +194,6 @@ def open_edges(items: list[SnippetLine], pairs: dict[int, int], orig: list[str],
     return items, pairs
 
 
-
 def _without_moved(head: list[str], items: list[SnippetLine], pairs: dict[int, int]) -> list[str]:
     """`head` with the lines that unpaired snippet lines show again blanked: imports the snippet
     reorders (sumy's `from operator import attrgetter`, moved under `from itertools import chain`)

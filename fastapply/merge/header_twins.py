@@ -50,8 +50,8 @@ def pair_dropped_twin_headers(al: Aligner) -> None:
                 and not opens_block(snorm[first - 1]):
             first -= 1
         below = bisect_left(keys, first) - 1
-        if below >= 0 and not ordered[below][1] < o - (s - first):
-            continue  # (and the pair above, in this part or an earlier one, above its decorators)
+        if o < s - first or below >= 0 and not ordered[below][1] < o - (s - first):
+            continue  # (room above for its decorators, and the pair above, in this part or an earlier one, above them)
         moved = [(d, o - (s - d)) for d in range(first, s)]
         if any(od in taken and al.pairs.get(d) != od for d, od in moved):
             continue
@@ -70,15 +70,20 @@ def pair_dropped_twin_headers(al: Aligner) -> None:
 
 def _copy_in_block(al: Aligner, where: list[int] | tuple[int, ...], anchor: int) -> int | None:
     """The one copy of a header above original line `anchor` in the block that holds the anchor
-    (no shallower line between the two), or None. O(copies + the lines between)."""
+    (no shallower line between the two), or None. Each line between is measured once, walking up
+    from the anchor to the copies in turn: O(copies + the lines between)."""
     found = None
+    lowest, measured = 1 << 30, anchor + 1  # (the least indentation of the lines [measured, anchor])
     for o in reversed(where):
         if o >= anchor:
             continue
         if anchor - o > _REACH:
             break
-        width = indent_width(al.orig[o])
-        if any(al.onorm[k] and indent_width(al.orig[k]) < width for k in range(o + 1, anchor + 1)):
+        for k in range(o + 1, measured):
+            if al.onorm[k]:
+                lowest = min(lowest, indent_width(al.orig[k]))
+        measured = o + 1
+        if lowest < indent_width(al.orig[o]):
             break  # (this copy and every earlier one sit in another block)
         if found is not None:
             return None  # (two copies in the anchor's block: nothing tells them apart)

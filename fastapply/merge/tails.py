@@ -129,15 +129,17 @@ _RUN = frozenset(("try", "if", "for", "while", "with"))
 
 def sibling_tail(items: list[SnippetLine], orig: list[str], last_o: int) -> bool:
     """The snippet's last top-level statement starts with the same word as the top-level statement
-    right after its last pair, the original's next line, a statement that runs (`try`, `if`, ...) (pymeasure's `try:` / `import ...` /
-    `except ImportError:` blocks, one per optional adapter): a snippet ending there, with markers
-    elsewhere, may have deleted the next block of the run or left out its last marker, and the
-    two readings look alike. O(m + the blank lines after last_o)."""
+    right after its last pair, and that word starts a statement that runs (`try`, `if`, ...):
+    pymeasure's `try:` / `import ...` / `except ImportError:` blocks, one per optional adapter. A
+    snippet ending there, with markers elsewhere, may have deleted the next block of the run or
+    left out its last marker, and the two readings look alike. O(the snippet's lines from its last
+    top-level statement on + the blank lines after last_o)."""
     top = None
-    for item in items:
+    for item in reversed(items):
         if item.kind == "code" and item.text[:1] not in (" ", "\t") and (found := _FIRST_WORD.match(item.text)) \
                 and found[1] not in _CONTINUATIONS:
             top = found[1]
+            break
     k = last_o + 1
     while k < len(orig) and not orig[k].strip():
         k += 1

@@ -1,15 +1,14 @@
-"""tree-sitter access for the engine: parsing and counting syntax errors.
+"""tree-sitter access for the engine: parsing and counting syntax errors (windows.py picks the
+stretches of a merge that a syntax check needs to parse).
 
 Imported only when a merge runs; the parsers themselves are cached by `fastapply.languages`.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, AnyStr
 
 from ..languages import LanguageSpec
-from ..text import common_affixes
 
 
 def parse(spec: LanguageSpec, text: str) -> Any | None:
@@ -18,87 +17,6 @@ def parse(spec: LanguageSpec, text: str) -> Any | None:
     if parser is None:
         return None
     return parser.parse(text.encode("utf-8"))
-
-
-# Top-level lines that continue a statement rather than start one.
-_CONTINUES = re.compile(r"^(?:[}\])]|end\b|else\b|elif\b|except\b|finally\b|catch\b|when\b|rescue\b|ensure\b|"
-                        r"fi\b|done\b|esac\b|\.|,|&&|\|\||\+|-(?!-)|\*(?!/)|/(?![/*])|\?|:)")
-# Below this many lines a window saves too little to be worth a second parse, unless the file is
-# this many bytes long (a few very long lines: minified code, where a parse costs ~1 s per MB).
-_WINDOW_MIN_LINES = 120
-_WINDOW_MIN_BYTES = 256_000
-
-
-def changed_window(original: str, merged: str,
-                   split: tuple[list[str], list[str]] | None = None) -> tuple[str, str] | None:
-    """The same stretch of top-level statements around every changed line, in both texts: from the
-    last line at or before the first change that starts a top-level statement (no indentation) to
-    the first such line after the last change. None when that is (nearly) the whole file: half of
-    its lines, or for files of _WINDOW_MIN_BYTES or more a quarter of its bytes. `split`: both
-    texts' split("\n"), where the caller has them. O(n)."""
-    old, new = split if split is not None else (original.split("\n"), merged.split("\n"))
-    big = len(original) >= _WINDOW_MIN_BYTES
-    if len(old) < _WINDOW_MIN_LINES and not big:
-        return None
-    if old == new:
-        return "", ""
-    head, tail = common_affixes(old, new)
-    start = min(head, len(old) - 1)
-    while start > 0 and not _starts_statement(old[start]):
-        start -= 1
-    stop = len(old) - tail  # first line of the common suffix, in `old`
-    while stop < len(old) and not _starts_statement(old[stop]):
-        stop += 1
-    suffix = len(old) - stop
-    if start == 0 and suffix == 0:
-        return None
-    window = "\n".join(old[start:stop]), "\n".join(new[start:len(new) - suffix])
-    # a window parse is done twice (both versions), so in bytes it pays below a quarter of the file
-    if len(window[0]) * 4 > len(original) if big else (stop - start) * 2 > len(old):
-        return None
-    return window
-
-
-def changed_windows(old: list[str], new: list[str],
-                    origin: list[tuple[int, int]]) -> list[tuple[str, str]] | None:
-    """changed_window for a merge that changed several places: one pair of windows (original text,
-    merged text) per stretch of top-level statements holding changed lines, read from the
-    splice's `origin` (merged row -> original line, -1 for new lines and blank ones), in which the
-    merged text is the original's between the changes. None where a window would not pay (a short
-    file, or windows holding half of its lines) or the kept lines are not in file order (a move).
-    O(n) over the rows."""
-    if len(old) < _WINDOW_MIN_LINES or len(origin) != len(new):
-        return None
-    # the merged rows that are their original line as written, one after the other
-    kept = [(row, o) for row, (_, o) in enumerate(origin) if o >= 0 and new[row] == old[o]]
-    if any(map(int.__le__, (o for _, o in kept[1:]), (o for _, o in kept))):
-        return None
-    # changes: stretches between two kept rows that are not the original's lines between them
-    # (blank lines aside), and before the first kept row and after the last
-    changes: list[list[int]] = []  # [old_lo, old_hi, new_lo, new_hi), half-open
-    bounds = [(-1, -1), *kept, (len(new), len(old))]
-    for (r1, o1), (r2, o2) in zip(bounds, bounds[1:]):
-        if r2 - r1 == o2 - o1 and (r2 == r1 + 1 or not any(map(str.strip, new[r1 + 1:r2]))
-                                   and not any(map(str.strip, old[o1 + 1:o2]))):
-            continue  # (next to each other, or only blank lines between on both sides)
-        changes.append([o1 + 1, o2, r1 + 1, r2])
-    if not changes:
-        return [("", "")]
-    # out to the top-level statements around each (the kept lines around a change are the same in
-    # both texts, so both move together), merged where they meet
-    windows: list[list[int]] = []
-    for o_lo, o_hi, r_lo, r_hi in changes:
-        while o_lo > 0 and not (o_lo < len(old) and _starts_statement(old[o_lo])):
-            o_lo, r_lo = o_lo - 1, r_lo - 1
-        while o_hi < len(old) and not _starts_statement(old[o_hi]):
-            o_hi, r_hi = o_hi + 1, r_hi + 1
-        if windows and o_lo <= windows[-1][1]:
-            windows[-1][1], windows[-1][3] = max(windows[-1][1], o_hi), max(windows[-1][3], r_hi)
-        else:
-            windows.append([o_lo, o_hi, r_lo, r_hi])
-    if sum(o_hi - o_lo for o_lo, o_hi, _, _ in windows) * 2 > len(old):
-        return None
-    return [("\n".join(old[o_lo:o_hi]), "\n".join(new[r_lo:r_hi])) for o_lo, o_hi, r_lo, r_hi in windows]
 
 
 # From this size on, the second text of a comparison is parsed incrementally from the first's tree.
@@ -139,10 +57,6 @@ def common_prefix(a: AnyStr, b: AnyStr) -> int:
 def _point(data: bytes, offset: int) -> tuple[int, int]:
     """tree-sitter's (row, byte column) of a byte offset."""
     return data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1)
-
-
-def _starts_statement(line: str) -> bool:
-    return bool(line) and not line[0].isspace() and not _CONTINUES.match(line)
 
 
 def error_count(tree: Any) -> int:

@@ -52,7 +52,8 @@ def check_syntax(spec: LanguageSpec | None, original: str, merged: str,
     merge that changed several places far apart is then checked one window per place.
 
     Most merges change a few lines of a long file, and parsing is the costliest step: first only the
-    top-level statements around the changed lines are parsed, in both versions. When both parse
+    statements around the changed lines are parsed, in both versions (windows.py: top-level ones,
+    and in Python the ones around a change inside a block). When both parse
     without an error, the merge did not break anything there, and the lines around are the original's
     own. Otherwise (an error, or a window that does not stand alone) both whole files are compared;
     from INCREMENTAL_MIN_BYTES on, the original is then parsed incrementally from the merged file's
@@ -60,20 +61,11 @@ def check_syntax(spec: LanguageSpec | None, original: str, merged: str,
     """
     if spec is None or spec.grammar is None:
         return
-    from .syntax import INCREMENTAL_MIN_BYTES, changed_window, changed_windows, embedded_error_count, error_count, \
-        error_lines, parse, reparse, tolerated_errors
+    from .syntax import INCREMENTAL_MIN_BYTES, embedded_error_count, error_count, error_lines, parse, reparse, \
+        tolerated_errors
 
-    window = None if spec.embedded else changed_window(original, merged, split)
-    if window is not None:
-        if _window_clean(spec, window):
-            return
-    elif origin is not None and split is not None and not spec.embedded:
-        old_lines, new_lines = split
-        if len(new_lines) == len(origin) + 1 and new_lines[-1] == "" == old_lines[-1]:
-            old_lines, new_lines = old_lines[:-1], new_lines[:-1]  # (the final newline's empty rest)
-        windows = changed_windows(old_lines, new_lines, origin)
-        if windows is not None and all(_window_clean(spec, pair) for pair in windows):
-            return
+    if not spec.embedded and _windows_clean(spec, original, merged, split, origin):
+        return
     tree = parse(spec, merged)
     if tree is None:
         return
@@ -97,6 +89,35 @@ def check_syntax(spec: LanguageSpec | None, original: str, merged: str,
             "of context around the edited block, or send the complete function",
             code=ErrorCode.SYNTAX_REGRESSED,
             details={"errors_before": before, "errors_after": after, "merged_lines": found})
+
+
+def _windows_clean(spec: LanguageSpec, original: str, merged: str, split: tuple[list[str], list[str]] | None,
+                   origin: list[tuple[int, int]] | None) -> bool:
+    """The windows of a merge (windows.py) all parse clean in both versions. One window over all
+    changes first (changed_window), then one per changed place where the splice's origin is at
+    hand; for Python the latter first, as it reads statements inside blocks and strings (a window
+    from common affixes may start inside a docstring). False where no window pays or one is not
+    clean: the whole files are compared then."""
+    from .windows import changed_window, changed_windows
+
+    per_place = None
+    if origin is not None and split is not None:
+        old_lines, new_lines = split
+        if len(new_lines) == len(origin) + 1 and new_lines[-1] == "" == old_lines[-1]:
+            old_lines, new_lines = old_lines[:-1], new_lines[:-1]  # (the final newline's empty rest)
+        per_place = (old_lines, new_lines, origin)
+    python = spec.name == "python"
+    if python and per_place is not None:
+        windows = changed_windows(*per_place, indented=True)
+        if windows is not None:
+            return all(_window_clean(spec, pair) for pair in windows)
+    window = changed_window(original, merged, split)
+    if window is not None:
+        return _window_clean(spec, window)
+    if per_place is None or python:
+        return False
+    windows = changed_windows(*per_place)
+    return windows is not None and all(_window_clean(spec, pair) for pair in windows)
 
 
 def _window_clean(spec: LanguageSpec, window: tuple[str, str]) -> bool:

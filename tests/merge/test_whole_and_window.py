@@ -3,7 +3,7 @@
 import pytest
 
 from fastapply import ApplyError, apply
-from fastapply.merge.syntax import changed_window, changed_windows
+from fastapply.merge.windows import changed_window, changed_windows
 
 
 def _module(functions: int) -> str:

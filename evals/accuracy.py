@@ -59,6 +59,7 @@ class CaseResult(msgspec.Struct, kw_only=True):
     ms: float
     code: str | None = None
     message: str | None = None
+    line: int | None = None  # refused: the snippet line the refusal names (ApplyError.line)
     diff: str | None = None
     tags: list[str] = msgspec.field(default_factory=list)
     whitespace_only: bool = False  # wrong, but equal after ignoring indentation and blank lines
@@ -80,6 +81,8 @@ class Summary(msgspec.Struct, kw_only=True):
     # wrong merges counted once per edit: the seeds of a generated split repeat a release pair's
     # real edits, so one quirk can count ten times (edit_key)
     wrong_distinct: int = 0
+    # refusals that name a snippet line (issue 8: every refusal names one)
+    refused_with_line: int = 0
 
 
 class Report(msgspec.Struct, kw_only=True):
@@ -129,7 +132,7 @@ def run_case(case: Case, engine: str = "structural", timeout: float = DEFAULT_TI
     except ApplyError as exc:
         ms = (time.perf_counter() - started) * 1000
         return CaseResult(id=case.id, language=language, outcome="refused", ms=ms,
-                          code=exc.code, message=exc.message, tags=case.tags)
+                          code=exc.code, message=exc.message, line=exc.line, tags=case.tags)
     except Exception as exc:  # a bug in fastapply: report it loudly, keep going
         ms = (time.perf_counter() - started) * 1000
         return CaseResult(id=case.id, language=language, outcome="crashed", ms=ms,
@@ -178,6 +181,7 @@ def summarize(results: list[CaseResult]) -> Summary:
         wrong_whitespace=spaces, wrong_substantive=counts["wrong"] - spaces,
         wrong_distinct=len({edit_key(r.id) for r in results if r.outcome == "wrong"}),
         refused_pct=round(100 * counts["refused"] / total, 2) if total else 0.0,
+        refused_with_line=sum(1 for r in results if r.outcome == "refused" and r.line is not None),
         cases=total, correct=counts["correct"], wrong=counts["wrong"], refused=counts["refused"],
         crashed=counts["crashed"],
         correct_pct=round(100 * counts["correct"] / total, 2) if total else 0.0,

@@ -64,6 +64,8 @@ def print_report(report: Report, console: Console, show_failures: bool = False,
     if report.refusal_codes:
         codes = ", ".join(f"{code}: {n}" for code, n in report.refusal_codes.items())
         console.print(f"refusal codes: {codes}")
+        overall = report.overall
+        console.print(f"refusals naming a snippet line: {overall.refused_with_line} of {overall.refused}")
 
 
 def _stacked(names: list[str], summaries: list[Summary], title: str, path: Path) -> None:

@@ -70,9 +70,9 @@ def changed_windows(old: list[str], new: list[str], origin: list[tuple[int, int]
     """changed_window for a merge that changed several places: one pair of windows (original text,
     merged text) per stretch of top-level statements holding changed lines, read from the
     splice's `origin` (merged row -> original line, -1 for new lines and blank ones), in which the
-    merged text is the original's between the changes. `indented` (Python): where the top-level
-    windows would not pay, a change inside a block gets a window of the statements around it at
-    its own depth (see _indented_window). None where a window would not pay (a short file, or
+    merged text is the original's between the changes. `indented` (Python): a change inside a
+    block gets a window of the statements around it at its own depth (_indented_span), one at the
+    top level where that fails. None where a window would not pay (a short file, or
     windows holding half of its lines) or the kept lines are not in file order (a move).
     O(n) over the rows."""
     if len(old) < _WINDOW_MIN_LINES or len(origin) != len(new):
@@ -95,10 +95,12 @@ def changed_windows(old: list[str], new: list[str], origin: list[tuple[int, int]
             changes.append((o1 + 1, o2, r1 + 1, r2))  # (more or fewer blank lines break no syntax)
     if not changes:
         return [("", "")]
-    strings = in_triple_quotes(old) if indented else []
-    windows = _merged([_top_level(old, change, strings) for change in changes])
-    if sum(o_hi - o_lo for o_lo, o_hi, _, _, _ in windows) * 2 > len(old) and indented:
+    if indented:
+        strings = in_triple_quotes(old)
         windows = _merged(_indented_windows(old, new, changes, {o: row for row, o in kept}, strings))
+    else:
+        strings = []
+        windows = _merged([_top_level(old, change) for change in changes])
     if sum(o_hi - o_lo for o_lo, o_hi, _, _, _ in windows) * 2 > len(old):
         return None
     out = []

@@ -150,3 +150,17 @@ def test_a_held_out_report_does_not_list_its_failing_cases():
         assert "overall" in text
         assert ("wrong   bad" in text) is listed and ("[empty_update]" in text) is listed
         assert ("failing cases are not listed" in text) is not listed
+
+
+def test_refusals_record_the_snippet_line_they_name():
+    # a snippet whose new line's context occurs twice: refused, naming snippet line 2
+    original = "def a():\n    x = 1\n    return x\n\n\ndef b():\n    x = 1\n    return x\n"
+    update = "# ... existing code ...\n    x = 1\n    y = 2\n# ... existing code ...\n"
+    placed = Case(id="twice", original=original, update=update, expected=original, filename="m.py")
+    empty = _cases()[2]
+    results = [accuracy.run_case(placed), accuracy.run_case(empty)]
+    assert [r.outcome for r in results] == ["refused", "refused"]
+    assert results[0].line is not None and f"line {results[0].line}" in results[0].message
+    assert results[1].line is None  # (an empty snippet has no line to name)
+    summary = accuracy.summarize(results)
+    assert summary.refused == 2 and summary.refused_with_line == 1

@@ -57,7 +57,7 @@ def find_moves(al: Aligner, defs: DefIndex) -> set[int]:
         check_deadline()  # thread mode cannot kill a merge: it stops between steps instead
         where = unique_anchors(al, code, counts)
         hulls.append(_stretch(where))
-        if any(a >= b for a, b in zip(where, where[1:])):
+        if any(a >= b for a, b in zip(where, where[1:])) and _shows_definitions(defs, code):
             # its unique lines stand in the original in another order: something in it moved
             match = defs.match()
             if match is None:
@@ -68,6 +68,14 @@ def find_moves(al: Aligner, defs: DefIndex) -> set[int]:
         if match is not None:
             drop |= _cross_moves(al, segments, counts, match)
     return drop
+
+
+def _shows_definitions(defs: DefIndex, code: list[int]) -> bool:
+    """The snippet shows a whole definition of two lines or more within these lines: without one,
+    _units finds nothing that could have moved, and the original is not parsed. O(d)."""
+    snippet = defs.snippet()
+    return bool(snippet) and any(d.complete and d.last > d.header and code[0] <= d.first and d.last <= code[-1]
+                                 for d in snippet)
 
 
 def _hull(al: Aligner, code: list[int], counts: Counter[str], match: DefinitionMatch | None,

@@ -77,15 +77,19 @@ def error_count(tree: Any) -> int:
 
 
 def error_lines(tree: Any, limit: int = 3) -> list[int]:
-    """1-based lines of the first few errors (for messages)."""
+    """1-based lines of the first few errors (for messages): the innermost ones. tree-sitter often
+    wraps the rest of a file in an ERROR node that starts at its first line, around the real
+    error (`total = (p * 2` left open in the last function: an ERROR from line 1); its first
+    line says nothing, so an error node with errors inside is read through."""
     found: list[int] = []
     stack = [tree.root_node]
     while stack and len(found) < limit:
         node = stack.pop()
-        if node.is_error or node.is_missing:
+        inner = [child for child in node.children if child.has_error or child.is_missing]
+        if (node.is_error or node.is_missing) and not inner:
             found.append(node.start_point[0] + 1)
             continue
-        stack.extend(reversed([child for child in node.children if child.has_error]))
+        stack.extend(reversed(inner))
     return found
 
 

@@ -28,3 +28,12 @@ def test_a_refusal_names_its_snippet_line_and_what_to_do(update: str, code: str,
     assert error.code == code and error.line == line
     assert f"snippet line {line}" in error.message
     assert _ADVICE.search(error.message), error.message
+
+
+def test_a_syntax_refusal_points_at_the_broken_function_not_the_file_head() -> None:
+    # tree-sitter wraps the file from line 1 in an ERROR node around the open bracket in c()
+    update = "# ... existing code ...\ndef c(p):\n    total = (p * 2\n    if total > 3:\n        total -= 1\n"
+    with pytest.raises(ApplyError) as caught:
+        apply(ORIGINAL, update + "    return total\n", filename="m.py")
+    assert caught.value.details["merged_lines"] == [14]  # def c(p): (line 1 before)
+    assert "near merged line 14" in caught.value.message

@@ -13,7 +13,8 @@ the file), dedented to stand alone.
 from __future__ import annotations
 
 import re
-from itertools import pairwise
+from itertools import compress, count
+from operator import eq, itemgetter, or_, sub
 
 from ..text import common_affixes
 from .lines import in_triple_quotes, triple_quote_states
@@ -77,18 +78,24 @@ def changed_windows(old: list[str], new: list[str], origin: list[tuple[int, int]
     O(n) over the rows."""
     if len(old) < _WINDOW_MIN_LINES or len(origin) != len(new):
         return None
-    # the merged rows that are their original line as written, one after the other
-    kept = [(row, o) for row, (_, o) in enumerate(origin) if o >= 0 and new[row] == old[o]]
-    if any(map(int.__le__, (o for _, o in kept[1:]), (o for _, o in kept))):
+    # the merged rows that are their original line as written, one after the other (found by
+    # C-level maps: a long merge keeps most rows; -1, no original line, reads the None appended)
+    at = list(map(itemgetter(1), origin))
+    rows = list(compress(count(), map(eq, new, map([*old, None].__getitem__, at))))
+    olds = list(map(at.__getitem__, rows))
+    if any(map(int.__le__, olds[1:], olds)):
         return None
     # changes: stretches between two kept rows that are not the original's lines between them
-    # (blank lines aside), and before the first kept row and after the last
+    # (blank lines aside), and before the first kept row and after the last; only the kept rows
+    # not right after the one before (in both texts) can start one
+    rows, olds = [-1, *rows, len(new)], [-1, *olds, len(old)]
+    steps = compress(count(), map(or_, map((1).__ne__, map(sub, rows[1:], rows)),
+                                  map((1).__ne__, map(sub, olds[1:], olds))))
     changes: list[tuple[int, int, int, int]] = []  # (old_lo, old_hi, new_lo, new_hi), half-open
-    bounds = [(-1, -1), *kept, (len(new), len(old))]
-    for (r1, o1), (r2, o2) in pairwise(bounds):
-        if r2 - r1 == o2 - o1 and (r2 == r1 + 1 or not any(map(str.strip, new[r1 + 1:r2]))
-                                   and not any(map(str.strip, old[o1 + 1:o2]))):
-            continue  # (next to each other, or only blank lines between on both sides)
+    for k in steps:
+        r1, o1, r2, o2 = rows[k], olds[k], rows[k + 1], olds[k + 1]
+        if r2 - r1 == o2 - o1 and not any(map(str.strip, new[r1 + 1:r2])) and not any(map(str.strip, old[o1 + 1:o2])):
+            continue  # (only blank lines between on both sides)
         if indented and _remarks(old[o1 + 1:o2]) and _remarks(new[r1 + 1:r2]) and not (o1 >= 0 and old[o1].endswith("\\")):
             continue  # (Python comments and blank lines break no syntax, below a line that ends)
         if any(map(str.strip, old[o1 + 1:o2])) or any(map(str.strip, new[r1 + 1:r2])):
@@ -97,7 +104,7 @@ def changed_windows(old: list[str], new: list[str], origin: list[tuple[int, int]
         return [("", "")]
     if indented:
         strings = in_triple_quotes(old)
-        windows = _merged(_indented_windows(old, new, changes, {o: row for row, o in kept}, strings))
+        windows = _merged(_indented_windows(old, new, changes, dict(zip(olds[1:-1], rows[1:-1])), strings))
     else:
         strings = []
         windows = _merged([_top_level(old, change) for change in changes])

@@ -187,7 +187,12 @@ def _indented_span(old: list[str], new: list[str], change: tuple[int, int, int, 
     def code(index: int) -> bool:
         return index < len(old) and not strings[index] and _code_line(old[index])
 
-    quote = triple_quote_states(old, 0, o_lo, "")[1] if o_lo < len(old) and strings[o_lo] else ""
+    quote = ""
+    if o_lo < len(old) and strings[o_lo]:  # (the quote open there, read from the string's first line)
+        start = o_lo - 1
+        while start > 0 and strings[start]:
+            start -= 1
+        quote = triple_quote_states(old, start, o_lo, "")[1]
     new_strings = triple_quote_states(new, r_lo, r_hi, quote)[0]
     widths = [_width(old[o]) for o in range(o_lo, o_hi) if code(o)]
     widths += [_width(line) for line, inside in zip(new[r_lo:r_hi], new_strings) if not inside and _code_line(line)]

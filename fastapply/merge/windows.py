@@ -94,12 +94,12 @@ def changed_windows(old: list[str], new: list[str], origin: list[tuple[int, int]
     changes: list[tuple[int, int, int, int]] = []  # (old_lo, old_hi, new_lo, new_hi), half-open
     for k in steps:
         r1, o1, r2, o2 = rows[k], olds[k], rows[k + 1], olds[k + 1]
-        if r2 - r1 == o2 - o1 and not any(map(str.strip, new[r1 + 1:r2])) and not any(map(str.strip, old[o1 + 1:o2])):
-            continue  # (only blank lines between on both sides)
-        if indented and _remarks(old[o1 + 1:o2]) and _remarks(new[r1 + 1:r2]) and not (o1 >= 0 and old[o1].endswith("\\")):
+        old_gap, new_gap = old[o1 + 1:o2], new[r1 + 1:r2]
+        if not any(map(str.strip, old_gap)) and not any(map(str.strip, new_gap)):
+            continue  # (blank lines alone, however many, break no syntax)
+        if indented and _remarks(old_gap) and _remarks(new_gap) and not (o1 >= 0 and old[o1].endswith("\\")):
             continue  # (Python comments and blank lines break no syntax, below a line that ends)
-        if any(map(str.strip, old[o1 + 1:o2])) or any(map(str.strip, new[r1 + 1:r2])):
-            changes.append((o1 + 1, o2, r1 + 1, r2))  # (more or fewer blank lines break no syntax)
+        changes.append((o1 + 1, o2, r1 + 1, r2))
     if not changes:
         return [("", "")]
     if indented:
@@ -184,9 +184,6 @@ def _indented_span(old: list[str], new: list[str], change: tuple[int, int, int, 
     O(the lines passed)."""
     o_lo, o_hi, r_lo, r_hi = change
 
-    def code(index: int) -> bool:
-        return index < len(old) and not strings[index] and _code_line(old[index])
-
     quote = ""
     if o_lo < len(old) and strings[o_lo]:  # (the quote open there, read from the string's first line)
         start = o_lo - 1
@@ -194,7 +191,7 @@ def _indented_span(old: list[str], new: list[str], change: tuple[int, int, int, 
             start -= 1
         quote = triple_quote_states(old, start, o_lo, "")[1]
     new_strings = triple_quote_states(new, r_lo, r_hi, quote)[0]
-    widths = [_width(old[o]) for o in range(o_lo, o_hi) if code(o)]
+    widths = [_width(old[o]) for o in range(o_lo, o_hi) if _code_at(old, strings, o)]
     widths += [_width(line) for line, inside in zip(new[r_lo:r_hi], new_strings) if not inside and _code_line(line)]
     if quote:  # (the statement whose string the change edits)
         opener = _line_above(old, o_lo, strings)
@@ -213,24 +210,21 @@ def _span_at(old: list[str], o_lo: int, o_hi: int, depth: int, strings: list[boo
     starts further left (the change stands inside its brackets, or its first line is a shallower
     line that opens no block), that line's indentation to try instead (0: none)."""
 
-    def code(index: int) -> bool:
-        return index < len(old) and not strings[index] and _code_line(old[index])
-
     lo = min(o_lo, len(old))
     while True:  # up to the statement the window starts with
-        if code(lo) and _width(old[lo]) == depth and _starts_statement(old[lo][depth:]):
+        if _code_at(old, strings, lo) and _width(old[lo]) == depth and _starts_statement(old[lo][depth:]):
             statement, lo = lo, _with_decorators(old, lo, depth, strings)
             if lo < statement:
                 o_hi = max(o_hi, statement + 1)  # (the decorated definition is in)
             if _open_above(old, lo, depth, strings):
-                while lo > 0 and not (code(lo) and _width(old[lo]) < depth):
+                while lo > 0 and not (_code_at(old, strings, lo) and _width(old[lo]) < depth):
                     lo -= 1
-                return _width(old[lo]) if code(lo) and _width(old[lo]) < depth else 0
+                return _width(old[lo]) if _code_at(old, strings, lo) and _width(old[lo]) < depth else 0
             break
         lo -= 1
         if lo < 0:
             return 0
-        if code(lo) and _width(old[lo]) < depth:
+        if _code_at(old, strings, lo) and _width(old[lo]) < depth:
             if not _opens_block(old[lo]):
                 return _width(old[lo])
             if lo + 1 < len(old) and strings[lo + 1]:
@@ -240,8 +234,8 @@ def _span_at(old: list[str], o_lo: int, o_hi: int, depth: int, strings: list[boo
                 lo += 1
             break
     hi = o_hi
-    while hi < len(old) and not (code(hi) and (_width(old[hi]) < depth or _width(old[hi]) == depth
-                                               and _starts_statement(old[hi][depth:]))):
+    while hi < len(old) and not (_code_at(old, strings, hi) and (
+            _width(old[hi]) < depth or _width(old[hi]) == depth and _starts_statement(old[hi][depth:]))):
         hi += 1
     return lo, hi, depth
 
@@ -328,6 +322,11 @@ def _remarks(lines: list[str]) -> bool:
     would end it)."""
     return all(not line.strip() or line.lstrip()[0] == "#" and '"""' not in line and "'''" not in line
                for line in lines)
+
+
+def _code_at(old: list[str], strings: list[bool], index: int) -> bool:
+    """Original line `index` exists, is outside triple-quoted strings and holds code."""
+    return index < len(old) and not strings[index] and _code_line(old[index])
 
 
 def _code_line(line: str) -> bool:
